@@ -1,0 +1,44 @@
+// Explanation terms: every figure llmcalc reports carries its formula, inputs, value and source.
+// Recording a term copies a few pointers and doubles (no formatting), so estimates stay fast;
+// text is rendered only when someone asks (CLI `explain`, UI hover, docs).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+namespace llmc {
+
+struct TermInput {
+  const char* name = "";
+  double value = 0;
+};
+
+struct Term {
+  const char* key = "";      // JSON key of the figure, e.g. "memory.per_gpu.weights_bytes"
+  const char* formula = "";  // symbolic, using the input names, e.g. "params_local × bytes_per_param"
+  const char* unit = "";     // "bytes", "FLOPs", "s", "" ...
+  const char* source = "";   // paper / seed / assumption the formula comes from
+  double value = 0;
+  std::array<TermInput, 8> inputs{};
+  int n_inputs = 0;
+};
+
+class Trace {
+ public:
+  // Records a term and returns its value, so formulas read as `x = t.add(...)`.
+  double add(const char* key, const char* formula, const char* unit, const char* source,
+             double value, std::initializer_list<TermInput> inputs);
+  const std::vector<Term>& terms() const { return terms_; }
+  void reserve(size_t n) { terms_.reserve(n); }
+  const Term* find(const std::string& key) const;
+
+ private:
+  std::vector<Term> terms_;
+};
+
+// "weights_bytes = params_local × bytes_per_param = 1.0e9 × 2 = 2.0e9 bytes  [source]"
+std::string render(const Term& t);
+// Short human form of a number with its unit: 2.15 GB, 3.2e25 FLOPs, 27.4 days ...
+std::string format_value(double v, const std::string& unit);
+
+}  // namespace llmc

@@ -1,0 +1,109 @@
+// Scenario: everything the user says about a training run (model, training, parallel, hardware).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "llmc/hardware.h"
+#include "llmc/model.h"
+#include "llmc/result.h"
+
+namespace llmc {
+
+enum class Precision { fp32, bf16_mixed, fp16_mixed, fp8_mixed, bf16_pure };
+enum class Optimizer { adamw, adam8bit, sgd_momentum, adafactor, lion };
+enum class Recompute { none, selective, full };
+enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
+enum class FlopsFormula { detailed, six_nd };
+enum class Finetune { full, lora };
+
+struct TrainingSpec {
+  double tokens = 0;               // training tokens D; 0: 20 × params (Hoffmann et al. 2022)
+  int64_t seq_len = 0;             // 0: model.seq_len, else 2048
+  int64_t micro_batch = 1;         // sequences per micro-batch per data-parallel replica
+  int64_t global_batch_seqs = 0;   // 0: derived from global_batch_tokens, else micro_batch × dp
+  double global_batch_tokens = 0;  // alternative to global_batch_seqs
+  Precision precision = Precision::bf16_mixed;
+  // Storage dtypes; unset ones follow the precision recipe (docs/formulas.md, "Precision recipes").
+  std::optional<Dtype> weight_dtype, grad_dtype, optimizer_state_dtype;
+  std::optional<bool> master_weights;   // fp32 master copy
+  bool grad_fp32_accum_buffer = false;  // an fp32 gradient buffer beside 16-bit grads (nanotron; seed 004's 20Ψ)
+  Optimizer optimizer = Optimizer::adamw;
+  int zero_stage = 0;                   // 0..3; 3 == FSDP full shard
+  int64_t zero_shard_group = 0;         // hybrid shard: shard within groups of this many dp ranks (0: all dp)
+  bool cpu_offload_optimizer = false;
+  Recompute recompute = Recompute::none;
+  int64_t recompute_layers = 0;         // with full: recompute only this many layers per stage (0: all)
+  bool flash_attention = true;
+  bool sequence_parallel = false;
+  Finetune finetune = Finetune::full;
+  int64_t lora_rank = 16;
+  bool reference_model = false;         // frozen copy of the model (DPO), as seed 000 counts
+  FlopsFormula flops_formula = FlopsFormula::detailed;
+  bool causal_attention_flops = true;   // causal mask halves the s² term (Megatron-LM #831)
+  double bytes_per_token_on_disk = 4;   // seed 000: "a token is ~4 bytes"
+};
+
+struct ParallelSpec {
+  int64_t tp = 1, pp = 1, dp = 0, cp = 1, ep = 1;
+  int64_t etp = 0;                // expert tensor parallel size; 0: tp (Megatron default)
+  int64_t virtual_stages = 1;     // model chunks per pipeline rank (interleaved schedule)
+  Schedule schedule = Schedule::one_f_one_b;
+  bool dp_overlap = true;         // gradient reduction overlapped with backward (DDP buckets)
+  bool tp_overlap = false;        // tensor-parallel comm overlapped with GEMMs (TE userbuffers)
+  bool cp_overlap = true;         // ring-attention KV exchange overlapped with attention compute
+};
+
+struct HardwareSpec {
+  GpuSpec gpu;
+  int64_t gpu_count = 0;                 // 0: tp·pp·cp·dp with dp = 1
+  std::optional<int64_t> gpus_per_node;  // override the catalog value
+  std::optional<double> price_per_gpu_hour_usd;
+  std::optional<double> intra_node_bandwidth_gbps, inter_node_bandwidth_gbps;
+  // End-to-end overrides: each fixes step time from model FLOPs (see docs/formulas.md "Time").
+  double mfu = 0;                        // model FLOPs utilisation vs dense peak of the compute dtype
+  double achieved_tflops = 0;            // sustained model TFLOP/s per GPU
+  double compute_efficiency = 0;         // flat kernel efficiency; 0: from the profile
+  double cuda_context_gib = 0.5;         // CUDA context + kernels resident per process (assumption)
+  double fragmentation_fraction = 0.05;  // caching-allocator reserve beyond allocated (assumption)
+  HardwareProfile profile;               // datasheet_profile(gpu) unless a profile is loaded
+  bool profile_loaded = false;
+};
+
+struct Scenario {
+  ModelSpec model;
+  TrainingSpec training;
+  ParallelSpec parallel;
+  HardwareSpec hardware;
+};
+
+const char* to_string(Precision v);
+const char* to_string(Optimizer v);
+const char* to_string(Recompute v);
+const char* to_string(Schedule v);
+const char* to_string(FlopsFormula v);
+const char* to_string(Finetune v);
+
+// Everything derived from the scenario before any formula runs: defaults resolved, divisibility
+// checked. Every estimate works from a Resolved, never from raw input.
+struct Resolved {
+  Scenario s;              // with defaults filled in (dp, seq_len, global batch, tokens, dtypes)
+  ModelSpec m;             // resolved(s.model)
+  int64_t gpu_count = 0;
+  int64_t gpus_per_node = 8;
+  int64_t etp = 1;
+  int64_t micro_batches = 1;   // per step per pipeline (gradient accumulation steps)
+  double params_total = 0;     // N used everywhere (override or derived)
+  Dtype compute_dtype = Dtype::bf16;
+  Dtype weight_dtype = Dtype::bf16, grad_dtype = Dtype::bf16, optimizer_state_dtype = Dtype::fp32;
+  bool master_weights = true;
+  bool tokens_defaulted = false;
+  int64_t layers_per_stage = 0;  // the largest pipeline stage (ceil when layers % pp != 0)
+  std::vector<std::string> warnings;
+};
+
+// Fill defaults and check every cross-field rule (divisibility, ranges that involve two fields).
+Result<Resolved> resolve(const Scenario& s);
+
+}  // namespace llmc

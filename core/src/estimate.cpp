@@ -1,0 +1,45 @@
+// estimate(): resolve the scenario, then params → FLOPs → memory → comm → time, each recording
+// its explanation terms. No formula lives here.
+#include "formulas.h"
+
+namespace llmc {
+
+Result<Estimate> estimate(const Scenario& s) {
+  Result<Resolved> rr = resolve(s);
+  if (!rr) return rr.error();
+  Estimate e;
+  e.r = std::move(rr).value();
+  e.trace.reserve(96);
+  Resolved& r = e.r;
+  e.warnings = r.warnings;
+
+  e.params = detail::count_params(r, &e.trace);
+  r.params_total = e.params.total;
+  if (r.tokens_defaulted) {
+    r.s.training.tokens = e.trace.add("training.tokens", "20 × N (training.tokens not set)", "tokens",
+                                      "compute-optimal D ≈ 20N (Hoffmann et al. 2022; seed 001)", 20 * e.params.total, {{"N", e.params.total}});
+    e.warnings.push_back("training.tokens not set: using the compute-optimal 20 × params = " + format_value(r.s.training.tokens, "tokens"));
+  }
+  const double tokens = r.s.training.tokens;
+  if (r.s.training.flops_formula == FlopsFormula::detailed && !r.m.has_shape())
+    e.warnings.push_back("training.flops_formula=detailed needs the model shape; using 6ND for a size-only model");
+  e.flops = detail::count_flops(r, e.params, tokens, &e.trace);
+
+  e.mem = detail::memory_per_gpu(r, e.params, &e.trace, &e.params.per_gpu);
+  e.fits = e.mem.headroom_bytes >= 0;
+  if (!r.m.has_shape())
+    e.warnings.push_back("activation memory needs the model shape (model.layers, hidden, heads, vocab); only model states are counted");
+  if (!e.fits)
+    e.warnings.push_back("does not fit: needs " + format_value(e.mem.total_bytes, "bytes") + " per GPU of " + format_value(e.mem.capacity_bytes, "bytes") +
+                         "; time is still estimated");
+  e.max_micro_batch = detail::max_micro_batch_that_fits(r, e.params);
+  e.min_gpus = detail::min_gpus_that_fit(r, e.params);
+
+  e.comm = detail::comm_per_step(r, e.params, e.flops, &e.trace);
+  e.time = detail::time_per_step(r, e.flops, e.comm, tokens, &e.trace, e.warnings);
+  e.dataset_bytes = e.trace.add("data.dataset_bytes", "D × bytes_per_token_on_disk", "bytes", "seed 000: 15.6T tokens × ~4 bytes ≈ 60 TB",
+                                tokens * r.s.training.bytes_per_token_on_disk, {{"D", tokens}, {"bytes_per_token", r.s.training.bytes_per_token_on_disk}});
+  return e;
+}
+
+}  // namespace llmc

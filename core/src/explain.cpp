@@ -1,0 +1,85 @@
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "llmc/explain.h"
+
+namespace llmc {
+
+double Trace::add(const char* key, const char* formula, const char* unit, const char* source, double value,
+                  std::initializer_list<TermInput> inputs) {
+  Term t;
+  t.key = key;
+  t.formula = formula;
+  t.unit = unit;
+  t.source = source;
+  t.value = value;
+  for (const TermInput& in : inputs) {
+    if (t.n_inputs == static_cast<int>(t.inputs.size())) break;
+    t.inputs[t.n_inputs++] = in;
+  }
+  terms_.push_back(t);
+  return value;
+}
+
+const Term* Trace::find(const std::string& key) const {
+  for (const Term& t : terms_)
+    if (key == t.key) return &t;
+  return nullptr;
+}
+
+static std::string plain(double v) {
+  char buf[48];
+  if (v == 0) return "0";
+  const double a = std::fabs(v);
+  if (a >= 1e6 || a < 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  } else if (v == std::floor(v)) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  }
+  return buf;
+}
+
+std::string format_value(double v, const std::string& unit) {
+  char buf[64];
+  if (!std::isfinite(v)) return "n/a";
+  if (unit == "bytes") {
+    const double a = std::fabs(v);
+    if (a >= 1e12) std::snprintf(buf, sizeof buf, "%.2f TB", v / 1e12);
+    else if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", v / 1e9);
+    else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.2f MB", v / 1e6);
+    else std::snprintf(buf, sizeof buf, "%.0f B", v);
+    return buf;
+  }
+  if (unit == "s") {
+    if (v >= 86400 * 2) std::snprintf(buf, sizeof buf, "%.4g s (%.1f days)", v, v / 86400);
+    else if (v >= 1e-3) std::snprintf(buf, sizeof buf, "%.4g s", v);
+    else std::snprintf(buf, sizeof buf, "%.3g ms", v * 1e3);
+    return buf;
+  }
+  if (unit == "fraction") {
+    std::snprintf(buf, sizeof buf, "%.2f%%", v * 100);
+    return buf;
+  }
+  return unit.empty() ? plain(v) : plain(v) + " " + unit;
+}
+
+std::string render(const Term& t) {
+  std::string out = std::string(t.key) + " = " + t.formula;
+  if (t.n_inputs > 0) {
+    out += "\n    where ";
+    for (int i = 0; i < t.n_inputs; ++i) {
+      if (i) out += ", ";
+      out += t.inputs[i].name;
+      out += " = ";
+      out += plain(t.inputs[i].value);
+    }
+  }
+  out += "\n    = " + format_value(t.value, t.unit);
+  if (t.source && *t.source) out += "\n    source: " + std::string(t.source);
+  return out;
+}
+
+}  // namespace llmc

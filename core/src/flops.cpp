@@ -1,0 +1,91 @@
+// Training FLOPs. Detailed count: 2 FLOPs per multiply-add of every weight matrix a token passes
+// (attention projections, MLP or top-k + shared experts and router, logits), plus the attention
+// score term 2·s·(d_qk + d_v)·a per token per layer, halved under a causal mask (Megatron-LM
+// #831); backward = 2 × forward (Kaplan et al. 2020; Narayanan et al. 2021 eq. 3).
+#include "formulas.h"
+
+namespace llmc::detail {
+namespace {
+
+// Weights that take part in matrix multiplies (no norms, no biases: they cost O(h), not O(h²)).
+double attention_matmul_weights(const ModelSpec& m) {
+  const double h = m.hidden, a = m.heads;
+  if (m.attention == AttentionKind::mla) {
+    const double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    const double q = m.q_lora_rank > 0 ? h * m.q_lora_rank + m.q_lora_rank * a * qk : h * a * qk;
+    return q + h * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank * a * (m.qk_nope_head_dim + m.v_head_dim) + a * m.v_head_dim * h;
+  }
+  return 2 * h * a * m.head_dim + 2 * h * m.kv_heads * m.head_dim;
+}
+
+double mlp_matmul_weights(const ModelSpec& m, double ffn) { return (m.mlp == MlpKind::gelu ? 2 : 3) * m.hidden * ffn; }
+
+}  // namespace
+
+FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, Trace* t) {
+  FlopCounts f;
+  Trace scratch;
+  Trace& tr = t ? *t : scratch;
+  const TrainingSpec& ts = r.s.training;
+  const ModelSpec& m = r.m;
+  f.six_nd = tr.add("flops.six_nd", "6 × N × D", "FLOPs", "Kaplan et al. 2020; seeds 000/001/003 (C = 6ND)", 6 * p.active * tokens,
+                    {{"N", p.active}, {"D", tokens}});
+  const bool detailed = ts.flops_formula == FlopsFormula::detailed && m.has_shape();
+  const bool lora = ts.finetune == Finetune::lora;
+  double recompute_share = 0;  // fraction of the forward that full recompute runs again
+  if (ts.recompute == Recompute::full)
+    recompute_share = ts.recompute_layers > 0 && r.layers_per_stage > 0 ? double(ts.recompute_layers) / double(r.layers_per_stage) : 1.0;
+
+  if (!detailed) {
+    // C = 6ND split as forward 2N, backward 4N per token (seed 001).
+    f.forward_per_token = 2 * p.active;
+    f.backward_per_token = (lora ? 2 : 4) * p.active;
+    f.model_per_token = tr.add("flops.model_per_token", "forward 2N + backward 4N", "FLOPs", "Kaplan et al. 2020; seed 001",
+                               f.forward_per_token + f.backward_per_token, {{"N", p.active}});
+    f.model_total = tr.add("flops.model_total", "6 × N × D (training.flops_formula = 6nd)", "FLOPs", "seeds 000/001/003", f.model_per_token * tokens,
+                           {{"N", p.active}, {"D", tokens}});
+    f.hardware_per_token = f.model_per_token + recompute_share * f.forward_per_token;
+  } else {
+    const double s = double(ts.seq_len);
+    const double attn_w = attention_matmul_weights(m);
+    const double moe_w = m.is_moe() ? m.top_k * mlp_matmul_weights(m, double(m.expert_ffn_hidden)) +
+                                          (m.shared_expert_ffn_hidden ? mlp_matmul_weights(m, double(m.shared_expert_ffn_hidden)) : 0) +
+                                          double(m.hidden) * m.experts
+                                    : 0;
+    const double layer_w = p.dense_layers * (attn_w + mlp_matmul_weights(m, double(m.ffn_hidden))) + p.moe_layers * (attn_w + moe_w);
+    const double linear_fwd = tr.add("flops.linear_forward_per_token", "2 × matmul weights per token (all layers, top-k + shared experts)", "FLOPs",
+                                     "2 FLOPs per multiply-add (seed 002: 2MNK per GEMM)", 2 * layer_w, {{"matmul_weights", layer_w}});
+    const double d_qk = double(m.head_dim);
+    const double d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
+    const double causal = ts.causal_attention_flops ? 0.5 : 1.0;
+    const double attn_fwd = tr.add("flops.attention_forward_per_token", "layers × 2·s·a·(d_qk + d_v) × causal", "FLOPs",
+                                   "QKᵀ and AV; causal halves the s² work (Megatron-LM #831, torchtitan #341)",
+                                   m.layers * 2 * s * m.heads * (d_qk + d_v) * causal,
+                                   {{"layers", double(m.layers)}, {"s", s}, {"a", double(m.heads)}, {"d_qk", d_qk}, {"d_v", d_v}, {"causal", causal}});
+    const double logits_fwd = 2.0 * m.vocab * m.hidden;
+    f.logits_per_token = 3 * logits_fwd;
+    f.attention_per_token = 3 * attn_fwd;
+    f.forward_per_token = tr.add("flops.forward_per_token", "linear + attention + logits (2·V·h)", "FLOPs", "Narayanan et al. 2021 eq. 3 (per token)",
+                                 linear_fwd + attn_fwd + logits_fwd, {{"linear", linear_fwd}, {"attention", attn_fwd}, {"logits", logits_fwd}});
+    // LoRA: frozen weights need input gradients (1× forward) but no weight gradients.
+    const double linear_bwd = (lora ? 1 : 2) * (linear_fwd + logits_fwd);
+    f.backward_per_token = tr.add("flops.backward_per_token", "2 × forward (input + weight gradients; LoRA: 1× for frozen linears)", "FLOPs",
+                                  "Kaplan et al. 2020", linear_bwd + 2 * attn_fwd, {{"forward", f.forward_per_token}, {"lora", lora ? 1.0 : 0.0}});
+    f.model_per_token = tr.add("flops.model_per_token", "forward + backward", "FLOPs", "model FLOPs (MFU basis, PaLM appendix B)",
+                               f.forward_per_token + f.backward_per_token, {{"forward", f.forward_per_token}, {"backward", f.backward_per_token}});
+    f.model_total = tr.add("flops.model_total", "model_per_token × D", "FLOPs", "", f.model_per_token * tokens, {{"model_per_token", f.model_per_token}, {"D", tokens}});
+    double extra = recompute_share * (linear_fwd + attn_fwd);
+    if (ts.recompute == Recompute::selective) extra = attn_fwd;  // Megatron selective: core attention only
+    if (ts.flash_attention) extra += 0.5 * attn_fwd;             // flash backward recomputes QKᵀ: bwd = 2.5 × fwd (Dao 2023)
+    f.hardware_per_token = f.model_per_token + extra;
+  }
+  f.hardware_per_token = tr.add("flops.hardware_per_token", "model_per_token + recomputed forward (+ flash attention's backward recompute)", "FLOPs",
+                                "HFU basis (Korthikanti et al. 2022 §6)", f.hardware_per_token, {{"model_per_token", f.model_per_token}, {"recompute_share", recompute_share}});
+  f.hardware_total = tr.add("flops.hardware_total", "hardware_per_token × D", "FLOPs", "", f.hardware_per_token * tokens,
+                            {{"hardware_per_token", f.hardware_per_token}, {"D", tokens}});
+  f.pflop_days = tr.add("flops.pflop_days", "model_total / (1e15 × 86400)", "PFLOP-days", "seed 001: 1 PFLOP-day = 1e15 · 24 · 3600 FLOP", f.model_total / 8.64e19,
+                        {{"model_total", f.model_total}});
+  return f;
+}
+
+}  // namespace llmc::detail

@@ -1,0 +1,30 @@
+// Internal: the formula modules estimate() composes. One job per file:
+// params.cpp, flops.cpp, memory.cpp, comm.cpp, time.cpp. Every function records its terms in
+// the Trace it is given (nullptr: compute only, used by searches such as max_micro_batch).
+#pragma once
+#include <vector>
+
+#include "llmc/estimate.h"
+
+namespace llmc::detail {
+
+ParamCounts count_params(const Resolved& r, Trace* t);
+
+// Trainable LoRA adapter parameters (all linear layers, rank r), in the whole model.
+double lora_params(const ModelSpec& m, int64_t rank);
+
+FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, Trace* t);
+
+// Memory per GPU at the peak (the most loaded pipeline stage). Fills p.per_gpu when asked.
+MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, double* params_per_gpu = nullptr);
+int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p);
+int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p);
+
+// Per-step compute time on the profile (no overrides), used by comm overlap windows.
+double compute_seconds(const Resolved& r, const FlopCounts& f);
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, Trace* t);
+
+TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::vector<CommItem>& comm, double tokens,
+                           Trace* t, std::vector<std::string>& warnings);
+
+}  // namespace llmc::detail

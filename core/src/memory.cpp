@@ -1,0 +1,306 @@
+// Memory per GPU at the peak of a training step. Sources: ZeRO (Rajbhandari et al. 2020) for
+// model states; Korthikanti et al. 2022 ("Reducing Activation Recomputation", arXiv:2205.05198)
+// for activations, generalised term by term to GQA, gated MLPs, MoE, flash attention and CP;
+// Narayanan et al. 2021 for in-flight micro-batches per pipeline schedule.
+#include <algorithm>
+#include <cmath>
+
+#include "formulas.h"
+
+namespace llmc::detail {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+struct Shard {
+  double dense = 0;      // non-expert parameters on this GPU (after tp/pp split)
+  double expert = 0;     // routed-expert parameters on this GPU (after ep/etp split)
+  double max_layer = 0;  // largest single layer on this GPU (ZeRO-3 gather buffer)
+};
+
+// Parameters held by one GPU of the first (embedding) or last (output layer) pipeline stage.
+Shard stage_params(const Resolved& r, const ParamCounts& p, bool first_stage) {
+  const ParallelSpec& par = r.s.parallel;
+  Shard s;
+  if (!p.from_shape) {
+    s.dense = p.total / double(par.tp * par.pp);
+    s.max_layer = s.dense;
+    return s;
+  }
+  const ModelSpec& m = r.m;
+  const double tp = double(par.tp);
+  const double layers = double(r.layers_per_stage);
+  const double moe_share = m.layers > 0 ? double(p.moe_layers) / double(m.layers) : 0;
+  const double attn = p.attention_per_layer / tp + p.norm_per_layer;
+  double dense_layer = attn + p.mlp_per_dense_layer / tp;
+  double moe_dense_part = attn, moe_expert_part = 0;
+  if (m.is_moe()) {
+    const double shared = p.moe_per_layer - m.experts * p.expert_params - p.router_per_layer;
+    moe_dense_part += shared / tp + p.router_per_layer;
+    moe_expert_part = double(m.experts) / double(par.ep) * p.expert_params / double(r.etp);
+  }
+  s.dense = layers * ((1 - moe_share) * dense_layer + moe_share * moe_dense_part);
+  s.expert = layers * moe_share * moe_expert_part;
+  s.max_layer = std::max(dense_layer, m.is_moe() ? moe_dense_part + moe_expert_part : 0.0);
+  const double V = double(m.vocab), h = double(m.hidden);
+  const double pos = m.position == PositionKind::learned ? double(m.max_positions) * h : 0;
+  const bool last_stage = !first_stage || par.pp == 1;
+  if (first_stage) s.dense += (V * h + pos) / tp;
+  // The output layer lives on the last stage; tied embeddings need a copy there when pp > 1.
+  if (last_stage && (!m.tied_embeddings || par.pp > 1)) s.dense += V * h / tp;
+  if (last_stage) s.dense += m.norm == NormKind::layernorm ? 2 * h : h;
+  return s;
+}
+
+double activation_bytes(const Resolved& r) { return r.s.training.precision == Precision::fp32 ? 4.0 : 2.0; }
+
+// Bytes one layer stores for backward, for one micro-batch of b sequences, with no recompute.
+// Korthikanti et al. 2022 Table 2 term by term; for a GPT layer (MHA, GeLU f = 4h, dropout,
+// 16-bit, no flash, t = 1) this is s·b·h·(34 + 5·a·s/h).
+double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool drop_attention_scores) {
+  const ModelSpec& m = r.m;
+  const ParallelSpec& par = r.s.parallel;
+  const TrainingSpec& ts = r.s.training;
+  const double e = activation_bytes(r);
+  const double t = double(par.tp);
+  const double rep = ts.sequence_parallel ? t : 1.0;  // tensors outside tp regions: split by SP only
+  const double s = double(ts.seq_len), sl = s / double(par.cp), h = double(m.hidden);
+  const double a = double(m.heads), kv = double(m.kv_heads);
+  const double tok = sl * double(b);
+  const double mask = m.dropout ? 1.0 : 0.0;  // dropout masks are 1 byte per element
+  const double d_qk = double(m.head_dim);
+  const double d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
+
+  double bytes = double(m.norms_per_layer) * e * tok * h / rep;  // norm inputs
+  bytes += e * tok * h / rep;                                    // QKV GEMM input
+  if (m.attention == AttentionKind::mla) {
+    bytes += 2 * e * tok * double(m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim);  // latents: norm + up-proj inputs
+    bytes += e * tok * a * (2 * d_qk + d_v) / t;                                         // Q, K, V per head
+  } else {
+    bytes += e * tok * (a * d_qk + kv * d_qk + kv * d_v) / t;  // Q, K, V
+  }
+  if (ts.flash_attention) {
+    bytes += 4 * tok * a / t;  // softmax log-sum-exp (fp32); the output O is the out-proj input below
+  } else if (!drop_attention_scores) {
+    const double scores = a / t * double(b) * sl * s;  // this rank's query rows × all keys
+    bytes += (e + mask * (1 + e)) * scores;            // softmax out (+ dropout mask and output)
+  }
+  bytes += e * tok * a * d_v / t;  // out-proj input
+  bytes += mask * tok * h / rep;   // attention dropout mask
+  bytes += e * tok * h / rep;      // MLP input
+  const double act_mats = m.mlp == MlpKind::gelu ? 2 : 3;  // GeLU in/out, or gate, up and product
+  if (moe_layer) {
+    bytes += 4 * tok * double(m.experts) / rep;  // router logits (fp32)
+    bytes += double(m.top_k) * tok * (e * h / rep + act_mats * e * double(m.expert_ffn_hidden) / double(r.etp));
+    if (m.shared_expert_ffn_hidden > 0) bytes += act_mats * e * tok * double(m.shared_expert_ffn_hidden) / t;
+  } else {
+    bytes += act_mats * e * tok * double(m.ffn_hidden) / t;
+  }
+  bytes += mask * tok * h / rep;  // MLP dropout mask
+  return bytes;
+}
+
+// Micro-batches whose activations the first stage holds at its peak.
+double in_flight(const Resolved& r) {
+  const ParallelSpec& par = r.s.parallel;
+  const double p = double(par.pp), m = double(r.micro_batches);
+  if (par.pp == 1) return 1;
+  switch (par.schedule) {
+    case Schedule::afab: return m;  // GPipe: every forward before any backward
+    case Schedule::one_f_one_b:
+    case Schedule::zero_bubble: return std::min(p, m);  // ZB-H1 keeps 1F1B's peak (Qi et al. 2023)
+    case Schedule::interleaved: return std::min(p + (p - 1) / double(par.virtual_stages), m * 1.0);
+  }
+  return p;
+}
+
+struct StageMemory {
+  MemoryPerGpu mem;
+  double params = 0;
+};
+
+StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_stage, int64_t b, Trace* t) {
+  const TrainingSpec& ts = r.s.training;
+  const ParallelSpec& par = r.s.parallel;
+  const HardwareSpec& hw = r.s.hardware;
+  const ModelSpec& m = r.m;
+  Trace scratch;
+  Trace& tr = t ? *t : scratch;
+  StageMemory out;
+  MemoryPerGpu& mem = out.mem;
+  const Shard sh = stage_params(r, p, first_stage);
+  out.params = sh.dense + sh.expert;
+
+  const double d = ts.zero_shard_group > 0 ? double(ts.zero_shard_group) : double(par.dp * par.cp);
+  const double de = std::max(1.0, double(par.tp * par.cp * par.dp) / double(par.ep * r.etp));
+  const double d_experts = ts.zero_shard_group > 0 ? std::min(de, double(ts.zero_shard_group)) : de;
+  const int z = ts.zero_stage;
+  auto shard = [&](double dense, double expert, int from_stage) {
+    return z >= from_stage ? dense / d + expert / d_experts : dense + expert;
+  };
+  const double wb = bytes_of(r.weight_dtype), gb = bytes_of(r.grad_dtype), sb = bytes_of(r.optimizer_state_dtype);
+
+  // Trainable parameters on this GPU: everything, or the LoRA adapters (split like the layers).
+  double tr_dense = sh.dense, tr_expert = sh.expert;
+  const bool lora = ts.finetune == Finetune::lora;
+  if (lora) {
+    tr_dense = p.trainable / double(par.tp * par.pp);
+    tr_expert = 0;
+  }
+  const double local_params = shard(sh.dense, sh.expert, 3);
+  mem.weights_bytes = tr.add("memory.per_gpu.weights_bytes", "params_local / (dp under ZeRO-3) × bytes_per_param (+ LoRA adapters)", "bytes",
+                             "seed 001 (4/2/1 bytes per param); ZeRO-3 shards parameters (Rajbhandari et al. 2020)",
+                             (local_params + (lora ? tr_dense : 0)) * wb,
+                             {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"zero_stage", double(z)}, {"dp_shard", d}});
+  const double stages_grad_bytes = gb + (ts.grad_fp32_accum_buffer ? 4.0 : 0.0);
+  mem.gradients_bytes = tr.add("memory.per_gpu.gradients_bytes", "trainable_local / (dp under ZeRO-2+) × (grad_bytes + 4 if fp32 accumulation buffer)", "bytes",
+                               "seed 001 (same dtype as params); seed 004 (fp32 grads: 20Ψ recipe); ZeRO-2",
+                               shard(tr_dense, tr_expert, 2) * stages_grad_bytes,
+                               {{"trainable_local", tr_dense + tr_expert}, {"grad_bytes", stages_grad_bytes}, {"dp_shard", d}});
+  double states = 0, state_bytes = sb;
+  switch (ts.optimizer) {
+    case Optimizer::adamw: states = 2; break;          // m, v
+    case Optimizer::adam8bit: states = 2; state_bytes = 1; break;  // bitsandbytes: 1 byte each (block scales ≈ 0.2%)
+    case Optimizer::sgd_momentum: states = 1; break;
+    case Optimizer::lion: states = 1; break;           // momentum only (Chen et al. 2023)
+    case Optimizer::adafactor:
+      // Factored second moment: a row and a column vector per matrix ≈ 2/h of the parameters
+      // (Shazeer & Stern 2018), no first moment by default.
+      states = m.has_shape() ? 2.0 / double(m.hidden) : 0.0;
+      break;
+  }
+  const double opt_params = shard(tr_dense, tr_expert, 1);
+  mem.master_weights_bytes = tr.add("memory.per_gpu.master_weights_bytes", "trainable_local / (dp under ZeRO-1+) × 4 (fp32 master copy)", "bytes",
+                                    "mixed precision (Micikevicius et al. 2018); seed 001 counts it in the optimizer", r.master_weights ? opt_params * 4 : 0,
+                                    {{"trainable_local_sharded", opt_params}, {"master", r.master_weights ? 1.0 : 0.0}});
+  const double opt_states = opt_params * states * state_bytes;
+  mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes", "master_weights + trainable_local_sharded × states × state_bytes", "bytes",
+                               "seed 001: AdamW 12, 8-bit Adam 6, SGD+momentum 8 bytes/param; ZeRO-1 shards them",
+                               mem.master_weights_bytes + opt_states,
+                               {{"master_weights", mem.master_weights_bytes}, {"trainable_local_sharded", opt_params}, {"states", states}, {"state_bytes", state_bytes}});
+  if (ts.cpu_offload_optimizer) {
+    mem.cpu_offload_bytes = mem.optimizer_bytes;
+    mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes", "0 on the GPU: optimizer states and master weights offloaded to host memory", "bytes",
+                                 "ZeRO-Offload (Ren et al. 2021)", 0, {{"cpu_bytes", mem.cpu_offload_bytes}});
+  }
+  // A frozen reference model (DPO) in the weight dtype; with LoRA the base model is the reference.
+  mem.reference_model_bytes = tr.add("memory.per_gpu.reference_model_bytes", "params_local / (dp under ZeRO-3) × bytes_per_param if a reference model is kept", "bytes",
+                                     "seed 000 (reference model N×P, after the DPO blog); LoRA reuses the base", ts.reference_model && !lora ? local_params * wb : 0,
+                                     {{"params_local", local_params}, {"bytes_per_param", wb}});
+  const double gather = z >= 3 ? 2 * sh.max_layer * wb : 0;  // the layer in use + the prefetched one (FSDP)
+  mem.model_states_bytes = tr.add("memory.per_gpu.model_states_bytes", "weights + gradients + optimizer + reference + ZeRO-3 gather buffers", "bytes",
+                                  "ZeRO paper's 'model states'", mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather,
+                                  {{"weights", mem.weights_bytes}, {"gradients", mem.gradients_bytes}, {"optimizer", mem.optimizer_bytes},
+                                   {"reference", mem.reference_model_bytes}, {"gather_buffers", gather}});
+
+  // Activations.
+  if (m.has_shape()) {
+    const bool selective = ts.recompute == Recompute::selective;
+    const double dense_layer = layer_activation_bytes(r, b, false, selective);
+    const double moe_layer = m.is_moe() ? layer_activation_bytes(r, b, true, selective) : 0;
+    const double moe_share = double(p.moe_layers) / double(m.layers);
+    const double full_layer = (1 - moe_share) * dense_layer + moe_share * moe_layer;
+    mem.activations_per_layer_bytes = tr.add("memory.activations_per_layer_bytes",
+                                             "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence)",
+                                             "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h)", full_layer,
+                                             {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
+                                              {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0}});
+    const double rep = ts.sequence_parallel ? double(par.tp) : 1.0;
+    const double checkpoint = activation_bytes(r) * double(ts.seq_len) / double(par.cp) * double(b) * double(m.hidden) / rep;  // the layer input
+    const double L = double(r.layers_per_stage);
+    double per_micro = L * full_layer, working = 0;
+    if (ts.recompute == Recompute::full) {
+      const double k = ts.recompute_layers > 0 ? double(ts.recompute_layers) : L;
+      per_micro = k * checkpoint + (L - k) * full_layer;
+      working = full_layer;  // the layer being recomputed during backward
+    }
+    mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(first_stage ? in_flight(r) : 1.0));
+    const double flights = first_stage ? in_flight(r) : 1.0;
+    mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes", "in_flight × stored_per_micro_batch + recompute working layer", "bytes",
+                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches: AFAB m, 1F1B min(p, m), interleaved p + (p−1)/v",
+                                   flights * per_micro + working,
+                                   {{"in_flight", flights}, {"layers_per_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working}});
+    const bool last_stage = !first_stage || par.pp == 1;
+    const double logits = last_stage ? (activation_bytes(r) + 4) * double(ts.seq_len) / double(par.cp) * double(b) * double(m.vocab) / double(par.tp) : 0;
+    mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes", "(act_bytes + 4) × s/cp × b × V / t on the last stage (logits + fp32 loss copy)", "bytes",
+                              "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss)", logits,
+                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"V", double(m.vocab)}, {"t", double(par.tp)}});
+  }
+  int groups = 0;
+  for (int64_t g : {par.tp, par.pp, par.dp * par.cp, par.cp, par.ep}) groups += g > 1 ? 1 : 0;
+  mem.comm_buffers_bytes = tr.add("memory.per_gpu.comm_buffers_bytes", "0.25 GiB × active process groups (tp, pp, dp, cp, ep)", "bytes",
+                                  "assumption: NCCL channel buffers (NCCL_BUFFSIZE 4 MiB × 2 × up to 32 channels)", 0.25 * kGiB * groups,
+                                  {{"groups", double(groups)}});
+  mem.cuda_context_bytes = tr.add("memory.per_gpu.cuda_context_bytes", "hardware.cuda_context_gib × 2^30", "bytes",
+                                  "assumption: CUDA context + cuBLAS/cuDNN kernels with lazy loading", hw.cuda_context_gib * kGiB,
+                                  {{"cuda_context_gib", hw.cuda_context_gib}});
+  const double allocated = mem.model_states_bytes + mem.activations_bytes + mem.logits_bytes + mem.comm_buffers_bytes;
+  mem.fragmentation_bytes = tr.add("memory.per_gpu.fragmentation_bytes", "fragmentation_fraction × allocated", "bytes",
+                                   "assumption: PyTorch caching allocator reserves ~5% beyond allocated", hw.fragmentation_fraction * allocated,
+                                   {{"fragmentation_fraction", hw.fragmentation_fraction}, {"allocated", allocated}});
+  mem.total_bytes = tr.add("memory.per_gpu.total_bytes", "model_states + activations + logits + comm_buffers + cuda_context + fragmentation", "bytes",
+                           "sum", allocated + mem.cuda_context_bytes + mem.fragmentation_bytes,
+                           {{"model_states", mem.model_states_bytes}, {"activations", mem.activations_bytes}, {"logits", mem.logits_bytes}});
+  mem.capacity_bytes = hw.gpu.memory_gib * kGiB;
+  mem.headroom_bytes = mem.capacity_bytes - mem.total_bytes;
+  return out;
+}
+
+MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, int64_t b, Trace* t, double* params_per_gpu) {
+  // The first stage holds the embedding and the most in-flight micro-batches; the last holds the
+  // output layer and logits. Report the larger (with pp = 1 they are the same GPU).
+  if (r.s.parallel.pp == 1) {
+    StageMemory s = stage_memory(r, p, true, b, t);
+    if (params_per_gpu) *params_per_gpu = s.params;
+    return s.mem;
+  }
+  StageMemory first = stage_memory(r, p, true, b, nullptr);
+  StageMemory last = stage_memory(r, p, false, b, nullptr);
+  const bool first_wins = first.mem.total_bytes >= last.mem.total_bytes;
+  if (params_per_gpu) *params_per_gpu = first_wins ? first.params : last.params;
+  if (!t) return first_wins ? first.mem : last.mem;
+  return stage_memory(r, p, first_wins, b, t).mem;  // again, recording the terms of the peak stage
+}
+
+}  // namespace
+
+MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, double* params_per_gpu) {
+  return peak_memory(r, p, r.s.training.micro_batch, t, params_per_gpu);
+}
+
+int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p) {
+  // Micro-batches must divide the per-replica batch; try each divisor, largest first.
+  const int64_t per_replica = r.s.training.global_batch_seqs / r.s.parallel.dp;
+  for (int64_t b = per_replica; b >= 1; --b) {
+    if (per_replica % b) continue;
+    Resolved rb = r;
+    rb.s.training.micro_batch = b;
+    rb.micro_batches = per_replica / b;
+    if (peak_memory(rb, p, b, nullptr, nullptr).headroom_bytes >= 0) return b;
+  }
+  return 0;
+}
+
+int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p) {
+  // Keep tp, pp, cp, ep and the ZeRO stage; grow dp. Memory never grows with dp, so the first dp
+  // that fits is the answer: bisect over [1, 2^20].
+  auto fits = [&](int64_t dp) {
+    Resolved rd = r;
+    rd.s.parallel.dp = dp;
+    if ((r.s.parallel.tp * r.s.parallel.cp * dp) % (r.etp * r.s.parallel.ep) != 0) return false;
+    return peak_memory(rd, p, r.s.training.micro_batch, nullptr, nullptr).headroom_bytes >= 0;
+  };
+  int64_t hi = 1 << 20;
+  if (!fits(hi)) return 0;
+  int64_t lo = 1;
+  if (fits(lo)) hi = lo;
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? hi : lo) = mid;
+  }
+  // Round up to a dp that the expert layout accepts.
+  while (!fits(hi)) ++hi;
+  return hi * r.s.parallel.tp * r.s.parallel.pp * r.s.parallel.cp;
+}
+
+}  // namespace llmc::detail

@@ -1,0 +1,92 @@
+// Step time and totals. Three bases, in order of precedence:
+//  mfu:             step = model FLOPs per step / (gpus × peak × MFU)   (seed 002: "40% utilization")
+//  achieved_tflops: step = model FLOPs per step / (gpus × achieved)     (seeds 000/003: "1000/400 TFLOPS")
+//  profile:         step = compute (hardware FLOPs / (peak × efficiency)) + bubble + exposed comm
+// The user's MFU is end-to-end by definition (PaLM appendix B), so in the first two bases the
+// bubble and communication are shown as parts of the given step time, not added to it.
+#include <algorithm>
+
+#include "formulas.h"
+
+namespace llmc::detail {
+
+TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::vector<CommItem>& comm, double tokens, Trace* t,
+                           std::vector<std::string>& warnings) {
+  TimeEstimate te;
+  Trace scratch;
+  Trace& tr = t ? *t : scratch;
+  const HardwareSpec& hw = r.s.hardware;
+  const ParallelSpec& par = r.s.parallel;
+  const double gpus = double(r.gpu_count);
+  const double tokens_step = r.s.training.global_batch_tokens;
+  te.peak_tflops = hw.gpu.peak_tflops(r.compute_dtype);
+  const double peak = te.peak_tflops * 1e12;
+  const double model_step = f.model_per_token * tokens_step;
+  const double hw_step = f.hardware_per_token * tokens_step;
+
+  // Pipeline bubble relative to the ideal compute time (Narayanan et al. 2021; seed 004 (p−1)/m).
+  const double p = double(par.pp), m = double(r.micro_batches);
+  double bubble = 0;
+  switch (par.schedule) {
+    case Schedule::afab:
+    case Schedule::one_f_one_b: bubble = (p - 1) / m; break;
+    case Schedule::interleaved: bubble = (p - 1) / (m * double(par.virtual_stages)); break;
+    case Schedule::zero_bubble: bubble = (p - 1) / (3 * m); break;  // ZB-H1 with T_F = T_B = T_W (Qi et al. 2023)
+  }
+  te.bubble_fraction = tr.add("time.bubble_fraction", "(p − 1) / m  (interleaved: ÷ v; zero bubble H1: ÷ 3)", "",
+                              "Narayanan et al. 2021 §2.2; seed 004", bubble,
+                              {{"p", p}, {"m", m}, {"v", double(par.virtual_stages)}});
+
+  double exposed = 0;
+  for (const CommItem& c : comm) exposed += c.exposed_s;
+  const double compute = compute_seconds(r, f);
+  if (hw.mfu > 0 || hw.achieved_tflops > 0) {
+    const double rate = hw.mfu > 0 ? hw.mfu * peak : hw.achieved_tflops * 1e12;
+    te.basis = hw.mfu > 0 ? "mfu" : "achieved_tflops";
+    te.step_s = tr.add("time.step_s", "model_flops_per_step / (gpus × rate), rate = MFU × peak or achieved TFLOP/s", "s",
+                       "definition of MFU (Chowdhery et al. 2022, appendix B); seeds 000/002/003", model_step / (gpus * rate),
+                       {{"model_flops_per_step", model_step}, {"gpus", gpus}, {"rate_flops", rate}});
+    // Share the given step time out: bubble and comm as modelled, the rest is compute.
+    te.comm_exposed_s = exposed;
+    te.compute_s = te.step_s / (1 + bubble) - exposed;
+    te.bubble_s = te.step_s - te.step_s / (1 + bubble);
+    if (te.compute_s <= 0) {
+      warnings.push_back("the given " + te.basis + " leaves no time for compute once the pipeline bubble and exposed communication are counted; it is higher than this layout allows");
+      te.compute_s = 0;
+    }
+  } else {
+    te.basis = "profile";
+    const double eff = hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile.compute_efficiency;
+    te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency)", "s",
+                          hw.compute_efficiency > 0 ? "hardware.compute_efficiency (user)" : "hardware profile compute_efficiency (datasheet profile: 0.5 assumed; see hardware.profile_description)", compute,
+                          {{"hardware_flops_per_step", hw_step}, {"gpus", gpus}, {"peak_flops", peak}, {"efficiency", eff}});
+    te.bubble_s = te.compute_s * bubble;
+    te.comm_exposed_s = exposed;
+    te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
+                       te.compute_s + te.bubble_s + te.comm_exposed_s,
+                       {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
+  }
+  tr.add("time.bubble_s", "step share of the pipeline bubble", "s", "", te.bubble_s, {{"bubble_fraction", bubble}});
+  tr.add("time.comm_exposed_s", "Σ exposed communication", "s", "comm.* terms", te.comm_exposed_s, {});
+  te.tokens_per_s = tr.add("time.tokens_per_s", "global_batch_tokens / step_s", "tokens/s", "", tokens_step / te.step_s,
+                           {{"global_batch_tokens", tokens_step}, {"step_s", te.step_s}});
+  te.tokens_per_gpu_per_step = tr.add("time.tokens_per_gpu_per_step", "global_batch_tokens / gpus", "tokens", "seed 000: 16M tokens / 16,000 GPUs = 1000",
+                                      tokens_step / gpus, {{"global_batch_tokens", tokens_step}, {"gpus", gpus}});
+  te.steps = tr.add("time.steps", "D / global_batch_tokens (not rounded)", "steps", "", tokens / tokens_step, {{"D", tokens}, {"global_batch_tokens", tokens_step}});
+  te.total_s = tr.add("time.total_s", "steps × step_s", "s", "", te.steps * te.step_s, {{"steps", te.steps}, {"step_s", te.step_s}});
+  te.total_days = tr.add("time.total_days", "total_s / 86400", "days", "", te.total_s / 86400, {{"total_s", te.total_s}});
+  te.gpu_hours = tr.add("time.gpu_hours", "total_s × gpus / 3600", "GPU-hours", "seed 001 (GPU-hours)", te.total_s * gpus / 3600, {{"total_s", te.total_s}, {"gpus", gpus}});
+  const double price = hw.price_per_gpu_hour_usd.value_or(hw.gpu.price_per_gpu_hour_usd);
+  te.cost_usd = tr.add("time.cost_usd", "gpu_hours × price_per_gpu_hour", "USD", "price: hardware.price_per_gpu_hour_usd or the GPU catalog (core/data/gpus/<id>.json sources.price)", te.gpu_hours * price,
+                       {{"gpu_hours", te.gpu_hours}, {"price_per_gpu_hour", price}});
+  te.energy_kwh = tr.add("time.energy_kwh", "gpu_hours × TDP / 1000 (GPUs only at TDP; no host, network or cooling)", "kWh", "assumption: GPUs draw TDP",
+                         te.gpu_hours * hw.gpu.tdp_w / 1000, {{"gpu_hours", te.gpu_hours}, {"tdp_w", hw.gpu.tdp_w}});
+  te.mfu = tr.add("time.mfu", "model_flops_per_step / (step_s × gpus × peak)", "fraction", "Chowdhery et al. 2022 appendix B; seed 002",
+                  model_step / (te.step_s * gpus * peak), {{"model_flops_per_step", model_step}, {"step_s", te.step_s}, {"gpus", gpus}, {"peak_flops", peak}});
+  te.hfu = tr.add("time.hfu", "hardware_flops_per_step / (step_s × gpus × peak)", "fraction", "Korthikanti et al. 2022 §6", hw_step / (te.step_s * gpus * peak),
+                  {{"hardware_flops_per_step", hw_step}, {"step_s", te.step_s}});
+  te.achieved_model_tflops_per_gpu = model_step / (te.step_s * gpus) / 1e12;
+  return te;
+}
+
+}  // namespace llmc::detail

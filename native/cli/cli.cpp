@@ -1,0 +1,243 @@
+#include "cli.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "llmc/catalog.h"
+#include "llmc/estimate.h"
+#include "llmc/fields.h"
+#include "llmc/report.h"
+#include "llmc/scaling.h"
+#include "table.h"
+
+namespace llmc::cli {
+namespace {
+
+struct ScenarioArgs {
+  std::vector<std::string> files;
+  std::string model;
+  std::string gpu;
+  std::vector<std::string> sets;
+};
+
+void add_scenario_options(CLI::App* cmd, ScenarioArgs& a) {
+  cmd->add_option("scenario", a.files, "scenario JSON file(s), applied in order");
+  cmd->add_option("--model,-m", a.model, "model preset id (see `llmcalc presets`), a model JSON file or a Hugging Face config.json");
+  cmd->add_option("--gpu,-g", a.gpu, "GPU id, e.g. h100-sxm, a100-sxm-80gb");
+  cmd->add_option("--set,-s", a.sets, "override a field: key=value (dotted keys: model.*, training.*, parallel.*, hardware.*)");
+}
+
+bool read_file(const std::string& path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  text = ss.str();
+  return true;
+}
+
+Status load_model(Scenario& s, const std::string& arg) {
+  std::string text;
+  if (!read_file(arg, text)) return set_field(s, "model.preset", arg);
+  if (text.find("\"model_type\"") != std::string::npos) {
+    Result<ModelSpec> m = model_from_hf_config(text);
+    if (!m) return m.error();
+    s.model = *m;
+    return ok_status();
+  }
+  Result<ModelPreset> p = parse_model_file(text);
+  if (!p) return make_error("--model " + arg, p.error().text());
+  s.model = p->model;
+  return ok_status();
+}
+
+Result<Scenario> build_scenario(const ScenarioArgs& a) {
+  Scenario s = default_scenario();
+  for (const std::string& f : a.files) {
+    std::string text;
+    if (!read_file(f, text)) return make_error(f, "cannot read scenario file");
+    if (auto st = apply_scenario_json(s, text); !st) return make_error(f, st.error().text());
+  }
+  if (!a.model.empty())
+    if (auto st = load_model(s, a.model); !st) return st.error();
+  if (!a.gpu.empty())
+    if (auto st = set_field(s, "hardware.gpu", a.gpu); !st) return st.error();
+  for (const std::string& kv : a.sets) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) return make_error("--set", "expects key=value; got '" + kv + "'");
+    if (auto st = set_field(s, kv.substr(0, eq), kv.substr(eq + 1)); !st) return st.error();
+  }
+  return s;
+}
+
+int fail(std::ostream& err, const Error& e) {
+  err << "llmcalc: error: " << e.text() << "\n";
+  return 2;
+}
+
+int cmd_estimate(const ScenarioArgs& a, bool as_json, bool terms, std::ostream& out, std::ostream& err) {
+  Result<Scenario> s = build_scenario(a);
+  if (!s) return fail(err, s.error());
+  Result<Estimate> e = estimate(*s);
+  if (!e) return fail(err, e.error());
+  if (as_json) out << estimate_to_json(*e, terms) << "\n";
+  else print_estimate_table(*e, out);
+  return 0;
+}
+
+int cmd_explain(const ScenarioArgs& a, const std::vector<std::string>& keys, bool fields, std::ostream& out, std::ostream& err) {
+  if (fields) {
+    for (const FieldInfo& f : scenario_fields()) {
+      out << f.key;
+      if (f.kind == FieldKind::choice) out << " {" << f.choices << "}";
+      else if (f.kind == FieldKind::integer || f.kind == FieldKind::number) out << " [" << f.min << ", " << f.max << "]";
+      else if (f.kind == FieldKind::boolean) out << " {true|false}";
+      out << "  " << f.help << "\n";
+    }
+    return 0;
+  }
+  Result<Scenario> s = build_scenario(a);
+  if (!s) return fail(err, s.error());
+  Result<Estimate> e = estimate(*s);
+  if (!e) return fail(err, e.error());
+  int shown = 0;
+  for (const Term& t : e->trace.terms()) {
+    const std::string key = t.key;
+    const bool match = keys.empty() || std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return key.rfind(k, 0) == 0; });
+    if (!match) continue;
+    out << render(t) << "\n";
+    ++shown;
+  }
+  if (shown == 0) return fail(err, make_error("explain", "no figure matches the given key prefix(es); try `llmcalc explain` without keys"));
+  return 0;
+}
+
+int cmd_presets(const std::string& what, bool as_json, std::ostream& out, std::ostream& err) {
+  nlohmann::ordered_json j;
+  if (what != "models" && what != "gpus" && what != "all") return fail(err, make_error("presets", "expects models, gpus or all; got '" + what + "'"));
+  if (what != "gpus") {
+    auto arr = nlohmann::ordered_json::array();
+    if (!as_json) out << "Models (--model ID):\n";
+    for (const std::string& id : model_preset_ids()) {
+      Result<ModelPreset> p = find_model_preset(id);
+      if (!p) return fail(err, p.error());
+      arr.push_back({{"id", id}, {"name", p->name}, {"published_total_params", p->published_total}, {"source", p->source}});
+      if (!as_json) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "  %-22s %-28s %.4g params\n", id.c_str(), p->name.c_str(), p->published_total);
+        out << buf;
+      }
+    }
+    j["models"] = arr;
+  }
+  if (what != "models") {
+    auto arr = nlohmann::ordered_json::array();
+    if (!as_json) out << "GPUs (--gpu ID):\n";
+    for (const std::string& id : gpu_ids()) {
+      Result<GpuSpec> g = find_gpu(id);
+      if (!g) return fail(err, g.error());
+      arr.push_back({{"id", id}, {"name", g->name}, {"memory_gib", g->memory_gib}, {"peak_bf16_tflops", g->peak_bf16_tflops}});
+      if (!as_json) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "  %-16s %-34s %5.0f GiB  bf16 %7.1f TFLOP/s dense\n", id.c_str(), g->name.c_str(), g->memory_gib, g->peak_bf16_tflops);
+        out << buf;
+      }
+    }
+    j["gpus"] = arr;
+  }
+  if (as_json) out << j.dump(2) << "\n";
+  return 0;
+}
+
+int cmd_optimal(double compute, double params, double deadline_days, const ScenarioArgs& a, bool as_json, std::ostream& out, std::ostream& err) {
+  if ((compute > 0) == (params > 0)) return fail(err, make_error("optimal", "give exactly one of --compute FLOPS or --params N"));
+  Trace tr;
+  nlohmann::ordered_json j;
+  auto put = [&](const char* k, const ComputeOptimal& o) {
+    j[k] = {{"compute_flops", o.compute_flops}, {"params", o.params}, {"tokens", o.tokens}, {"tokens_per_param", o.tokens_per_param}, {"loss", o.loss}};
+  };
+  double c = compute;
+  if (params > 0) {
+    const ComputeOptimal b = budget_for_params(params, &tr);
+    put("rule_20_tokens_per_param", b);
+    c = b.compute_flops;
+  } else {
+    put("rule_20_tokens_per_param", optimal_20_tokens_per_param(compute, &tr));
+  }
+  put("hoffmann2022_parametric", optimal_parametric(c, &tr));
+  if (deadline_days > 0) {
+    // Throughput per GPU from a full estimate of the scenario given (or MFU 0.4 on the GPU).
+    ScenarioArgs sa = a;
+    if (sa.model.empty() && sa.files.empty()) sa.sets.push_back("model.params=" + std::to_string(params > 0 ? params : j["hoffmann2022_parametric"]["params"].get<double>()));
+    Result<Scenario> s = build_scenario(sa);
+    if (!s) return fail(err, s.error());
+    Result<Estimate> e = estimate(*s);
+    if (!e) return fail(err, e.error());
+    const double per_gpu = e->time.achieved_model_tflops_per_gpu * 1e12;
+    const double n = gpus_for_deadline(c, deadline_days * 86400, per_gpu, &tr);
+    j["deadline"] = {{"days", deadline_days}, {"gpu", e->r.s.hardware.gpu.id}, {"model_tflops_per_gpu", per_gpu / 1e12}, {"gpus", n}};
+  }
+  if (as_json) {
+    out << j.dump(2) << "\n";
+  } else {
+    for (const Term& t : tr.terms()) out << render(t) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream& err) {
+  CLI::App app{"llmcalc: compute, memory, time and cost of training a transformer"};
+  app.require_subcommand(1);
+  ScenarioArgs est_args, exp_args, opt_args;
+  bool json = false, terms = false, fields = false, opt_json = false, presets_json = false;
+  std::vector<std::string> keys;
+  std::string presets_what = "all";
+  double compute = 0, params = 0, deadline_days = 0;
+
+  CLI::App* est = app.add_subcommand("estimate", "estimate one scenario (table, or --json)");
+  add_scenario_options(est, est_args);
+  est->add_flag("--json", json, "print the JSON contract (docs/json-contract.md)");
+  est->add_flag("--terms", terms, "with --json: include every explanation term");
+
+  CLI::App* exp = app.add_subcommand("explain", "show the formula, inputs, value and source of each figure");
+  add_scenario_options(exp, exp_args);
+  exp->add_option("--key,-k", keys, "only figures whose key starts with this (repeatable)");
+  exp->add_flag("--fields", fields, "list every input field with its range instead");
+
+  CLI::App* pre = app.add_subcommand("presets", "list model and GPU presets");
+  pre->add_option("what", presets_what, "models | gpus | all");
+  pre->add_flag("--json", presets_json, "JSON output");
+
+  CLI::App* opt = app.add_subcommand("optimal", "compute-optimal size (D = 20N and Hoffmann et al. 2022), GPUs for a deadline");
+  opt->add_option("--compute", compute, "compute budget C in FLOPs");
+  opt->add_option("--params", params, "model size N (gives D = 20N and C = 6ND)");
+  opt->add_option("--deadline-days", deadline_days, "GPUs needed to finish within this many days (uses the scenario options)");
+  add_scenario_options(opt, opt_args);
+  opt->add_flag("--json", opt_json, "JSON output");
+
+  std::vector<std::string> args(args_in.rbegin(), args_in.rend());  // CLI11 consumes from the back
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      out << app.help();
+      if (app.get_subcommands().size() == 1) out << app.get_subcommands()[0]->help();
+      return 0;
+    }
+    err << "llmcalc: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (est->parsed()) return cmd_estimate(est_args, json, terms, out, err);
+  if (exp->parsed()) return cmd_explain(exp_args, keys, fields, out, err);
+  if (pre->parsed()) return cmd_presets(presets_what, presets_json, out, err);
+  if (opt->parsed()) return cmd_optimal(compute, params, deadline_days, opt_args, opt_json, out, err);
+  return 1;
+}
+
+}  // namespace llmc::cli

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything llmcalc needs on a fresh Debian 12 machine, from Debian's archive only.
+# Idempotent: packages already present are skipped by apt; safe to run on every build.
+# Usage: scripts/setup.sh [core|wasm|all]   (default: all)
+set -euo pipefail
+
+want="${1:-all}"
+core_pkgs=(build-essential cmake ninja-build pkg-config git python3
+           doctest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
+           clang libclang-rt-14-dev)
+wasm_pkgs=(emscripten nodejs)
+
+pkgs=("${core_pkgs[@]}")
+if [[ "$want" == wasm || "$want" == all ]]; then pkgs+=("${wasm_pkgs[@]}"); fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  # nodejs may come from another repository (a newer node); any installed version will do.
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all packages present"
+fi
