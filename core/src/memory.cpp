@@ -24,7 +24,7 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, bool first_stage) {
   Shard s;
   if (!p.from_shape) {
     s.dense = p.total / double(par.tp * par.pp);
-    s.max_layer = s.dense;
+    s.max_layer = 0;  // size-only: layer sizes unknown, so no ZeRO-3 gather buffer is counted
     return s;
   }
   const ModelSpec& m = r.m;
@@ -187,7 +187,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_sta
   mem.reference_model_bytes = tr.add("memory.per_gpu.reference_model_bytes", "params_local / (dp under ZeRO-3) × bytes_per_param if a reference model is kept", "bytes",
                                      "seed 000 (reference model N×P, after the DPO blog); LoRA reuses the base", ts.reference_model && !lora ? local_params * wb : 0,
                                      {{"params_local", local_params}, {"bytes_per_param", wb}});
-  const double gather = z >= 3 ? 2 * sh.max_layer * wb : 0;  // the layer in use + the prefetched one (FSDP)
+  const double gather = z >= 3 && d > 1 ? 2 * sh.max_layer * wb : 0;  // the layer in use + the prefetched one (FSDP)
   mem.model_states_bytes = tr.add("memory.per_gpu.model_states_bytes", "weights + gradients + optimizer + reference + ZeRO-3 gather buffers", "bytes",
                                   "ZeRO paper's 'model states'", mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather,
                                   {{"weights", mem.weights_bytes}, {"gradients", mem.gradients_bytes}, {"optimizer", mem.optimizer_bytes},

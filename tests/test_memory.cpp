@@ -1,0 +1,132 @@
+// Memory per GPU: ZeRO paper, Korthikanti et al. 2022 variants, fits / max micro-batch / min GPUs.
+#include "test_util.h"
+
+#include <cmath>
+
+using namespace llmc;
+using namespace llmc::test;
+
+TEST_CASE("ZeRO paper Figure 1: 7.5B on 64 GPUs, K = 12: 120 / 31.4 / 16.6 / 1.9 GB") {
+  // Rajbhandari et al. 2020 (arXiv:1910.02054) Fig. 1; also ../shared/validation record zero_paper_fig1_7p5B_64gpu.
+  const double published[4] = {120, 31.4, 16.6, 1.9};
+  for (int z = 0; z < 4; ++z) {
+    CAPTURE(z);
+    Estimate e = run({{"model.params", "7.5e9"}, {"training.precision", "fp16_mixed"}, {"hardware.gpu_count", "64"},
+                      {"training.zero_stage", std::to_string(z)}});
+    const double gb = e.mem.model_states_bytes / 1e9;
+    CHECK(std::fabs(gb - published[z]) <= 0.05);  // printed to 0.1 GB: 16.64 → 16.6, 1.875 → 1.9
+  }
+}
+
+TEST_CASE("ZeRO and FSDP: 'fsdp' is stage 3; hybrid shard groups shard within the group only") {
+  Estimate fsdp = run({{"model.params", "8e9"}, {"hardware.gpu_count", "64"}, {"training.zero_stage", "fsdp"}});
+  CHECK(fsdp.r.s.training.zero_stage == 3);
+  CHECK(fsdp.mem.model_states_bytes == doctest::Approx(16 * 8e9 / 64));
+  Estimate hsdp = run({{"model.params", "8e9"}, {"hardware.gpu_count", "64"}, {"training.zero_stage", "3"}, {"training.zero_shard_group", "8"}});
+  CHECK(hsdp.mem.model_states_bytes == doctest::Approx(16 * 8e9 / 8));
+}
+
+TEST_CASE("CPU offload moves optimizer states and master weights to the host") {
+  Estimate e = run({{"model.params", "8e9"}, {"training.cpu_offload_optimizer", "true"}});
+  CHECK(e.mem.optimizer_bytes == 0);
+  CHECK(e.mem.cpu_offload_bytes == doctest::Approx(12 * 8e9));
+}
+
+namespace {
+const double s = 2048, b = 1, h = 12288, a = 96, t = 8, L = 96;
+Sets gpt3(Sets extra) {
+  Sets base = {{"model.preset", "gpt3-175b"}, {"training.flash_attention", "false"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}};
+  base.insert(base.end(), extra.begin(), extra.end());
+  return base;
+}
+}  // namespace
+
+TEST_CASE("Korthikanti et al. 2022 Table 2: tensor parallel without sequence parallel") {
+  Estimate e = run(gpt3({}));
+  CHECK(e.mem.activations_per_layer_bytes == doctest::Approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))).epsilon(1e-12));
+}
+
+TEST_CASE("Korthikanti et al. 2022 Table 2: tensor + sequence parallel") {
+  Estimate e = run(gpt3({{"training.sequence_parallel", "true"}}));
+  CHECK(e.mem.activations_per_layer_bytes == doctest::Approx(s * b * h / t * (34 + 5 * a * s / h)).epsilon(1e-12));
+}
+
+TEST_CASE("Korthikanti et al. 2022 Table 2: selective recompute with tensor + sequence parallel") {
+  Estimate e = run(gpt3({{"training.sequence_parallel", "true"}, {"training.recompute", "selective"}}));
+  CHECK(e.mem.activations_per_layer_bytes == doctest::Approx(s * b * h * 34 / t).epsilon(1e-12));
+}
+
+TEST_CASE("Korthikanti et al. 2022: full recompute stores 2·s·b·h per layer (÷ t with SP)") {
+  Estimate e = run(gpt3({{"training.sequence_parallel", "true"}, {"training.recompute", "full"}}));
+  const double working = e.mem.activations_per_layer_bytes;  // one layer re-materialised in backward
+  CHECK(e.mem.activations_bytes - working == doctest::Approx(L * 2 * s * b * h / t).epsilon(1e-12));
+  Estimate k = run(gpt3({{"training.sequence_parallel", "true"}, {"training.recompute", "full"}, {"training.recompute_layers", "48"}}));
+  CHECK(k.mem.activations_bytes - working == doctest::Approx(48 * 2 * s * b * h / t + 48 * working).epsilon(1e-12));
+}
+
+TEST_CASE("flash attention removes the s² term and keeps the softmax statistics") {
+  Estimate e = run(gpt3({{"training.flash_attention", "true"}, {"training.sequence_parallel", "true"}}));
+  CHECK(e.mem.activations_per_layer_bytes == doctest::Approx(s * b * h * 34 / t + 4 * s * b * a / t).epsilon(1e-12));
+}
+
+TEST_CASE("context parallelism divides the sequence held per GPU") {
+  Estimate one = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "32768"}});
+  Estimate cp4 = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "32768"}, {"parallel.cp", "4"}, {"hardware.gpu_count", "4"}});
+  CHECK(cp4.mem.activations_per_layer_bytes == doctest::Approx(one.mem.activations_per_layer_bytes / 4).epsilon(1e-12));
+}
+
+TEST_CASE("interleaved schedule holds p + (p − 1)/v micro-batches on the first stage") {
+  Sets base = {{"model.preset", "gpt3-175b"}, {"parallel.tp", "8"}, {"parallel.pp", "8"}, {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "64"}, {"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "2"}};
+  Estimate e = run(base);
+  CHECK(e.mem.in_flight_micro_batches == 12);  // ceil(8 + 7/2)
+  CHECK(e.time.bubble_fraction == doctest::Approx(7.0 / (64 * 2)));
+}
+
+TEST_CASE("fits, the largest micro-batch that fits, and the fewest GPUs that fit") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"},
+                    {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.recompute", "full"}});
+  CHECK(e.fits);
+  CHECK(e.max_micro_batch >= 1);
+  // Re-estimating at the reported micro-batch fits, at the next divisor it does not.
+  Estimate at = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"}, {"training.global_batch_seqs", "256"},
+                     {"training.seq_len", "4096"}, {"training.recompute", "full"}, {"training.micro_batch", std::to_string(e.max_micro_batch)}});
+  CHECK(at.fits);
+  if (e.max_micro_batch < 32) {
+    Estimate over = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"}, {"training.global_batch_seqs", "256"},
+                         {"training.seq_len", "4096"}, {"training.recompute", "full"}, {"training.micro_batch", std::to_string(e.max_micro_batch * 2)}});
+    CHECK_FALSE(over.fits);
+  }
+  // 405B with ZeRO-3 and tp 8: the fewest GPUs is a multiple of tp, and it fits there.
+  Estimate big = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"training.zero_stage", "3"}, {"training.recompute", "full"}, {"training.seq_len", "4096"}});
+  REQUIRE(big.min_gpus > 0);
+  CHECK(big.min_gpus % 8 == 0);
+  Estimate there = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"training.zero_stage", "3"}, {"training.recompute", "full"},
+                        {"training.seq_len", "4096"}, {"hardware.gpu_count", std::to_string(big.min_gpus)}});
+  CHECK(there.fits);
+  Estimate fewer = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"training.zero_stage", "3"}, {"training.recompute", "full"},
+                        {"training.seq_len", "4096"}, {"hardware.gpu_count", std::to_string(big.min_gpus - 8)}});
+  CHECK_FALSE(fewer.fits);
+}
+
+TEST_CASE("ZeRO-0 cannot be rescued by more data parallelism: min_gpus is 0 when one replica does not fit") {
+  Estimate e = run({{"model.preset", "llama3.1-70b"}, {"hardware.gpu_count", "8"}});
+  CHECK_FALSE(e.fits);
+  CHECK(e.min_gpus == 0);
+}
+
+TEST_CASE("total memory adds context, comm buffers and fragmentation; capacity is GiB") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "1"}});
+  const MemoryPerGpu& m = e.mem;
+  const double allocated = m.model_states_bytes + m.activations_bytes + m.logits_bytes + m.comm_buffers_bytes;
+  CHECK(m.total_bytes == doctest::Approx(allocated * 1.05 + 0.5 * 1073741824.0));
+  CHECK(m.capacity_bytes == 80.0 * 1073741824.0);
+  CHECK(m.headroom_bytes == doctest::Approx(m.capacity_bytes - m.total_bytes));
+}
+
+TEST_CASE("MoE expert parallelism shards the experts") {
+  Estimate ep1 = run({{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "1"}});
+  Estimate ep8 = run({{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"parallel.ep", "8"}, {"training.zero_stage", "1"}});
+  CHECK(ep8.mem.weights_bytes < ep1.mem.weights_bytes / 4);
+  CHECK(ep8.params.per_gpu == doctest::Approx(ep1.params.per_gpu - 32 * 7.0 * 3 * 4096 * 14336).epsilon(1e-9));
+}

@@ -1,0 +1,82 @@
+// resolve(): defaults and cross-field rules, each error naming its fields and values.
+#include "test_util.h"
+
+using namespace llmc;
+using namespace llmc::test;
+
+TEST_CASE("unset dp is gpu_count / (tp·pp·cp)") {
+  Estimate e = run({{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "64"}});
+  CHECK(e.r.s.parallel.dp == 4);
+  CHECK(e.r.gpu_count == 64);
+}
+
+TEST_CASE("divisibility rules name their fields and values") {
+  Error e = run_error({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "3"}});
+  CHECK(e.field == "parallel.tp");
+  CHECK(contains(e.message, "model.heads (32)"));
+  CHECK(contains(e.message, "(3)"));
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "16"}});  // 8 kv heads
+  CHECK(e.field == "parallel.tp");
+  CHECK(contains(e.message, "model.kv_heads (8)"));
+
+  e = run_error({{"model.preset", "mixtral-8x7b"}, {"parallel.ep", "3"}, {"hardware.gpu_count", "3"}});
+  CHECK(e.field == "parallel.ep");
+  CHECK(contains(e.message, "model.experts (8)"));
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "12"}});
+  CHECK(e.field == "hardware.gpu_count");
+  CHECK(contains(e.message, "multiple of parallel.tp × pp × cp = 8"));
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "100"}, {"training.micro_batch", "2"}});
+  CHECK(e.field == "training.global_batch_seqs");
+  CHECK(contains(e.message, "2 × 8 = 16; got 100"));
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"parallel.pp", "64"}});
+  CHECK(e.field == "parallel.pp");
+  CHECK(contains(e.message, "model.layers (32)"));
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"parallel.cp", "3"}, {"training.seq_len", "8192"}});
+  CHECK(e.field == "parallel.cp");
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"parallel.ep", "2"}, {"hardware.gpu_count", "2"}});
+  CHECK(e.field == "parallel.ep");
+  CHECK(contains(e.message, "MoE"));
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"training.global_batch_tokens", "1000"}});
+  CHECK(e.field == "training.global_batch_tokens");
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"parallel.virtual_stages", "2"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "2"}});
+  CHECK(e.field == "parallel.virtual_stages");
+
+  e = run_error({{"model.preset", "llama3.1-8b"}, {"parallel.pp", "4"}, {"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "2"},
+                 {"hardware.gpu_count", "4"}, {"training.global_batch_seqs", "6"}});
+  CHECK(e.field == "training.global_batch_seqs");
+  CHECK(contains(e.message, "multiple of parallel.pp (4)"));
+
+  e = run_error({{"hardware.mfu", "0.4"}, {"hardware.achieved_tflops", "400"}, {"model.params", "1e9"}});
+  CHECK(e.field == "hardware.mfu");
+
+  e = run_error({{"training.precision", "fp8_mixed"}, {"hardware.gpu", "a100-sxm-80gb"}, {"model.params", "1e9"}});
+  CHECK(e.field == "training.precision");
+}
+
+TEST_CASE("a scenario without a model says how to give one") {
+  Error e = run_error({});
+  CHECK(e.field == "model");
+  CHECK(contains(e.message, "--model"));
+}
+
+TEST_CASE("uneven pipeline stages are allowed with a warning (Llama 3 405B: 126 layers on 16 stages)") {
+  Estimate e = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"parallel.pp", "16"}, {"hardware.gpu_count", "128"},
+                    {"training.global_batch_seqs", "16"}});
+  CHECK(e.r.layers_per_stage == 8);
+  bool warned = false;
+  for (const std::string& w : e.warnings) warned |= contains(w, "uneven");
+  CHECK(warned);
+}
+
+TEST_CASE("seq_len defaults to the model's pre-training length") {
+  CHECK(run({{"model.preset", "llama2-7b"}}).r.s.training.seq_len == 4096);
+  CHECK(run({{"model.params", "1e9"}}).r.s.training.seq_len == 2048);
+}

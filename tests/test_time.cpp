@@ -1,0 +1,68 @@
+// Time model: bases (MFU, achieved TFLOP/s, profile), bubble, communication.
+#include "test_util.h"
+
+using namespace llmc;
+using namespace llmc::test;
+
+TEST_CASE("profile basis: compute = hardware FLOPs / (gpus × peak × efficiency)") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.compute_efficiency", "0.5"}, {"training.global_batch_seqs", "4"}});
+  const double hw_step = e.flops.hardware_per_token * 4 * 8192;
+  CHECK(e.time.basis == "profile");
+  CHECK(e.time.compute_s == doctest::Approx(hw_step / (989.4e12 * 0.5)).epsilon(1e-12));
+  CHECK(e.time.step_s == doctest::Approx(e.time.compute_s + e.time.bubble_s + e.time.comm_exposed_s).epsilon(1e-12));
+}
+
+TEST_CASE("the pipeline bubble adds (p − 1)/m of the compute time; zero bubble a third of it") {
+  Sets base = {{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "32"},
+               {"training.global_batch_seqs", "16"}};
+  Estimate f1b = run(base);
+  CHECK(f1b.time.bubble_s == doctest::Approx(f1b.time.compute_s * 3.0 / 16).epsilon(1e-12));
+  base.push_back({"parallel.schedule", "zero_bubble"});
+  Estimate zb = run(base);
+  CHECK(zb.time.bubble_fraction == doctest::Approx(1.0 / 16));
+}
+
+TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "4"}});
+  const CommItem* tp = nullptr;
+  for (const CommItem& c : e.comm)
+    if (c.name == "tp") tp = &c;
+  REQUIRE(tp);
+  CHECK(tp->tier == "intra_node");
+  // 4 all-reduces per layer per micro-batch of b·s·h·2 bytes; 32 layers, 4 micro-batches.
+  const double bytes = 2.0 * 8192 * 4096;
+  CHECK(tp->bytes_per_step == doctest::Approx(bytes * 4 * 32 * 4));
+  const double busbw = 0.78 * 450e9;
+  CHECK(tp->time_s == doctest::Approx(4 * 32 * 4 * (20e-6 + 2 * 7.0 / 8 * bytes / busbw)).epsilon(1e-12));
+  CHECK(tp->exposed_s == tp->time_s);
+}
+
+TEST_CASE("data-parallel gradient all-reduce crosses nodes past one node and overlaps the backward") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}});
+  bool seen_rs = false;
+  for (const CommItem& c : e.comm) {
+    if (c.name == "dp" && c.collective == "reduce_scatter") {
+      seen_rs = true;
+      CHECK(c.tier == "inter_node");
+      CHECK(c.overlapped);
+      CHECK(c.exposed_s <= c.time_s);
+    }
+  }
+  CHECK(seen_rs);
+}
+
+TEST_CASE("an MFU higher than the layout allows is flagged") {
+  Estimate e = run({{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"parallel.pp", "8"}, {"hardware.gpu_count", "64"},
+                    {"training.global_batch_seqs", "8"}, {"hardware.mfu", "1.0"}, {"hardware.inter_node_bandwidth_gbps", "0.01"}});
+  bool warned = false;
+  for (const std::string& w : e.warnings) warned |= contains(w, "leaves no time for compute");
+  CHECK(warned);
+}
+
+TEST_CASE("cost, GPU-hours and energy follow the step time") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"hardware.mfu", "0.4"}, {"training.tokens", "1e11"},
+                    {"hardware.price_per_gpu_hour_usd", "2"}});
+  CHECK(e.time.gpu_hours == doctest::Approx(e.flops.model_total / (8 * 989.4e12 * 0.4) * 8 / 3600).epsilon(1e-12));
+  CHECK(e.time.cost_usd == doctest::Approx(2 * e.time.gpu_hours));
+  CHECK(e.time.energy_kwh == doctest::Approx(0.7 * e.time.gpu_hours));
+}

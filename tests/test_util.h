@@ -1,0 +1,42 @@
+// Helpers for the doctest suite: build a scenario from key=value pairs, estimate it.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "llmc/estimate.h"
+#include "llmc/fields.h"
+
+namespace llmc::test {
+
+using Sets = std::vector<std::pair<std::string, std::string>>;
+
+inline Scenario scenario(const Sets& sets) {
+  Scenario s = default_scenario();
+  for (const auto& [k, v] : sets) {
+    Status st = set_field(s, k, v);
+    INFO(k << "=" << v << ": " << (st ? "" : st.error().text()));
+    REQUIRE(st.ok());
+  }
+  return s;
+}
+
+inline Estimate run(const Sets& sets) {
+  Result<Estimate> e = estimate(scenario(sets));
+  INFO((e ? "" : e.error().text()));
+  REQUIRE(e.ok());
+  return std::move(e).value();
+}
+
+// The error estimate() reports for these settings (fails the test if it succeeds).
+inline Error run_error(const Sets& sets) {
+  Result<Estimate> e = estimate(scenario(sets));
+  REQUIRE_FALSE(e.ok());
+  return e.error();
+}
+
+inline bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+
+}  // namespace llmc::test
