@@ -10,6 +10,7 @@
 #include "llmc/catalog.h"
 #include "llmc/estimate.h"
 #include "llmc/fields.h"
+#include "llmc/profile.h"
 #include "llmc/report.h"
 #include "llmc/scaling.h"
 #include "table.h"
@@ -21,6 +22,7 @@ struct ScenarioArgs {
   std::vector<std::string> files;
   std::string model;
   std::string gpu;
+  std::string profile;
   std::vector<std::string> sets;
 };
 
@@ -28,6 +30,7 @@ void add_scenario_options(CLI::App* cmd, ScenarioArgs& a) {
   cmd->add_option("scenario", a.files, "scenario JSON file(s), applied in order");
   cmd->add_option("--model,-m", a.model, "model preset id (see `llmcalc presets`), a model JSON file or a Hugging Face config.json");
   cmd->add_option("--gpu,-g", a.gpu, "GPU id, e.g. h100-sxm, a100-sxm-80gb");
+  cmd->add_option("--profile,-p", a.profile, "hardware profile JSON (docs/profile-schema.md) to time with");
   cmd->add_option("--set,-s", a.sets, "override a field: key=value (dotted keys: model.*, training.*, parallel.*, hardware.*)");
 }
 
@@ -66,6 +69,13 @@ Result<Scenario> build_scenario(const ScenarioArgs& a) {
     if (auto st = load_model(s, a.model); !st) return st.error();
   if (!a.gpu.empty())
     if (auto st = set_field(s, "hardware.gpu", a.gpu); !st) return st.error();
+  if (!a.profile.empty()) {
+    std::string text;
+    if (!read_file(a.profile, text)) return make_error(a.profile, "cannot read profile file");
+    Result<HardwareProfile> p = profile_from_json(text);
+    if (!p) return make_error(a.profile, p.error().text());
+    attach_profile(s, *p);
+  }
   for (const std::string& kv : a.sets) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) return make_error("--set", "expects key=value; got '" + kv + "'");
@@ -189,6 +199,22 @@ int cmd_optimal(double compute, double params, double deadline_days, const Scena
   return 0;
 }
 
+int cmd_profile(const std::string& gpu, const std::string& check, std::ostream& out, std::ostream& err) {
+  if (!check.empty()) {
+    std::string text;
+    if (!read_file(check, text)) return fail(err, make_error(check, "cannot read profile file"));
+    Result<HardwareProfile> p = profile_from_json(text);
+    if (!p) return fail(err, make_error(check, p.error().text()));
+    out << check << ": valid " << p->source << " profile for " << p->gpu_id << "\n";
+    return 0;
+  }
+  Result<GpuSpec> g = find_gpu(gpu);
+  if (!g) return fail(err, g.error());
+  HardwareProfile p = datasheet_profile(*g);
+  out << profile_to_json(p) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream& err) {
@@ -221,6 +247,11 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   add_scenario_options(opt, opt_args);
   opt->add_flag("--json", opt_json, "JSON output");
 
+  std::string profile_gpu = "h100-sxm", profile_check;
+  CLI::App* prof = app.add_subcommand("profile", "print the datasheet profile of a GPU, or validate a profile file");
+  prof->add_option("--gpu,-g", profile_gpu, "GPU id");
+  prof->add_option("--check", profile_check, "validate this profile file");
+
   std::vector<std::string> args(args_in.rbegin(), args_in.rend());  // CLI11 consumes from the back
   try {
     app.parse(args);
@@ -236,6 +267,7 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   if (est->parsed()) return cmd_estimate(est_args, json, terms, out, err);
   if (exp->parsed()) return cmd_explain(exp_args, keys, fields, out, err);
   if (pre->parsed()) return cmd_presets(presets_what, presets_json, out, err);
+  if (prof->parsed()) return cmd_profile(profile_gpu, profile_check, out, err);
   if (opt->parsed()) return cmd_optimal(compute, params, deadline_days, opt_args, opt_json, out, err);
   return 1;
 }
