@@ -137,11 +137,18 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     out.push_back(c);
   }
   if (t) {
-    for (const CommItem& c : out)
-      t->add(c.name == "tp" ? "comm.tp_s" : c.name == "pp" ? "comm.pp_s" : c.name == "cp" ? "comm.cp_s" : c.name == "ep" ? "comm.ep_s" : c.name == "fsdp" ? "comm.fsdp_s" : "comm.dp_s",
-             "count × (alpha + factor × bytes / busbw); factor 2(n−1)/n all-reduce, (n−1)/n gather/scatter/all-to-all", "s",
+    for (const CommItem& c : out) {
+      const char* key = c.name == "tp"     ? "comm.tp_s"
+                        : c.name == "pp"   ? "comm.pp_s"
+                        : c.name == "cp"   ? "comm.cp_s"
+                        : c.name == "ep"   ? "comm.ep_s"
+                        : c.name == "fsdp" ? "comm.fsdp_param_gather_s"
+                        : c.collective == "all_gather" ? "comm.dp_param_gather_s"
+                                                       : "comm.dp_grad_reduce_s";
+      t->add(key, "count × (alpha + factor × bytes / busbw); factor 2(n−1)/n all-reduce, (n−1)/n gather/scatter/all-to-all, 1 send/recv", "s",
              "alpha-beta model; busbw factors from NVIDIA nccl-tests PERFORMANCE.md", c.time_s,
              {{"group", double(c.group)}, {"bytes_per_step", c.bytes_per_step}, {"exposed_s", c.exposed_s}});
+    }
   }
   return out;
 }

@@ -24,7 +24,7 @@ double mlp_matmul_weights(const ModelSpec& m, double ffn) { return (m.mlp == Mlp
 
 FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, Trace* t) {
   FlopCounts f;
-  Trace scratch;
+  Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   const TrainingSpec& ts = r.s.training;
   const ModelSpec& m = r.m;

@@ -12,6 +12,11 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
+// What searches vary without copying the scenario: micro-batch, micro-batches per step, dp.
+struct Knobs {
+  int64_t b = 1, m = 1, dp = 1;
+};
+
 struct Shard {
   double dense = 0;      // non-expert parameters on this GPU (after tp/pp split)
   double expert = 0;     // routed-expert parameters on this GPU (after ep/etp split)
@@ -101,9 +106,9 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
 }
 
 // Micro-batches whose activations the first stage holds at its peak.
-double in_flight(const Resolved& r) {
+double in_flight(const Resolved& r, const Knobs& k) {
   const ParallelSpec& par = r.s.parallel;
-  const double p = double(par.pp), m = double(r.micro_batches);
+  const double p = double(par.pp), m = double(k.m);
   if (par.pp == 1) return 1;
   switch (par.schedule) {
     case Schedule::afab: return m;  // GPipe: every forward before any backward
@@ -119,20 +124,21 @@ struct StageMemory {
   double params = 0;
 };
 
-StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_stage, int64_t b, Trace* t) {
+StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_stage, const Knobs& k, Trace* t) {
+  const int64_t b = k.b;
   const TrainingSpec& ts = r.s.training;
   const ParallelSpec& par = r.s.parallel;
   const HardwareSpec& hw = r.s.hardware;
   const ModelSpec& m = r.m;
-  Trace scratch;
+  Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   StageMemory out;
   MemoryPerGpu& mem = out.mem;
   const Shard sh = stage_params(r, p, first_stage);
   out.params = sh.dense + sh.expert;
 
-  const double d = ts.zero_shard_group > 0 ? double(ts.zero_shard_group) : double(par.dp * par.cp);
-  const double de = std::max(1.0, double(par.tp * par.cp * par.dp) / double(par.ep * r.etp));
+  const double d = ts.zero_shard_group > 0 ? double(ts.zero_shard_group) : double(k.dp * par.cp);
+  const double de = std::max(1.0, double(par.tp * par.cp * k.dp) / double(par.ep * r.etp));
   const double d_experts = ts.zero_shard_group > 0 ? std::min(de, double(ts.zero_shard_group)) : de;
   const int z = ts.zero_stage;
   auto shard = [&](double dense, double expert, int from_stage) {
@@ -214,8 +220,8 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_sta
       per_micro = k * checkpoint + (L - k) * full_layer;
       working = full_layer;  // the layer being recomputed during backward
     }
-    mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(first_stage ? in_flight(r) : 1.0));
-    const double flights = first_stage ? in_flight(r) : 1.0;
+    const double flights = first_stage ? in_flight(r, k) : 1.0;
+    mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
     mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes", "in_flight × stored_per_micro_batch + recompute working layer", "bytes",
                                    "Korthikanti et al. 2022 §4-5; in-flight micro-batches: AFAB m, 1F1B min(p, m), interleaved p + (p−1)/v",
                                    flights * per_micro + working,
@@ -227,7 +233,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_sta
                               {{"s", double(ts.seq_len)}, {"b", double(b)}, {"V", double(m.vocab)}, {"t", double(par.tp)}});
   }
   int groups = 0;
-  for (int64_t g : {par.tp, par.pp, par.dp * par.cp, par.cp, par.ep}) groups += g > 1 ? 1 : 0;
+  for (int64_t g : {par.tp, par.pp, k.dp * par.cp, par.cp, par.ep}) groups += g > 1 ? 1 : 0;
   mem.comm_buffers_bytes = tr.add("memory.per_gpu.comm_buffers_bytes", "0.25 GiB × active process groups (tp, pp, dp, cp, ep)", "bytes",
                                   "assumption: NCCL channel buffers (NCCL_BUFFSIZE 4 MiB × 2 × up to 32 channels)", 0.25 * kGiB * groups,
                                   {{"groups", double(groups)}});
@@ -246,7 +252,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_sta
   return out;
 }
 
-MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, int64_t b, Trace* t, double* params_per_gpu) {
+MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b, Trace* t, double* params_per_gpu) {
   // The first stage holds the embedding and the most in-flight micro-batches; the last holds the
   // output layer and logits. Report the larger (with pp = 1 they are the same GPU).
   if (r.s.parallel.pp == 1) {
@@ -265,7 +271,7 @@ MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, int64_t b, Tra
 }  // namespace
 
 MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, double* params_per_gpu) {
-  return peak_memory(r, p, r.s.training.micro_batch, t, params_per_gpu);
+  return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, r.s.parallel.dp}, t, params_per_gpu);
 }
 
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p) {
@@ -273,10 +279,7 @@ int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p) {
   const int64_t per_replica = r.s.training.global_batch_seqs / r.s.parallel.dp;
   for (int64_t b = per_replica; b >= 1; --b) {
     if (per_replica % b) continue;
-    Resolved rb = r;
-    rb.s.training.micro_batch = b;
-    rb.micro_batches = per_replica / b;
-    if (peak_memory(rb, p, b, nullptr, nullptr).headroom_bytes >= 0) return b;
+    if (peak_memory(r, p, Knobs{b, per_replica / b, r.s.parallel.dp}, nullptr, nullptr).headroom_bytes >= 0) return b;
   }
   return 0;
 }
@@ -285,10 +288,8 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p) {
   // Keep tp, pp, cp, ep and the ZeRO stage; grow dp. Memory never grows with dp, so the first dp
   // that fits is the answer: bisect over [1, 2^20].
   auto fits = [&](int64_t dp) {
-    Resolved rd = r;
-    rd.s.parallel.dp = dp;
     if ((r.s.parallel.tp * r.s.parallel.cp * dp) % (r.etp * r.s.parallel.ep) != 0) return false;
-    return peak_memory(rd, p, r.s.training.micro_batch, nullptr, nullptr).headroom_bytes >= 0;
+    return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, dp}, nullptr, nullptr).headroom_bytes >= 0;
   };
   int64_t hi = 1 << 20;
   if (!fits(hi)) return 0;

@@ -46,7 +46,7 @@ double lora_params(const ModelSpec& m, int64_t rank) {
 ParamCounts count_params(const Resolved& r, Trace* t) {
   ParamCounts p;
   const ModelSpec& m = r.m;
-  Trace scratch;
+  Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   if (!m.has_shape()) {
     p.total = p.active = p.non_embedding = m.params_override;

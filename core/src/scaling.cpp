@@ -9,7 +9,7 @@ double chinchilla_loss(double n, double d, const ChinchillaLaw& law) {
 }
 
 ComputeOptimal optimal_parametric(double c, Trace* t, const ChinchillaLaw& law) {
-  Trace scratch;
+  Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   const double a = law.beta / (law.alpha + law.beta), b = law.alpha / (law.alpha + law.beta);
   const double g = std::pow(law.alpha * law.A / (law.beta * law.B), 1.0 / (law.alpha + law.beta));
@@ -26,7 +26,7 @@ ComputeOptimal optimal_parametric(double c, Trace* t, const ChinchillaLaw& law) 
 }
 
 ComputeOptimal optimal_20_tokens_per_param(double c, Trace* t) {
-  Trace scratch;
+  Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   ComputeOptimal o;
   o.compute_flops = c;
@@ -39,7 +39,7 @@ ComputeOptimal optimal_20_tokens_per_param(double c, Trace* t) {
 }
 
 ComputeOptimal budget_for_params(double n, Trace* t) {
-  Trace scratch;
+  Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   ComputeOptimal o;
   o.params = n;
@@ -51,7 +51,7 @@ ComputeOptimal budget_for_params(double n, Trace* t) {
 }
 
 double gpus_for_deadline(double model_flops, double deadline_s, double flops_per_gpu_s, Trace* t) {
-  Trace scratch;
+  Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   return tr.add("optimal.gpus_for_deadline", "ceil(C / (deadline × model FLOP/s per GPU))", "GPUs", "seed 000 (16,000 H100s → 27 days)",
                 std::ceil(model_flops / (deadline_s * flops_per_gpu_s)), {{"C", model_flops}, {"deadline_s", deadline_s}, {"flops_per_gpu_s", flops_per_gpu_s}});

@@ -13,7 +13,7 @@ namespace llmc::detail {
 TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::vector<CommItem>& comm, double tokens, Trace* t,
                            std::vector<std::string>& warnings) {
   TimeEstimate te;
-  Trace scratch;
+  Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   const HardwareSpec& hw = r.s.hardware;
   const ParallelSpec& par = r.s.parallel;

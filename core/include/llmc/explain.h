@@ -25,6 +25,8 @@ struct Term {
 
 class Trace {
  public:
+  // A Trace made with record = false only returns values: searches use it to stay allocation-free.
+  explicit Trace(bool record = true) : record_(record) {}
   // Records a term and returns its value, so formulas read as `x = t.add(...)`.
   double add(const char* key, const char* formula, const char* unit, const char* source,
              double value, std::initializer_list<TermInput> inputs);
@@ -34,6 +36,7 @@ class Trace {
 
  private:
   std::vector<Term> terms_;
+  bool record_ = true;
 };
 
 // "weights_bytes = params_local × bytes_per_param = 1.0e9 × 2 = 2.0e9 bytes  [source]"
