@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test: native doctest suite, CLI checks, the suite again under
+# AddressSanitizer + UBSan, the wasm build under node with the native/wasm bit-identity check,
+# a fuzzing smoke run, and the core benchmark (which prints numbers; it asserts nothing).
+# Usage: scripts/test.sh            FUZZ_SECONDS=600 scripts/test.sh   (longer fuzzing)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs
+
+bash scripts/setup.sh all || { echo "test.sh: setup failed"; exit 1; }
+
+passed=0
+failed=0
+failures=()
+stage() {  # stage NAME CMD...: run a stage, count it
+  local name=$1; shift
+  printf '\n==== %s\n' "$name"
+  local t0=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1)); printf -- '---- %s: ok (%ds)\n' "$name" $((SECONDS - t0))
+  else
+    failed=$((failed + 1)); failures+=("$name"); printf -- '---- %s: FAILED (%ds)\n' "$name" $((SECONDS - t0))
+  fi
+}
+
+native() {
+  cmake --preset native >/dev/null && cmake --build --preset native -j"$(nproc)" && ctest --preset native
+}
+
+cli_checks() {
+  local cli=build/native/native/cli/llmcalc
+  "$cli" estimate examples/llama3.1-405b-16k-h100.json >/dev/null || return 1
+  "$cli" estimate examples/seed000-405b-on-16k-h100.json --json >/dev/null || return 1
+  # Bad input: exit code 2 and one line naming the field.
+  local err
+  err=$("$cli" estimate --model llama3.1-8b --set parallel.tp=3 2>&1 >/dev/null)
+  local rc=$?
+  [[ $rc -eq 2 && $err == "llmcalc: error: parallel.tp: "* && $(printf '%s\n' "$err" | wc -l) -eq 1 ]] || { echo "bad-input check: rc=$rc err=$err"; return 1; }
+  echo "CLI: examples run, bad input exits 2 with: $err"
+}
+
+asan() {
+  cmake --preset debug-asan >/dev/null && cmake --build --preset debug-asan -j"$(nproc)" --target llmc_tests && \
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/tests/llmc_tests
+}
+
+stage "native build + doctest (ctest)" native
+stage "CLI checks" cli_checks
+stage "doctest under ASan + UBSan" asan
+stage "wasm build, native/wasm bit-identity, doctest under node" bash scripts/wasm-test.sh
+stage "fuzz smoke (${FUZZ_SECONDS:-60} s per target)" bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+stage "bench_core" bash scripts/bench.sh
+
+printf '\n'
+((failed)) && printf 'failed stages: %s\n' "${failures[*]}"
+echo "test.sh: $passed passed, $failed failed"
+((failed == 0))
