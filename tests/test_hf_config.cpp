@@ -73,6 +73,10 @@ TEST_CASE("bad config.json files name the field") {
   m = model_from_hf_config(R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 32,
     "num_key_value_heads": 5, "vocab_size": 10, "intermediate_size": 10})");
   CHECK(m.error().field == "config.json: num_key_value_heads");
+  m = model_from_hf_config(R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+    "vocab_size": 10, "intermediate_size": 10, "hidden_act": "relu"})");
+  CHECK(m.error().field == "config.json: hidden_act");
+  CHECK(contains(m.error().message, "'relu' is not supported"));
   m = model_from_hf_config("{not json");
   CHECK(contains(m.error().message, "not valid JSON"));
 }

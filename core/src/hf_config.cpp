@@ -86,6 +86,15 @@ Result<ModelSpec> model_from_hf_config(const std::string& text) {
     m.mlp = MlpKind::geglu;
     m.norms_per_layer = 4;
   }
+  // The gated MLP's activation: SiLU → SwiGLU, GeLU variants → GeGLU; others are not modelled.
+  for (const char* act_key : {"hidden_act", "hidden_activation"}) {
+    if (!j.contains(act_key) || j.at(act_key).is_null()) continue;
+    if (!j.at(act_key).is_string()) return make_error(std::string("config.json: ") + act_key, "must be a string; got " + j.at(act_key).dump());
+    const std::string act = j.at(act_key).get<std::string>();
+    if (act == "silu" || act == "swish") m.mlp = MlpKind::swiglu;
+    else if (act.rfind("gelu", 0) == 0) m.mlp = MlpKind::geglu;
+    else return make_error(std::string("config.json: ") + act_key, "'" + act + "' is not supported (silu, swish, gelu, gelu_pytorch_tanh)");
+  }
   if (type == "mixtral") {
     m.experts = rd.need("num_local_experts");
     m.top_k = rd.need("num_experts_per_tok");
