@@ -88,6 +88,8 @@ Result<GpuSpec> find_gpu(const std::string& id) {
     auto str = [](const json& o, const char* k) { return o.contains(k) && o.at(k).is_string() ? o.at(k).get<std::string>() : std::string(); };
     g.id = id;
     g.name = str(j, "name");
+    if (!j.contains("peak_dense_tflops") || !j.at("peak_dense_tflops").is_object())
+      return make_error("hardware.gpu", "GPU file " + id + ".json has no peak_dense_tflops object");
     const json& pk = j.at("peak_dense_tflops");
     g.peak_fp32_tflops = num(pk, "fp32");
     g.peak_tf32_tflops = num(pk, "tf32");

@@ -78,7 +78,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   }
   const int64_t dpg = par.dp * par.cp;
   if (dpg > 1) {
-    double local_params = p.total / double(par.tp * par.pp);
+    // Parameters of the most loaded GPU (after tp, pp and ep); LoRA reduces only the adapters.
+    double local_params = p.per_gpu;
     if (ts.finetune == Finetune::lora) local_params = p.trainable / double(par.tp * par.pp);
     const double grad_bytes = local_params * bytes_of(r.grad_dtype);
     const double weight_bytes = local_params * bytes_of(r.weight_dtype);

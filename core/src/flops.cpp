@@ -63,7 +63,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
                                    m.layers * 2 * s * m.heads * (d_qk + d_v) * causal,
                                    {{"layers", double(m.layers)}, {"s", s}, {"a", double(m.heads)}, {"d_qk", d_qk}, {"d_v", d_v}, {"causal", causal}});
     const double logits_fwd = 2.0 * m.vocab * m.hidden;
-    f.logits_per_token = 3 * logits_fwd;
+    f.logits_per_token = (lora ? 2 : 3) * logits_fwd;
     f.attention_per_token = 3 * attn_fwd;
     f.forward_per_token = tr.add("flops.forward_per_token", "linear + attention + logits (2·V·h)", "FLOPs", "Narayanan et al. 2021 eq. 3 (per token)",
                                  linear_fwd + attn_fwd + logits_fwd, {{"linear", linear_fwd}, {"attention", attn_fwd}, {"logits", logits_fwd}});

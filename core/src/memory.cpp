@@ -47,6 +47,8 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, bool first_stage) {
   s.dense = layers * ((1 - moe_share) * dense_layer + moe_share * moe_dense_part);
   s.expert = layers * moe_share * moe_expert_part;
   s.max_layer = std::max(dense_layer, m.is_moe() ? moe_dense_part + moe_expert_part : 0.0);
+  // model.params overrides the shape's count: scale the shards so N is the same everywhere.
+  const double scale = m.params_override > 0 ? p.total / (p.non_embedding + p.embedding) : 1.0;
   const double V = double(m.vocab), h = double(m.hidden);
   const double pos = m.position == PositionKind::learned ? double(m.max_positions) * h : 0;
   const bool last_stage = !first_stage || par.pp == 1;
@@ -54,6 +56,9 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, bool first_stage) {
   // The output layer lives on the last stage; tied embeddings need a copy there when pp > 1.
   if (last_stage && (!m.tied_embeddings || par.pp > 1)) s.dense += V * h / tp;
   if (last_stage) s.dense += m.norm == NormKind::layernorm ? 2 * h : h;
+  s.dense *= scale;
+  s.expert *= scale;
+  s.max_layer *= scale;
   return s;
 }
 

@@ -1,6 +1,6 @@
 // Parameter counts from the model shape. Sources: Megatron-LM / Narayanan et al. 2021 (eq. 2
 // counts 12·l·h² + 13·l·h + (V+s)·h for GPT); Hugging Face modeling code for GQA, gated MLPs,
-// MoE (Mixtral) and MLA (DeepSeek-V3). Published totals are checked in tests/test_presets.cpp.
+// MoE (Mixtral) and MLA (DeepSeek-V3). Published totals are checked in tests/test_params.cpp.
 #include "formulas.h"
 
 namespace llmc::detail {

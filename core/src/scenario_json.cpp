@@ -43,7 +43,7 @@ Status apply_scenario_json(Scenario& s, const std::string& json_text) {
     } else if (k == "comment" || k == "$schema") {
       continue;
     } else {
-      return make_error(k, "unknown section (allowed: model, training, parallel, hardware, comment)");
+      return make_error(k, "unknown section (allowed: model, training, parallel, hardware, comment, $schema)");
     }
   }
   return ok_status();

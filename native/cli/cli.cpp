@@ -180,7 +180,7 @@ int cmd_optimal(double compute, double params, double deadline_days, const Scena
   }
   put("hoffmann2022_parametric", optimal_parametric(c, &tr));
   if (deadline_days > 0) {
-    // Throughput per GPU from a full estimate of the scenario given (or MFU 0.4 on the GPU).
+    // Throughput per GPU from a full estimate of the scenario given (its MFU, achieved TFLOP/s or profile).
     ScenarioArgs sa = a;
     if (sa.model.empty() && sa.files.empty()) sa.sets.push_back("model.params=" + std::to_string(params > 0 ? params : j["hoffmann2022_parametric"]["params"].get<double>()));
     Result<Scenario> s = build_scenario(sa);
