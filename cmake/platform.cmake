@@ -15,9 +15,16 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
 endif()
 
 # llmc_wasm_node_executable(target): make a wasm target runnable by node under ctest.
+#   ENVIRONMENT=node           no browser/worker loader code
+#   EXIT_RUNTIME=1             main's return value becomes node's exit status (a failing doctest exits 1)
+#   WASM_ASYNC_COMPILATION=0   node 20 has fetch(), which 3.1.6's async loader then misuses on a file path
+#   ALLOW_MEMORY_GROWTH=1      the 16 MiB initial heap is not a limit
+#   NODERAWFS=1                std::ifstream reads the real file system (golden_dump, tests' data files)
+# Output from node is never a terminal worth colouring: doctest prints plain text there.
 function(llmc_wasm_node_executable target)
   if(EMSCRIPTEN)
     target_link_options(${target} PRIVATE -sENVIRONMENT=node -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0
                         -sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=1)
+    target_compile_definitions(${target} PRIVATE DOCTEST_CONFIG_COLORS_NONE)
   endif()
 endfunction()

@@ -31,3 +31,11 @@ TEST_CASE("the parametric loss at Chinchilla's size") {
 TEST_CASE("GPUs for a deadline: seed 000's 3.79e25 FLOPs in 27.4 days at 1000 TFLOP/s needs 16,000 H100s") {
   CHECK(gpus_for_deadline(3.7908e25, 27.42 * 86400, 1000e12, nullptr) == doctest::Approx(16000).epsilon(0.001));
 }
+
+TEST_CASE("the deterministic pow agrees with the C library to 1e-12") {
+  // scaling.cpp uses its own log/exp so native and wasm print the same bits (tests/golden).
+  ComputeOptimal o = optimal_parametric(5.76e23, nullptr);
+  const double a = 0.28 / 0.62, g = std::pow(0.34 * 406.4 / (0.28 * 410.7), 1 / 0.62);
+  CHECK(o.params == doctest::Approx(g * std::pow(5.76e23 / 6, a)).epsilon(1e-12));
+  CHECK(chinchilla_loss(1e9, 2e10) == doctest::Approx(1.69 + 406.4 / std::pow(1e9, 0.34) + 410.7 / std::pow(2e10, 0.28)).epsilon(1e-12));
+}

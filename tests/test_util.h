@@ -15,7 +15,9 @@ using Sets = std::vector<std::pair<std::string, std::string>>;
 
 inline Scenario scenario(const Sets& sets) {
   Scenario s = default_scenario();
-  for (const auto& [k, v] : sets) {
+  for (const auto& kv : sets) {
+    const std::string& k = kv.first;  // no structured bindings: clang 14 cannot capture them in INFO
+    const std::string& v = kv.second;
     Status st = set_field(s, k, v);
     INFO(k << "=" << v << ": " << (st ? "" : st.error().text()));
     REQUIRE(st.ok());

@@ -2,23 +2,25 @@
 
 #include <cmath>
 
+#include "detmath.h"
+
 namespace llmc {
 
 double chinchilla_loss(double n, double d, const ChinchillaLaw& law) {
-  return law.E + law.A / std::pow(n, law.alpha) + law.B / std::pow(d, law.beta);
+  return law.E + law.A / detail::det_pow(n, law.alpha) + law.B / detail::det_pow(d, law.beta);
 }
 
 ComputeOptimal optimal_parametric(double c, Trace* t, const ChinchillaLaw& law) {
   Trace scratch(false);
   Trace& tr = t ? *t : scratch;
   const double a = law.beta / (law.alpha + law.beta), b = law.alpha / (law.alpha + law.beta);
-  const double g = std::pow(law.alpha * law.A / (law.beta * law.B), 1.0 / (law.alpha + law.beta));
+  const double g = detail::det_pow(law.alpha * law.A / (law.beta * law.B), 1.0 / (law.alpha + law.beta));
   ComputeOptimal o;
   o.compute_flops = c;
   const char* src = "Hoffmann et al. 2022 (arXiv:2203.15556) eq. 4 and 10: E=1.69, A=406.4, B=410.7, α=0.34, β=0.28";
-  o.params = tr.add("optimal.parametric.params", "G × (C/6)^a, a = β/(α+β), G = (αA/(βB))^(1/(α+β))", "params", src, g * std::pow(c / 6, a),
+  o.params = tr.add("optimal.parametric.params", "G × (C/6)^a, a = β/(α+β), G = (αA/(βB))^(1/(α+β))", "params", src, g * detail::det_pow(c / 6, a),
                     {{"C", c}, {"a", a}, {"G", g}});
-  o.tokens = tr.add("optimal.parametric.tokens", "(C/6)^b / G, b = α/(α+β)", "tokens", src, std::pow(c / 6, b) / g, {{"C", c}, {"b", b}, {"G", g}});
+  o.tokens = tr.add("optimal.parametric.tokens", "(C/6)^b / G, b = α/(α+β)", "tokens", src, detail::det_pow(c / 6, b) / g, {{"C", c}, {"b", b}, {"G", g}});
   o.loss = tr.add("optimal.parametric.loss", "E + A/N^α + B/D^β", "nats/token", src, chinchilla_loss(o.params, o.tokens, law),
                   {{"N", o.params}, {"D", o.tokens}});
   o.tokens_per_param = o.tokens / o.params;

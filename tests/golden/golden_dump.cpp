@@ -10,7 +10,9 @@
 //   i result.<field> <value>                 the Estimate's fields (params, flops, memory, time, comm)
 //   i warning <text>
 //   i json.fnv1a64 <hash>                    FNV-1a of estimate_to_json(e, true, -1)
-// or `i error <message>` when the scenario is rejected.
+// or `i error <message>` when the scenario is rejected. Then a compute-optimal sweep, the one
+// place core calls libm's pow (glibc's and musl's may round differently):
+//   optimal.<k> <term key> <value>           C = 1e18 × 1.2^k, k = 0..199 (multiplications only)
 //
 // Doubles are printed in C99 %a style by our own formatter (from the bit pattern), so no libc
 // difference (glibc vs Emscripten's musl: subnormals, NaN sign) can hide or fake a bit difference.
@@ -26,6 +28,7 @@
 #include "llmc/estimate.h"
 #include "llmc/fields.h"
 #include "llmc/report.h"
+#include "llmc/scaling.h"
 
 #ifndef LLMC_SOURCE_DIR
 #define LLMC_SOURCE_DIR "."
@@ -196,6 +199,23 @@ int main(int argc, char** argv) {
     char h[32];
     std::snprintf(h, sizeof h, "%016" PRIx64, fnv1a64(llmc::estimate_to_json(*e, true, -1)));
     o.text("json.fnv1a64", h);
+  }
+  // Compute-optimal sizing over 2e2 budgets from 1e18 to ~6e33 FLOPs: std::pow and std::sqrt.
+  double c = 1e18;
+  for (int k = 0; k < 200; ++k, c *= 1.2) {
+    llmc::Trace t;
+    const llmc::ComputeOptimal p = llmc::optimal_parametric(c, &t);
+    const llmc::ComputeOptimal r = llmc::optimal_20_tokens_per_param(c, &t);
+    const llmc::ComputeOptimal b = llmc::budget_for_params(c * 1e-12, &t);
+    llmc::gpus_for_deadline(c, 86400.0 * 30, 4e14, &t);
+    const std::string idx = "optimal." + std::to_string(k);
+    auto line = [&](const std::string& key, double v) {
+      std::printf("%s %s %s\n", idx.c_str(), key.c_str(), hex(v).c_str());
+    };
+    for (const llmc::Term& term : t.terms()) line(term.key, term.value);
+    line("parametric.tokens_per_param", p.tokens_per_param);
+    line("rule20.loss", r.loss);
+    line("budget.loss", b.loss);
   }
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
