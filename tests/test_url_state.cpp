@@ -1,0 +1,40 @@
+// URL state: a share link restores exactly the scenario; malformed links give clear errors.
+#include "llmc/url_state.h"
+#include "test_util.h"
+
+using namespace llmc;
+using namespace llmc::test;
+
+TEST_CASE("a share link round-trips the scenario, bit for bit") {
+  Scenario s = scenario({{"model.preset", "mixtral-8x7b"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"}, {"parallel.tp", "2"},
+                         {"training.global_batch_seqs", "512"}, {"hardware.gpu", "a100-sxm-80gb"}, {"training.recompute", "full"},
+                         {"hardware.price_per_gpu_hour_usd", "1.79"}, {"training.tokens", "1.234567890123e12"}});
+  const std::string frag = scenario_to_url_fragment(s);
+  CHECK(frag.rfind("#s=", 0) == 0);
+  CHECK(frag.find('"') == std::string::npos);
+  Scenario back = default_scenario();
+  REQUIRE(apply_url_fragment(back, frag).ok());
+  CHECK(scenario_to_json(back) == scenario_to_json(s));
+  Result<Estimate> a = estimate(s), b = estimate(back);
+  REQUIRE(a.ok());
+  CHECK(a->time.step_s == b->time.step_s);
+}
+
+TEST_CASE("malformed URL state is refused and leaves the scenario untouched") {
+  Scenario s = scenario({{"model.preset", "llama3.1-8b"}});
+  const std::string before = scenario_to_json(s);
+  CHECK(contains(apply_url_fragment(s, "#s=%7B%22training%22").error().message, "not valid JSON"));
+  CHECK(contains(apply_url_fragment(s, "#s=%ZZ").error().message, "malformed %-escape"));
+  CHECK(contains(apply_url_fragment(s, "#s=%7").error().message, "truncated"));
+  CHECK(contains(apply_url_fragment(s, "#x=1").error().message, "expected '#s="));
+  Status st = apply_url_fragment(s, "#s=" + percent_encode(R"({"training": {"micro_batch": 0}})"));
+  CHECK(st.error().field == "URL state: training.micro_batch");
+  CHECK(scenario_to_json(s) == before);
+  CHECK(apply_url_fragment(s, "").ok());
+  CHECK(apply_url_fragment(s, "#").ok());
+}
+
+TEST_CASE("percent encoding matches encodeURIComponent for JSON") {
+  CHECK(percent_encode(R"({"a": 1.5})") == "%7B%22a%22%3A%201.5%7D");
+  CHECK(*percent_decode("%7B%22a%22%3A%201.5%7D") == R"({"a": 1.5})");
+}
