@@ -1,5 +1,7 @@
 // estimate(): resolve the scenario, then params → FLOPs → memory → comm → time, each recording
 // its explanation terms. No formula lives here.
+#include <cmath>
+
 #include "formulas.h"
 
 namespace llmc {
@@ -39,6 +41,10 @@ Result<Estimate> estimate(const Scenario& s) {
   e.time = detail::time_per_step(r, e.flops, e.comm, tokens, &e.trace, e.warnings);
   e.dataset_bytes = e.trace.add("data.dataset_bytes", "D × bytes_per_token_on_disk", "bytes", "seed 000: 15.6T tokens × ~4 bytes ≈ 60 TB",
                                 tokens * r.s.training.bytes_per_token_on_disk, {{"D", tokens}, {"bytes_per_token", r.s.training.bytes_per_token_on_disk}});
+  // Safety net: extreme but in-range inputs must give an error, never a NaN or infinity.
+  for (const Term& t : e.trace.terms())
+    if (!std::isfinite(t.value))
+      return make_error(t.key, std::string("the inputs give a non-finite ") + t.key + "; check the sizes, tokens and rates for extreme values");
   return e;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "json_util.h"
 #include "llmc/catalog.h"
 #include "llmc/fields.h"
 
@@ -235,7 +236,10 @@ Status set_field(Scenario& s, const std::string& key, const std::string& text) {
       f->set(s, idx, false, text);
       return ok_status();
     }
-    case FieldKind::text: f->set(s, 0, false, text); return ok_status();
+    case FieldKind::text:
+      if (!detail::valid_utf8(text) || text.size() > 256) return make_error(key, "must be UTF-8 text of at most 256 bytes");
+      f->set(s, 0, false, text);
+      return ok_status();
   }
   return ok_status();
 }

@@ -280,13 +280,24 @@ MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, d
 }
 
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p) {
-  // Micro-batches must divide the per-replica batch; try each divisor, largest first.
+  // Micro-batches must divide the per-replica batch. Memory grows with b for every schedule
+  // (b·in_flight is b·min(p, n/b), b·n/b or b), so bisect over the sorted divisors.
   const int64_t per_replica = r.s.training.global_batch_seqs / r.s.parallel.dp;
-  for (int64_t b = per_replica; b >= 1; --b) {
-    if (per_replica % b) continue;
-    if (peak_memory(r, p, Knobs{b, per_replica / b, r.s.parallel.dp}, nullptr, nullptr).headroom_bytes >= 0) return b;
+  std::vector<int64_t> divisors, upper;
+  for (int64_t d = 1; d * d <= per_replica; ++d) {
+    if (per_replica % d) continue;
+    divisors.push_back(d);
+    if (d != per_replica / d) upper.push_back(per_replica / d);
   }
-  return 0;
+  divisors.insert(divisors.end(), upper.rbegin(), upper.rend());
+  auto fits = [&](int64_t b) { return peak_memory(r, p, Knobs{b, per_replica / b, r.s.parallel.dp}, nullptr, nullptr).headroom_bytes >= 0; };
+  if (divisors.empty() || !fits(divisors.front())) return 0;
+  size_t lo = 0, hi = divisors.size();  // fits(divisors[lo]) holds; divisors[hi] is out of range
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    (fits(divisors[mid]) ? lo : hi) = mid;
+  }
+  return divisors[lo];
 }
 
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p) {

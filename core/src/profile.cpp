@@ -97,7 +97,7 @@ std::string profile_to_json(const HardwareProfile& p) {
   j["compute_efficiency"] = p.compute_efficiency;
   j["collectives"] = {{"intra_node", {{"alpha_us", p.intra_node.alpha_s * 1e6}, {"busbw_gbps", p.intra_node.busbw_gbps}}},
                       {"inter_node", {{"alpha_us", p.inter_node.alpha_s * 1e6}, {"busbw_gbps", p.inter_node.busbw_gbps}}}};
-  return j.dump(2);
+  return detail::safe_dump(j, 2);
 }
 
 void attach_profile(Scenario& s, const HardwareProfile& p) {

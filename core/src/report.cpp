@@ -3,6 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "json_util.h"
+
 #include "llmc/fields.h"
 
 namespace llmc {
@@ -114,7 +116,7 @@ std::string estimate_to_json(const Estimate& e, bool include_terms, int indent) 
     }
     j["terms"] = terms;
   }
-  return j.dump(indent);
+  return detail::safe_dump(j, indent);
 }
 
 }  // namespace llmc

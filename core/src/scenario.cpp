@@ -220,6 +220,12 @@ Result<Resolved> resolve(const Scenario& in) {
   if (peak <= 0)
     return make_error("training.precision", std::string(to_string(r.s.training.precision)) + " computes in " + to_string(r.compute_dtype) + ", which " +
                                                 h.gpu.name + " has no tensor-core peak for; pick another precision or GPU");
+  // 0 means unset; a set value below these is a typo, not a plan (and would overflow totals).
+  if (h.mfu > 0 && h.mfu < 1e-3) return make_error("hardware.mfu", "must be 0 (unset) or in [0.001, 1]; got " + num(h.mfu));
+  if (h.achieved_tflops > 0 && h.achieved_tflops < 1e-3)
+    return make_error("hardware.achieved_tflops", "must be 0 (unset) or in [0.001, 100000]; got " + num(h.achieved_tflops));
+  if (h.compute_efficiency > 0 && h.compute_efficiency < 1e-3)
+    return make_error("hardware.compute_efficiency", "must be 0 (profile) or in [0.001, 1]; got " + num(h.compute_efficiency));
   if (h.achieved_tflops > 0 && h.mfu > 0)
     return make_error("hardware.mfu", "give hardware.mfu or hardware.achieved_tflops, not both");
   if (h.achieved_tflops > peak)

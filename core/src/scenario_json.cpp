@@ -70,7 +70,7 @@ std::string scenario_to_json(const Scenario& s) {
       default: sec[name] = v; break;
     }
   }
-  return out.dump(2);
+  return detail::safe_dump(out, 2);
 }
 
 }  // namespace llmc

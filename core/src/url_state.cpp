@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_util.h"
+
 #include "llmc/fields.h"
 
 namespace llmc {
@@ -56,7 +58,7 @@ std::string scenario_to_url_fragment(const Scenario& s) {
       if (!same || (sec.key() == "hardware" && it.key() == "gpu")) diff[sec.key()][it.key()] = it.value();
     }
   }
-  return "#s=" + percent_encode(diff.dump());
+  return "#s=" + percent_encode(detail::safe_dump(diff));
 }
 
 Status apply_url_fragment(Scenario& s, const std::string& fragment) {
