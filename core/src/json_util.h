@@ -9,7 +9,9 @@
 
 namespace llmc::detail {
 
-using json = nlohmann::json;
+// One JSON flavour in core (ordered: documents keep their key order, and one set of template
+// instantiations keeps the embed module small).
+using json = nlohmann::ordered_json;
 
 // Parse without letting an exception escape; the error names the document and the position.
 inline Result<json> parse_json(const std::string& text, const std::string& what) {

@@ -88,12 +88,12 @@ Result<HardwareProfile> profile_from_json(const std::string& text) {
 }
 
 std::string profile_to_json(const HardwareProfile& p) {
-  nlohmann::ordered_json j;
+  detail::json j;
   j["schema_version"] = p.schema_version;
   j["gpu"] = p.gpu_id;
   j["source"] = p.source;
   j["description"] = p.description;
-  j["citations"] = nlohmann::ordered_json::array({p.compute_efficiency_source, p.comm_source});
+  j["citations"] = detail::json::array({p.compute_efficiency_source, p.comm_source});
   j["compute_efficiency"] = p.compute_efficiency;
   j["collectives"] = {{"intra_node", {{"alpha_us", p.intra_node.alpha_s * 1e6}, {"busbw_gbps", p.intra_node.busbw_gbps}}},
                       {"inter_node", {{"alpha_us", p.inter_node.alpha_s * 1e6}, {"busbw_gbps", p.inter_node.busbw_gbps}}}};

@@ -9,112 +9,149 @@
 
 namespace llmc {
 
-using ojson = nlohmann::ordered_json;
+using ojson = detail::json;
 
-static ojson num(double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); }
+namespace {
+
+ojson num(double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); }
+
+// Fills one JSON object key by key. Chained calls instead of nested initializer lists keep the
+// code small (the embed module's size budget is 100 KB gzipped).
+struct Obj {
+  ojson& j;
+  Obj& n(const char* k, double v) {
+    j[k] = num(v);
+    return *this;
+  }
+  Obj& i(const char* k, int64_t v) {
+    j[k] = v;
+    return *this;
+  }
+  Obj& b(const char* k, bool v) {
+    j[k] = v;
+    return *this;
+  }
+  Obj& s(const char* k, const std::string& v) {
+    j[k] = v;
+    return *this;
+  }
+};
+
+}  // namespace
 
 std::string estimate_to_json(const Estimate& e, bool include_terms, int indent) {
-  ojson j;
+  ojson j = ojson::object();
   j["llmcalc_version"] = kVersion;
   j["scenario"] = ojson::parse(scenario_to_json(e.r.s));
   const ParamCounts& p = e.params;
-  j["params"] = {{"total", num(p.total)},
-                 {"active", num(p.active)},
-                 {"embedding", num(p.embedding)},
-                 {"non_embedding", num(p.non_embedding)},
-                 {"trainable", num(p.trainable)},
-                 {"per_gpu", num(p.per_gpu)},
-                 {"dense_layers", p.dense_layers},
-                 {"moe_layers", p.moe_layers},
-                 {"from_shape", p.from_shape},
-                 {"per_layer",
-                  {{"attention", num(p.attention_per_layer)},
-                   {"mlp", num(p.mlp_per_dense_layer)},
-                   {"moe", num(p.moe_per_layer)},
-                   {"router", num(p.router_per_layer)},
-                   {"norm", num(p.norm_per_layer)},
-                   {"expert", num(p.expert_params)}}}};
+  Obj{j["params"]}
+      .n("total", p.total)
+      .n("active", p.active)
+      .n("embedding", p.embedding)
+      .n("non_embedding", p.non_embedding)
+      .n("trainable", p.trainable)
+      .n("per_gpu", p.per_gpu)
+      .i("dense_layers", p.dense_layers)
+      .i("moe_layers", p.moe_layers)
+      .b("from_shape", p.from_shape);
+  Obj{j["params"]["per_layer"]}
+      .n("attention", p.attention_per_layer)
+      .n("mlp", p.mlp_per_dense_layer)
+      .n("moe", p.moe_per_layer)
+      .n("router", p.router_per_layer)
+      .n("norm", p.norm_per_layer)
+      .n("expert", p.expert_params);
   const FlopCounts& f = e.flops;
-  j["flops"] = {{"six_nd", num(f.six_nd)},
-                {"model_per_token", num(f.model_per_token)},
-                {"forward_per_token", num(f.forward_per_token)},
-                {"backward_per_token", num(f.backward_per_token)},
-                {"attention_per_token", num(f.attention_per_token)},
-                {"logits_per_token", num(f.logits_per_token)},
-                {"model_total", num(f.model_total)},
-                {"hardware_per_token", num(f.hardware_per_token)},
-                {"hardware_total", num(f.hardware_total)},
-                {"pflop_days", num(f.pflop_days)},
-                {"basis", to_string(e.r.s.training.flops_formula)}};
+  Obj{j["flops"]}
+      .n("six_nd", f.six_nd)
+      .n("model_per_token", f.model_per_token)
+      .n("forward_per_token", f.forward_per_token)
+      .n("backward_per_token", f.backward_per_token)
+      .n("attention_per_token", f.attention_per_token)
+      .n("logits_per_token", f.logits_per_token)
+      .n("model_total", f.model_total)
+      .n("hardware_per_token", f.hardware_per_token)
+      .n("hardware_total", f.hardware_total)
+      .n("pflop_days", f.pflop_days)
+      .s("basis", to_string(e.r.s.training.flops_formula));
   const MemoryPerGpu& m = e.mem;
-  j["memory"] = {{"per_gpu",
-                  {{"weights_bytes", num(m.weights_bytes)},
-                   {"gradients_bytes", num(m.gradients_bytes)},
-                   {"optimizer_bytes", num(m.optimizer_bytes)},
-                   {"master_weights_bytes", num(m.master_weights_bytes)},
-                   {"reference_model_bytes", num(m.reference_model_bytes)},
-                   {"model_states_bytes", num(m.model_states_bytes)},
-                   {"activations_bytes", num(m.activations_bytes)},
-                   {"activations_per_layer_bytes", num(m.activations_per_layer_bytes)},
-                   {"logits_bytes", num(m.logits_bytes)},
-                   {"comm_buffers_bytes", num(m.comm_buffers_bytes)},
-                   {"cuda_context_bytes", num(m.cuda_context_bytes)},
-                   {"fragmentation_bytes", num(m.fragmentation_bytes)},
-                   {"total_bytes", num(m.total_bytes)},
-                   {"capacity_bytes", num(m.capacity_bytes)},
-                   {"headroom_bytes", num(m.headroom_bytes)}}},
-                 {"fits", e.fits},
-                 {"in_flight_micro_batches", m.in_flight_micro_batches},
-                 {"max_micro_batch", e.max_micro_batch},
-                 {"min_gpus", e.min_gpus},
-                 {"cpu_offload_bytes", num(m.cpu_offload_bytes)}};
+  Obj{j["memory"]["per_gpu"]}
+      .n("weights_bytes", m.weights_bytes)
+      .n("gradients_bytes", m.gradients_bytes)
+      .n("optimizer_bytes", m.optimizer_bytes)
+      .n("master_weights_bytes", m.master_weights_bytes)
+      .n("reference_model_bytes", m.reference_model_bytes)
+      .n("model_states_bytes", m.model_states_bytes)
+      .n("activations_bytes", m.activations_bytes)
+      .n("activations_per_layer_bytes", m.activations_per_layer_bytes)
+      .n("logits_bytes", m.logits_bytes)
+      .n("comm_buffers_bytes", m.comm_buffers_bytes)
+      .n("cuda_context_bytes", m.cuda_context_bytes)
+      .n("fragmentation_bytes", m.fragmentation_bytes)
+      .n("total_bytes", m.total_bytes)
+      .n("capacity_bytes", m.capacity_bytes)
+      .n("headroom_bytes", m.headroom_bytes);
+  Obj{j["memory"]}
+      .b("fits", e.fits)
+      .i("in_flight_micro_batches", m.in_flight_micro_batches)
+      .i("max_micro_batch", e.max_micro_batch)
+      .i("min_gpus", e.min_gpus)
+      .n("cpu_offload_bytes", m.cpu_offload_bytes);
   const TimeEstimate& t = e.time;
-  j["time"] = {{"basis", t.basis},
-               {"step_s", num(t.step_s)},
-               {"compute_s", num(t.compute_s)},
-               {"bubble_s", num(t.bubble_s)},
-               {"comm_exposed_s", num(t.comm_exposed_s)},
-               {"bubble_fraction", num(t.bubble_fraction)},
-               {"micro_batches", e.r.micro_batches},
-               {"tokens_per_s", num(t.tokens_per_s)},
-               {"tokens_per_gpu_per_step", num(t.tokens_per_gpu_per_step)},
-               {"steps", num(t.steps)},
-               {"total_s", num(t.total_s)},
-               {"total_days", num(t.total_days)},
-               {"gpu_hours", num(t.gpu_hours)},
-               {"cost_usd", num(t.cost_usd)},
-               {"energy_kwh", num(t.energy_kwh)},
-               {"mfu", num(t.mfu)},
-               {"hfu", num(t.hfu)},
-               {"peak_tflops", num(t.peak_tflops)},
-               {"achieved_model_tflops_per_gpu", num(t.achieved_model_tflops_per_gpu)}};
-  ojson comm = ojson::array();
-  for (const CommItem& c : e.comm)
-    comm.push_back({{"name", c.name},
-                    {"collective", c.collective},
-                    {"group", c.group},
-                    {"tier", c.tier},
-                    {"bytes_per_step", num(c.bytes_per_step)},
-                    {"time_s", num(c.time_s)},
-                    {"overlapped", c.overlapped},
-                    {"exposed_s", num(c.exposed_s)}});
-  j["comm"] = comm;
-  j["data"] = {{"dataset_bytes", num(e.dataset_bytes)}};
-  j["hardware"] = {{"gpu", e.r.s.hardware.gpu.id},
-                   {"gpu_name", e.r.s.hardware.gpu.name},
-                   {"gpu_count", e.r.gpu_count},
-                   {"compute_dtype", to_string(e.r.compute_dtype)},
-                   {"profile_source", e.r.s.hardware.profile.source},
-                   {"profile_description", e.r.s.hardware.profile.description}};
-  j["warnings"] = e.warnings;
+  Obj{j["time"]}
+      .s("basis", t.basis)
+      .n("step_s", t.step_s)
+      .n("compute_s", t.compute_s)
+      .n("bubble_s", t.bubble_s)
+      .n("comm_exposed_s", t.comm_exposed_s)
+      .n("bubble_fraction", t.bubble_fraction)
+      .i("micro_batches", e.r.micro_batches)
+      .n("tokens_per_s", t.tokens_per_s)
+      .n("tokens_per_gpu_per_step", t.tokens_per_gpu_per_step)
+      .n("steps", t.steps)
+      .n("total_s", t.total_s)
+      .n("total_days", t.total_days)
+      .n("gpu_hours", t.gpu_hours)
+      .n("cost_usd", t.cost_usd)
+      .n("energy_kwh", t.energy_kwh)
+      .n("mfu", t.mfu)
+      .n("hfu", t.hfu)
+      .n("peak_tflops", t.peak_tflops)
+      .n("achieved_model_tflops_per_gpu", t.achieved_model_tflops_per_gpu);
+  ojson& comm = j["comm"] = ojson::array();
+  for (const CommItem& c : e.comm) {
+    ojson item = ojson::object();
+    Obj{item}
+        .s("name", c.name)
+        .s("collective", c.collective)
+        .i("group", c.group)
+        .s("tier", c.tier)
+        .n("bytes_per_step", c.bytes_per_step)
+        .n("time_s", c.time_s)
+        .b("overlapped", c.overlapped)
+        .n("exposed_s", c.exposed_s);
+    comm.push_back(std::move(item));
+  }
+  Obj{j["data"]}.n("dataset_bytes", e.dataset_bytes);
+  Obj{j["hardware"]}
+      .s("gpu", e.r.s.hardware.gpu.id)
+      .s("gpu_name", e.r.s.hardware.gpu.name)
+      .i("gpu_count", e.r.gpu_count)
+      .s("compute_dtype", to_string(e.r.compute_dtype))
+      .s("profile_source", e.r.s.hardware.profile.source)
+      .s("profile_description", e.r.s.hardware.profile.description);
+  ojson& warnings = j["warnings"] = ojson::array();
+  for (const std::string& w : e.warnings) warnings.push_back(w);
   if (include_terms) {
-    ojson terms = ojson::array();
+    ojson& terms = j["terms"] = ojson::array();
     for (const Term& term : e.trace.terms()) {
-      ojson inputs = ojson::object();
+      ojson item = ojson::object();
+      Obj{item}.s("key", term.key).s("formula", term.formula).s("unit", term.unit).n("value", term.value);
+      ojson& inputs = item["inputs"] = ojson::object();
       for (int i = 0; i < term.n_inputs; ++i) inputs[term.inputs[i].name] = num(term.inputs[i].value);
-      terms.push_back({{"key", term.key}, {"formula", term.formula}, {"unit", term.unit}, {"value", num(term.value)}, {"inputs", inputs}, {"source", term.source}});
+      item["source"] = term.source;
+      terms.push_back(std::move(item));
     }
-    j["terms"] = terms;
   }
   return detail::safe_dump(j, indent);
 }

@@ -50,11 +50,11 @@ Status apply_scenario_json(Scenario& s, const std::string& json_text) {
 }
 
 std::string scenario_to_json(const Scenario& s) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  out["model"] = nlohmann::ordered_json::object();
-  out["training"] = nlohmann::ordered_json::object();
-  out["parallel"] = nlohmann::ordered_json::object();
-  out["hardware"] = nlohmann::ordered_json::object();
+  detail::json out = detail::json::object();
+  out["model"] = detail::json::object();
+  out["training"] = detail::json::object();
+  out["parallel"] = detail::json::object();
+  out["hardware"] = detail::json::object();
   out["hardware"]["gpu"] = s.hardware.gpu.id;
   for (const FieldInfo& f : scenario_fields()) {
     const std::string v = f.get(s);

@@ -48,10 +48,10 @@ Result<std::string> percent_decode(const std::string& text) {
 
 std::string scenario_to_url_fragment(const Scenario& s) {
   // Write only what differs from a default scenario on the same GPU, keeping links short.
-  const nlohmann::json full = nlohmann::json::parse(scenario_to_json(s));
+  const detail::json full = detail::json::parse(scenario_to_json(s));
   Scenario d = default_scenario();
-  const nlohmann::json defaults = nlohmann::json::parse(scenario_to_json(d));
-  nlohmann::json diff = nlohmann::json::object();
+  const detail::json defaults = detail::json::parse(scenario_to_json(d));
+  detail::json diff = detail::json::object();
   for (auto sec = full.begin(); sec != full.end(); ++sec) {
     for (auto it = sec.value().begin(); it != sec.value().end(); ++it) {
       const bool same = defaults.contains(sec.key()) && defaults[sec.key()].contains(it.key()) && defaults[sec.key()][it.key()] == it.value();

@@ -1,0 +1,67 @@
+// The embed module (web/embed_api) under node's test runner: same numbers as the native CLI
+// for the same scenario, clear errors for bad input. Run: node --test tests/embed/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const dir = path.join(root, 'build/wasm/web/embed_api');
+const cli = path.join(root, 'build/native/native/cli/llmcalc');
+const require = createRequire(import.meta.url);
+
+async function module() {
+  const createLlmcalc = require(path.join(dir, 'llmcalc_embed.js'));
+  // Node 20's fetch cannot read file paths: hand the wasm bytes over directly (toolchain notes).
+  return createLlmcalc({ wasmBinary: readFileSync(path.join(dir, 'llmcalc_embed.wasm')) });
+}
+
+const scenario = {
+  model: 'llama3.1-70b',
+  training: { tokens: 2e12, global_batch_seqs: 256, zero_stage: 1, sequence_parallel: true },
+  parallel: { tp: 8, pp: 2 },
+  hardware: { gpu: 'h100-sxm', gpu_count: 64 },
+};
+
+test('estimate() gives the CLI\'s numbers bit for bit', { skip: !existsSync(cli) && 'native CLI not built' }, async () => {
+  const m = await module();
+  const js = JSON.parse(m.estimate(JSON.stringify(scenario)));
+  const tmp = path.join(root, 'build/embed-test-scenario.json');
+  (await import('node:fs')).writeFileSync(tmp, JSON.stringify(scenario));
+  const native = JSON.parse(execFileSync(cli, ['estimate', tmp, '--json']).toString());
+  for (const k of ['params.total', 'flops.model_total', 'memory.per_gpu.total_bytes', 'time.step_s', 'time.total_days', 'time.mfu']) {
+    const get = (o) => k.split('.').reduce((a, p) => a[p], o);
+    assert.equal(get(js), get(native), k);
+  }
+  assert.equal(js.memory.fits, native.memory.fits);
+  assert.ok(js.terms.length > 20, 'explanation terms included');
+});
+
+test('explain() renders derivations', async () => {
+  const m = await module();
+  const text = m.explain(JSON.stringify(scenario), 'memory.per_gpu.weights_bytes');
+  assert.match(text, /memory\.per_gpu\.weights_bytes = params_local/);
+  assert.match(text, /source:/);
+});
+
+test('bad input gives an error object naming the field', async () => {
+  const m = await module();
+  const r = JSON.parse(m.estimate(JSON.stringify({ ...scenario, parallel: { tp: 3 } })));
+  assert.equal(r.error.field, 'parallel.tp');
+  assert.match(r.error.message, /model\.heads \(64\) must be divisible by parallel\.tp \(3\)/);
+  const bad = JSON.parse(m.estimate('{"training": {"micro_batch": 0}}'));
+  assert.equal(bad.error.field, 'training.micro_batch');
+  const junk = JSON.parse(m.estimate('{not json'));
+  assert.equal(junk.error.field, 'scenario');
+});
+
+test('shareFragment() round-trips through the calculator\'s URL state', async () => {
+  const m = await module();
+  const frag = m.shareFragment(JSON.stringify(scenario));
+  assert.match(frag, /^#s=/);
+  const decoded = JSON.parse(decodeURIComponent(frag.slice(3)));
+  assert.equal(decoded.parallel.tp, 8);
+  assert.equal(m.version(), '0.1.0');
+});
