@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs everything llmcalc needs on a fresh Debian 12 machine, from Debian's archive only.
 # Idempotent: packages already present are skipped by apt; safe to run on every build.
-# Usage: scripts/setup.sh [core|wasm|all]   (default: all)
+# Usage: scripts/setup.sh [core|wasm|web|all]   (default: all = core + wasm + web)
+#   web: the wasm packages plus chromium (headless browser tests), then scripts/setup-web.sh
+#        (ImGui + SDL2 sources from Debian source packages, SDL2 built for wasm, cached;
+#        npm ci for playwright-core).
 set -euo pipefail
 
 want="${1:-all}"
@@ -9,9 +12,15 @@ core_pkgs=(build-essential cmake ninja-build pkg-config git python3
            doctest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
            clang libclang-rt-14-dev)
 wasm_pkgs=(emscripten nodejs)
+web_pkgs=(chromium)
 
 pkgs=("${core_pkgs[@]}")
-if [[ "$want" == wasm || "$want" == all ]]; then pkgs+=("${wasm_pkgs[@]}"); fi
+if [[ "$want" == wasm || "$want" == web || "$want" == all ]]; then pkgs+=("${wasm_pkgs[@]}"); fi
+if [[ "$want" == web || "$want" == all ]]; then
+  pkgs+=("${web_pkgs[@]}")
+  # npm (for playwright-core): bundled with a nodejs from another repository; Debian's otherwise.
+  command -v npm >/dev/null || pkgs+=(npm)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -30,4 +39,8 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "setup: all packages present"
+fi
+
+if [[ "$want" == web || "$want" == all ]]; then
+  "$(dirname "${BASH_SOURCE[0]}")/setup-web.sh"
 fi

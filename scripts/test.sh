@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: native doctest suite, CLI checks, the suite again under
 # AddressSanitizer + UBSan, the wasm build under node with the native/wasm bit-identity check,
-# a fuzzing smoke run, and the core benchmark (which prints numbers; it asserts nothing).
+# the embed module under node, the web site in headless Chromium, a fuzzing smoke run, and the
+# core benchmark (which prints numbers; it asserts nothing).
 # Usage: scripts/test.sh            FUZZ_SECONDS=600 scripts/test.sh   (longer fuzzing)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +49,11 @@ stage "native build + doctest (ctest)" native
 stage "CLI checks" cli_checks
 stage "doctest under ASan + UBSan" asan
 stage "wasm build, native/wasm bit-identity, doctest under node" bash scripts/wasm-test.sh
+web() {
+  bash scripts/build-site.sh && node tests/e2e/run.mjs
+}
+stage "embed module under node (node --test)" node --test tests/embed/
+stage "web: build the site, browser tests (Playwright + Chromium)" web
 stage "fuzz smoke (${FUZZ_SECONDS:-60} s per target)" bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
 stage "bench_core" bash scripts/bench.sh
 

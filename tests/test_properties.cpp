@@ -120,3 +120,15 @@ TEST_CASE("no estimate ever reports a non-finite number") {
     }
   }
 }
+
+TEST_CASE("every explanation term names its formula, unit and source") {
+  for (const char* id : kModels) {
+    CAPTURE(id);
+    Estimate e = run({{"model.preset", id}, {"parallel.tp", "2"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "16"}, {"training.global_batch_seqs", "64"}});
+    for (const Term& t : e.trace.terms()) {
+      CAPTURE(t.key);
+      CHECK(std::string(t.formula).size() > 0);
+      CHECK(std::string(t.source).size() > 0);
+    }
+  }
+}

@@ -73,7 +73,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
                                   "Kaplan et al. 2020", linear_bwd + 2 * attn_fwd, {{"forward", f.forward_per_token}, {"lora", lora ? 1.0 : 0.0}});
     f.model_per_token = tr.add("flops.model_per_token", "forward + backward", "FLOPs", "model FLOPs (MFU basis, PaLM appendix B)",
                                f.forward_per_token + f.backward_per_token, {{"forward", f.forward_per_token}, {"backward", f.backward_per_token}});
-    f.model_total = tr.add("flops.model_total", "model_per_token × D", "FLOPs", "", f.model_per_token * tokens, {{"model_per_token", f.model_per_token}, {"D", tokens}});
+    f.model_total = tr.add("flops.model_total", "model_per_token × D", "FLOPs", "per-token model FLOPs times training tokens (seed 002: FLOPs per token × tokens)", f.model_per_token * tokens, {{"model_per_token", f.model_per_token}, {"D", tokens}});
     double extra = recompute_share * (linear_fwd + attn_fwd);
     if (ts.recompute == Recompute::selective) extra = attn_fwd;  // Megatron selective: core attention only
     if (ts.flash_attention) extra += 0.5 * attn_fwd;             // flash backward recomputes QKᵀ: bwd = 2.5 × fwd (Dao 2023)
@@ -81,7 +81,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
   }
   f.hardware_per_token = tr.add("flops.hardware_per_token", "model_per_token + recomputed forward (+ flash attention's backward recompute)", "FLOPs",
                                 "HFU basis (Korthikanti et al. 2022 §6)", f.hardware_per_token, {{"model_per_token", f.model_per_token}, {"recompute_share", recompute_share}});
-  f.hardware_total = tr.add("flops.hardware_total", "hardware_per_token × D", "FLOPs", "", f.hardware_per_token * tokens,
+  f.hardware_total = tr.add("flops.hardware_total", "hardware_per_token × D", "FLOPs", "per-token hardware FLOPs (with recompute) times training tokens", f.hardware_per_token * tokens,
                             {{"hardware_per_token", f.hardware_per_token}, {"D", tokens}});
   f.pflop_days = tr.add("flops.pflop_days", "model_total / (1e15 × 86400)", "PFLOP-days", "seed 001: 1 PFLOP-day = 1e15 · 24 · 3600 FLOP", f.model_total / 8.64e19,
                         {{"model_total", f.model_total}});

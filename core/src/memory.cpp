@@ -211,7 +211,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_sta
     const double moe_layer = m.is_moe() ? layer_activation_bytes(r, b, true, selective) : 0;
     const double moe_share = double(p.moe_layers) / double(m.layers);
     const double full_layer = (1 - moe_share) * dense_layer + moe_share * moe_layer;
-    mem.activations_per_layer_bytes = tr.add("memory.activations_per_layer_bytes",
+    mem.activations_per_layer_bytes = tr.add("memory.per_gpu.activations_per_layer_bytes",
                                              "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence)",
                                              "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h)", full_layer,
                                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},

@@ -66,15 +66,15 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::ve
                        te.compute_s + te.bubble_s + te.comm_exposed_s,
                        {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
   }
-  tr.add("time.bubble_s", "step share of the pipeline bubble", "s", "", te.bubble_s, {{"bubble_fraction", bubble}});
+  tr.add("time.bubble_s", "compute_s × bubble_fraction (profile basis); step − step/(1 + bubble_fraction) (MFU basis)", "s", "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}});
   tr.add("time.comm_exposed_s", "Σ exposed communication", "s", "comm.* terms", te.comm_exposed_s, {});
-  te.tokens_per_s = tr.add("time.tokens_per_s", "global_batch_tokens / step_s", "tokens/s", "", tokens_step / te.step_s,
+  te.tokens_per_s = tr.add("time.tokens_per_s", "global_batch_tokens / step_s", "tokens/s", "definition of throughput", tokens_step / te.step_s,
                            {{"global_batch_tokens", tokens_step}, {"step_s", te.step_s}});
   te.tokens_per_gpu_per_step = tr.add("time.tokens_per_gpu_per_step", "global_batch_tokens / gpus", "tokens", "seed 000: 16M tokens / 16,000 GPUs = 1000",
                                       tokens_step / gpus, {{"global_batch_tokens", tokens_step}, {"gpus", gpus}});
-  te.steps = tr.add("time.steps", "D / global_batch_tokens (not rounded)", "steps", "", tokens / tokens_step, {{"D", tokens}, {"global_batch_tokens", tokens_step}});
-  te.total_s = tr.add("time.total_s", "steps × step_s", "s", "", te.steps * te.step_s, {{"steps", te.steps}, {"step_s", te.step_s}});
-  te.total_days = tr.add("time.total_days", "total_s / 86400", "days", "", te.total_s / 86400, {{"total_s", te.total_s}});
+  te.steps = tr.add("time.steps", "D / global_batch_tokens (not rounded)", "steps", "seed 004: tokens per step = gbs × seq", tokens / tokens_step, {{"D", tokens}, {"global_batch_tokens", tokens_step}});
+  te.total_s = tr.add("time.total_s", "steps × step_s", "s", "equals C / (GPUs × throughput) as in seeds 000/003", te.steps * te.step_s, {{"steps", te.steps}, {"step_s", te.step_s}});
+  te.total_days = tr.add("time.total_days", "total_s / 86400", "days", "seeds 000/003 (days of training)", te.total_s / 86400, {{"total_s", te.total_s}});
   te.gpu_hours = tr.add("time.gpu_hours", "total_s × gpus / 3600", "GPU-hours", "seed 001 (GPU-hours)", te.total_s * gpus / 3600, {{"total_s", te.total_s}, {"gpus", gpus}});
   const double price = hw.price_per_gpu_hour_usd.value_or(hw.gpu.price_per_gpu_hour_usd);
   te.cost_usd = tr.add("time.cost_usd", "gpu_hours × price_per_gpu_hour", "USD", "price: hardware.price_per_gpu_hour_usd or the GPU catalog (core/data/gpus/<id>.json sources.price)", te.gpu_hours * price,

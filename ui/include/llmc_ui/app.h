@@ -1,0 +1,60 @@
+// The llmcalc UI: ImGui screens shared by the web page and the desktop app. No SDL, no
+// platform code: the platform layer (web/main.cpp, native/app/main.cpp) owns the window, the GL
+// context and the ImGui backends, and calls App::frame() once per frame inside
+// ImGui::NewFrame()/ImGui::Render(). Platform services (clipboard, URL, file picker, ARIA
+// live region) come in through Platform.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace llmc::ui {
+
+struct Platform {
+  // Copy text to the system clipboard (web: navigator.clipboard).
+  std::function<void(const std::string&)> copy_text;
+  // The page URL without its fragment, used to build share links ("" on desktop).
+  std::function<std::string()> base_url;
+  // Replace the URL fragment without reloading (web: history.replaceState); may be empty.
+  std::function<void(const std::string&)> set_url_fragment;
+  // Ask the user for a file; the platform later calls App::load_file(name, text).
+  std::function<void()> open_file_picker;
+  // Persist / read a small string (web: localStorage; desktop: a file); may be empty.
+  std::function<void(const std::string& key, const std::string& value)> store;
+  std::function<std::string(const std::string& key)> load;
+  // Mirror the key results into an accessible text region (web: an ARIA live region).
+  std::function<void(const std::string& text)> announce;
+};
+
+class App {
+ public:
+  App();
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  // Restore state at start-up: the URL fragment (if any) wins over the stored last scenario.
+  // A malformed fragment shows a message and keeps defaults; it never fails.
+  void start(Platform& platform, const std::string& url_fragment);
+  // Draw every window; recomputes the estimate when an input changed (within this frame).
+  void frame(Platform& platform);
+  // A file the user picked or dropped: a hardware profile, a scenario, or a HF config.json
+  // (detected from content). Errors are shown in the UI; nothing else is lost.
+  void load_file(Platform& platform, const std::string& name, const std::string& text);
+  // Compact mode for embed.html: results only, scenario from the URL.
+  void set_embedded(bool embedded);
+
+  // The scenario as a URL fragment ("#s=<url-encoded JSON>").
+  std::string url_fragment() const;
+
+  // Screen rectangle (x, y, w, h in canvas CSS pixels) of a labelled widget as drawn in the last
+  // frame, so browser tests can click and type on the canvas like a person. False if unknown.
+  // Ids are the widget labels listed in docs/ui.md (e.g. "Model preset", "GPU count").
+  bool widget_rect(const std::string& id, float out[4]) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace llmc::ui
