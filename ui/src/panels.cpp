@@ -166,8 +166,8 @@ void hardware_panel(State& st, Platform& platform) {
     if (set_field(st.scenario, "hardware.gpu_count", std::to_string(gpus))) st.dirty = true;
   }
   remember_rect(st, "GPU count slider");
-  field_editor(st, "hardware.gpus_per_node", "GPUs per node");
-  field_editor(st, "hardware.price_per_gpu_hour_usd", "price per GPU-hour (USD)");
+  field_editor(st, "hardware.gpus_per_node", "GPUs per node", double(st.scenario.hardware.gpu.gpus_per_node));
+  field_editor(st, "hardware.price_per_gpu_hour_usd", "price per GPU-hour (USD)", st.scenario.hardware.gpu.price_per_gpu_hour_usd);
   ImGui::Separator();
   section_note("Time basis: an end-to-end MFU or TFLOP/s fixes the step time; otherwise the profile's efficiency.");
   field_editor(st, "hardware.mfu", "MFU (0: unset)");

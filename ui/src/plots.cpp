@@ -30,8 +30,8 @@ void compute_plots(State& st) {
     st.scaling.push_back({double(unit * dp), e->time.total_days, e->time.cost_usd, e->fits});
   }
   // Heatmap: tp × pp on the current GPU count; each cell a full estimate.
-  for (int64_t tp = 1; tp <= std::min<int64_t>(r.gpus_per_node, 16); tp *= 2) st.heat_tp.push_back(tp);
-  for (int64_t pp = 1; pp <= 64; pp *= 2) st.heat_pp.push_back(pp);
+  for (int64_t tp = 1; tp <= std::min<int64_t>({r.gpus_per_node, r.gpu_count, 16}); tp *= 2) st.heat_tp.push_back(tp);
+  for (int64_t pp = 1; pp <= std::min<int64_t>(r.gpu_count, 64); pp *= 2) st.heat_pp.push_back(pp);
   for (int64_t pp : st.heat_pp) {
     for (int64_t tp : st.heat_tp) {
       HeatCell c;

@@ -65,7 +65,8 @@ void set_banner(State& st, const std::string& text, bool error);
 
 // widgets.cpp
 void remember_rect(State& st, const std::string& id);
-bool field_editor(State& st, const char* key, const char* label);
+// `shown_when_unset`: the effective value to display for an optional field left unset.
+bool field_editor(State& st, const char* key, const char* label, std::optional<double> shown_when_unset = std::nullopt);
 void figure(State& st, const char* label, const char* term_key, const std::string& value);
 void section_note(const char* text);
 void heading(const char* text);  // ImGui 1.86 has no SeparatorText

@@ -38,7 +38,7 @@ void apply(State& st, const char* key, const std::string& text, std::optional<do
 
 }  // namespace
 
-bool field_editor(State& st, const char* key, const char* label) {
+bool field_editor(State& st, const char* key, const char* label, std::optional<double> shown_when_unset) {
   const FieldInfo* f = find_field(key);
   if (!f) return false;
   ImGui::PushID(key);
@@ -50,7 +50,8 @@ bool field_editor(State& st, const char* key, const char* label) {
   switch (f->kind) {
     case FieldKind::integer: {
       auto it = st.pending.find(key);
-      long long v = it != st.pending.end() ? static_cast<long long>(it->second) : (current.empty() ? 0 : std::stoll(current));
+      long long v = it != st.pending.end() ? static_cast<long long>(it->second)
+                                           : (current.empty() ? static_cast<long long>(shown_when_unset.value_or(0)) : std::stoll(current));
       const long long step = 1;
       if (ImGui::InputScalar(label, ImGuiDataType_S64, &v, &step, nullptr, "%lld")) {
         apply(st, key, std::to_string(v), double(v));
@@ -60,7 +61,7 @@ bool field_editor(State& st, const char* key, const char* label) {
     }
     case FieldKind::number: {
       auto it = st.pending.find(key);
-      double v = it != st.pending.end() ? it->second : (current.empty() ? 0.0 : std::stod(current));
+      double v = it != st.pending.end() ? it->second : (current.empty() ? shown_when_unset.value_or(0.0) : std::stod(current));
       if (ImGui::InputDouble(label, &v, 0, 0, "%.6g")) {
         apply(st, key, number_text(v), v);
         changed = true;

@@ -1,0 +1,226 @@
+// bench_core: how long one estimate takes, natively. Goal: <= 5 us per llmc::estimate().
+// Scenarios are built once outside the timed loop (parsing is timed separately), and each is
+// checked to estimate successfully before it is timed. Results: docs/benchmarks.md.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "llmc/catalog.h"
+#include "llmc/estimate.h"
+#include "llmc/fields.h"
+#include "llmc/report.h"
+#include "llmc/scenario.h"
+
+namespace {
+
+using Sets = std::vector<std::pair<const char*, const char*>>;
+
+// default_scenario() + set_field for each key=value; any error aborts (a bench on a broken
+// scenario would time the error path).
+llmc::Scenario make(const Sets& sets) {
+  llmc::Scenario s = llmc::default_scenario();
+  for (const auto& [k, v] : sets) {
+    llmc::Status st = llmc::set_field(s, k, v);
+    if (!st) {
+      std::fprintf(stderr, "bench_core: set_field %s=%s: %s\n", k, v, st.error().text().c_str());
+      std::abort();
+    }
+  }
+  llmc::Result<llmc::Estimate> r = llmc::estimate(s);
+  if (!r) {
+    std::fprintf(stderr, "bench_core: scenario does not estimate: %s\n", r.error().text().c_str());
+    std::abort();
+  }
+  return s;
+}
+
+// Llama 3.1 8B on one 8×H100 node: tp 1, dp 8, 4M-token batch at 8K (512 sequences), ZeRO-1
+// and full recompute, so it fits (max micro-batch 2).
+llmc::Scenario llama8b_8gpu() {
+  return make({{"model.preset", "llama3.1-8b"},
+               {"hardware.gpu", "h100-sxm"},
+               {"hardware.gpu_count", "8"},
+               {"training.seq_len", "8192"},
+               {"training.global_batch_seqs", "512"},
+               {"training.tokens", "15e12"},
+               {"training.zero_stage", "1"},
+               {"training.recompute", "full"}});
+}
+
+// The same with every other setting at its default (ZeRO-0, no recompute): does not fit, so
+// the micro-batch search tries every divisor of the per-replica batch (the slow path).
+llmc::Scenario llama8b_8gpu_nofit() {
+  return make({{"model.preset", "llama3.1-8b"},
+               {"hardware.gpu", "h100-sxm"},
+               {"hardware.gpu_count", "8"},
+               {"training.seq_len", "8192"},
+               {"training.global_batch_seqs", "512"},
+               {"training.tokens", "15e12"}});
+}
+
+// Llama 3.1 405B as in the Llama 3 paper (arXiv:2407.21783 Table 4): 16,384 H100s, tp 8, pp 16,
+// dp 128, 8K sequences, 16M-token batch (2048 sequences), interleaved with 2 virtual stages.
+// 126 layers over 16 × 2 chunks is uneven: resolve() warns and uses the largest stage. ZeRO-1,
+// no recompute: llmcalc says it needs ~88 GB of 86 GB, so the micro-batch search runs to the end.
+llmc::Scenario llama405b_16k() {
+  return make({{"model.preset", "llama3.1-405b"},
+               {"hardware.gpu", "h100-sxm"},
+               {"hardware.gpu_count", "16384"},
+               {"parallel.tp", "8"},
+               {"parallel.pp", "16"},
+               {"parallel.schedule", "interleaved"},
+               {"parallel.virtual_stages", "2"},
+               {"training.sequence_parallel", "true"},
+               {"training.seq_len", "8192"},
+               {"training.global_batch_seqs", "2048"},
+               {"training.tokens", "15.6e12"},
+               {"training.zero_stage", "1"}});
+}
+
+// Mixtral 8x7B with expert parallelism: 64 GPUs, tp 2, ep 8, dp 32, 4K sequences.
+llmc::Scenario mixtral_ep() {
+  return make({{"model.preset", "mixtral-8x7b"},
+               {"hardware.gpu", "h100-sxm"},
+               {"hardware.gpu_count", "64"},
+               {"parallel.tp", "2"},
+               {"parallel.ep", "8"},
+               {"training.seq_len", "4096"},
+               {"training.global_batch_seqs", "1024"},
+               {"training.zero_stage", "1"},
+               {"training.tokens", "1e12"}});
+}
+
+// Size-only: N = 7e9, 6·N·D, no shape (model states only), ZeRO-3 over 8 GPUs, MFU 40%.
+llmc::Scenario size_only_6nd() {
+  return make({{"model.params", "7e9"},
+               {"training.flops_formula", "6nd"},
+               {"training.tokens", "1.4e11"},
+               {"hardware.gpu", "h100-sxm"},
+               {"hardware.gpu_count", "8"},
+               {"hardware.mfu", "0.4"},
+               {"training.zero_stage", "3"}});
+}
+
+void BM_estimate(benchmark::State& state, llmc::Scenario (*build)()) {
+  const llmc::Scenario s = build();
+  for (auto _ : state) {
+    llmc::Result<llmc::Estimate> r = llmc::estimate(s);
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+// resolve() alone: defaults + cross-field checks (the first step of estimate()).
+void BM_resolve(benchmark::State& state, llmc::Scenario (*build)()) {
+  const llmc::Scenario s = build();
+  for (auto _ : state) {
+    llmc::Result<llmc::Resolved> r = llmc::resolve(s);
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+// Copying a Scenario / an Estimate (strings, vectors): what every by-value pass costs.
+void BM_copy_scenario(benchmark::State& state) {
+  const llmc::Scenario s = llama8b_8gpu();
+  for (auto _ : state) {
+    llmc::Scenario c = s;
+    benchmark::DoNotOptimize(c);
+  }
+}
+
+void BM_estimate_to_json(benchmark::State& state, bool include_terms) {
+  const llmc::Result<llmc::Estimate> e = llmc::estimate(llama8b_8gpu());
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string j = llmc::estimate_to_json(*e, include_terms);
+    bytes = j.size();
+    benchmark::DoNotOptimize(j);
+  }
+  state.counters["json_bytes"] = static_cast<double>(bytes);
+}
+
+// A scenario file as a user writes it: the model by preset id (loads and parses the preset).
+const char* kScenarioPreset = R"({
+  "model": "llama3.1-8b",
+  "training": {"seq_len": 8192, "global_batch_seqs": 512, "tokens": 15e12, "precision": "bf16_mixed",
+               "zero_stage": 1, "recompute": "full"},
+  "parallel": {"tp": 1, "pp": 1},
+  "hardware": {"gpu": "h100-sxm", "gpu_count": 8}
+})";
+
+// The same with the model shape inline (no preset lookup).
+const char* kScenarioInline = R"({
+  "model": {"name": "llama-like 8B", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "head_dim": 128,
+            "ffn_hidden": 14336, "mlp": "swiglu", "vocab": 128256, "seq_len": 8192},
+  "training": {"seq_len": 8192, "global_batch_seqs": 512, "tokens": 15e12, "zero_stage": 1},
+  "parallel": {"tp": 1, "pp": 1},
+  "hardware": {"gpu": "h100-sxm", "gpu_count": 8}
+})";
+
+void BM_apply_scenario_json(benchmark::State& state, const char* text) {
+  const std::string doc = text;
+  {
+    llmc::Scenario s = llmc::default_scenario();
+    llmc::Status st = llmc::apply_scenario_json(s, doc);
+    if (!st) {
+      state.SkipWithError(st.error().text().c_str());
+      return;
+    }
+  }
+  for (auto _ : state) {
+    llmc::Scenario s = llmc::default_scenario();
+    llmc::Status st = llmc::apply_scenario_json(s, doc);
+    benchmark::DoNotOptimize(st);
+    benchmark::DoNotOptimize(s);
+  }
+}
+
+void BM_default_scenario(benchmark::State& state) {
+  for (auto _ : state) {
+    llmc::Scenario s = llmc::default_scenario();
+    benchmark::DoNotOptimize(s);
+  }
+}
+
+void BM_find_model_preset(benchmark::State& state) {
+  for (auto _ : state) {
+    auto p = llmc::find_model_preset("llama3.1-8b");
+    benchmark::DoNotOptimize(p);
+  }
+}
+
+// End to end as the CLI / UI does it: parse a scenario file, estimate, write the JSON.
+void BM_parse_estimate_json(benchmark::State& state) {
+  const std::string doc = kScenarioPreset;
+  for (auto _ : state) {
+    llmc::Scenario s = llmc::default_scenario();
+    llmc::Status st = llmc::apply_scenario_json(s, doc);
+    benchmark::DoNotOptimize(st);
+    llmc::Result<llmc::Estimate> e = llmc::estimate(s);
+    std::string j = llmc::estimate_to_json(*e, false);
+    benchmark::DoNotOptimize(j);
+  }
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(BM_estimate, llama3_1_8b_8xh100, llama8b_8gpu)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_estimate, llama3_1_8b_8xh100_nofit, llama8b_8gpu_nofit)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_estimate, llama3_1_405b_16384_tp8_pp16_vpp2, llama405b_16k)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_estimate, mixtral_8x7b_64_tp2_ep8, mixtral_ep)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_estimate, size_only_6nd_7b, size_only_6nd)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_resolve, llama3_1_8b_8xh100, llama8b_8gpu)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_resolve, mixtral_8x7b_64_tp2_ep8, mixtral_ep)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_copy_scenario)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_estimate_to_json, llama3_1_8b, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_estimate_to_json, llama3_1_8b_terms, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_apply_scenario_json, preset_id, kScenarioPreset)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_apply_scenario_json, inline_model, kScenarioInline)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_default_scenario)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_find_model_preset)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_parse_estimate_json)->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

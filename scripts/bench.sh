@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds Release natively and runs bench_core (Google Benchmark), printing the numbers and how
+# each full estimate compares with the goal of <= 5 us (docs/benchmarks.md).
+# Usage: scripts/bench.sh [google-benchmark flags...]
+#   default flags: --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#   e.g. scripts/bench.sh --benchmark_filter=BM_estimate
+# Env: BUILD_DIR (default build/native), GOAL_US (default 5).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_dir="${BUILD_DIR:-build/native}"
+goal_us="${GOAL_US:-5}"
+
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLMC_BUILD_BENCH=ON >/dev/null
+cmake --build "$build_dir" --target bench_core
+exe="$build_dir/bench/bench_core"
+if [[ ! -x "$exe" ]]; then
+  echo "bench: $exe was not built (is libbenchmark-dev installed? scripts/setup.sh core)" >&2
+  exit 1
+fi
+
+args=("$@")
+if ((${#args[@]} == 0)); then
+  args=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true)
+fi
+out_json="$build_dir/bench/bench_core.json"
+
+echo "bench: $(${CXX:-c++} --version 2>/dev/null | head -1 || true); $(nproc) CPU(s); $(uname -m)"
+"$exe" "${args[@]}" --benchmark_out="$out_json" --benchmark_out_format=json
+
+# Goal check on the full estimates: the median when repeated, else the single run (CPU time).
+python3 - "$out_json" "$goal_us" <<'PY'
+import json, sys
+path, goal = sys.argv[1], float(sys.argv[2])
+runs = json.load(open(path))["benchmarks"]
+scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+best = {}
+for b in runs:
+    name = b.get("run_name", b["name"])
+    if not name.startswith("BM_estimate/"):
+        continue
+    kind = b.get("aggregate_name", "")
+    if kind not in ("", "median"):
+        continue
+    if kind == "" and name in best:
+        continue  # a repetition; the median wins when present
+    best[name] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+print()
+print(f"goal: one llmc::estimate() <= {goal:g} us (CPU time{', median' if any('aggregate_name' in b for b in runs) else ''})")
+for name, us in best.items():
+    print(f"  {'ok  ' if us <= goal else 'OVER'} {us:8.2f} us  {name[len('BM_estimate/'):]}")
+PY
