@@ -85,3 +85,12 @@ TEST_CASE("the four known crashes now give errors, not crashes") {
   Estimate big = run({{"model.preset", "llama3.1-405b"}, {"training.global_batch_seqs", "1000000000"}});
   CHECK(big.max_micro_batch >= 0);
 }
+
+TEST_CASE("text fields accept well-formed UTF-8 only (RFC 3629)") {
+  Scenario s = default_scenario();
+  CHECK(set_field(s, "model.name", "Llama 3 – 405B ✓ 𝛼").ok());
+  CHECK_FALSE(set_field(s, "model.name", "\xC0\xAF").ok());          // overlong '/'
+  CHECK_FALSE(set_field(s, "model.name", "\xED\xA0\x80").ok());      // surrogate U+D800
+  CHECK_FALSE(set_field(s, "model.name", "\xF4\x90\x80\x80").ok());  // above U+10FFFF
+  CHECK_FALSE(set_field(s, "model.name", "abc\xE2\x82").ok());       // truncated
+}

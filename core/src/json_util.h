@@ -42,15 +42,29 @@ std::string safe_dump(const J& j, int indent = -1) {
   return j.dump(indent, ' ', false, J::error_handler_t::replace);
 }
 
-// True if `s` is well-formed UTF-8 (user text must be, to round-trip through JSON).
+// True if `s` is well-formed UTF-8 per RFC 3629 (no overlong forms, no surrogates, nothing above
+// U+10FFFF): user text must be, to round-trip through JSON unchanged.
 inline bool valid_utf8(const std::string& s) {
+  auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
   size_t i = 0;
   while (i < s.size()) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    const size_t n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 99;
-    if (n == 99 || i + n >= s.size()) return false;
-    for (size_t k = 1; k <= n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+    const unsigned char c = byte(i);
+    size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the first continuation byte
+    if (c < 0x80) n = 0;
+    else if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c == 0xE0) n = 2, lo = 0xA0;
+    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) n = 2;
+    else if (c == 0xED) n = 2, hi = 0x9F;  // no UTF-16 surrogates
+    else if (c == 0xF0) n = 3, lo = 0x90;
+    else if (c >= 0xF1 && c <= 0xF3) n = 3;
+    else if (c == 0xF4) n = 3, hi = 0x8F;  // nothing above U+10FFFF
+    else return false;
+    if (i + n >= s.size() && n > 0) return false;
+    for (size_t k = 1; k <= n; ++k) {
+      const unsigned char b = byte(i + k);
+      if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return false;
+    }
     i += n + 1;
   }
   return true;
