@@ -40,6 +40,7 @@
       var files = queued;
       queued = [];
       files.forEach(function (f) { loadFile(f[0], f[1]); });
+      loadBundledProfiles();
     },
   });
 
@@ -66,6 +67,18 @@
     }
   }
   window.llmcalcLoadFile = loadFile;  // for tests and the console
+
+  // Profiles shipped with the site (profiles/index.json): offered in the Hardware screen.
+  function loadBundledProfiles() {
+    fetch("profiles/index.json").then(function (r) { return r.ok ? r.json() : []; }).then(function (names) {
+      names.forEach(function (name) {
+        fetch("profiles/" + name).then(function (r) { return r.text(); }).then(function (text) {
+          var pn = toHeap("bundled/" + name), pt = toHeap(text);
+          try { Module._llmcalc_add_bundled_profile(pn, pt); } finally { Module._free(pn); Module._free(pt); }
+        });
+      });
+    }).catch(function (e) { console.warn("llmcalc: no bundled profiles: " + e); });
+  }
 
   function readFile(file) {
     if (!file) return;

@@ -159,6 +159,7 @@ std::string take_js_string(char* p) {
 
 struct PendingFile {
   std::string name, text;
+  bool bundled = false;  // a profile shipped with the site (site/profiles/), not the user's
 };
 
 struct WebState {
@@ -216,7 +217,10 @@ void main_loop(void*) {
   if (!g.pending_files.empty()) {
     std::vector<PendingFile> files;
     files.swap(g.pending_files);
-    for (auto& f : files) g.app->load_file(g.platform, f.name, f.text);
+    for (auto& f : files) {
+      if (f.bundled) g.app->add_bundled_profile(f.name, f.text);
+      else g.app->load_file(g.platform, f.name, f.text);
+    }
   }
   g.app->frame(g.platform);
   ImGui::Render();
@@ -296,6 +300,12 @@ extern "C" {
 // frame. Safe to call before main() ran: the file waits for the first frame.
 EMSCRIPTEN_KEEPALIVE void llmcalc_load_file(const char* name, const char* text) {
   g.pending_files.push_back({name ? name : "", text ? text : ""});
+}
+
+// A profile shipped with the site (site/profiles/index.json lists them; site/shell.js fetches
+// them): listed in the Hardware screen, labelled, but not selected.
+EMSCRIPTEN_KEEPALIVE void llmcalc_add_bundled_profile(const char* name, const char* text) {
+  g.pending_files.push_back({name ? name : "", text ? text : "", true});
 }
 
 // Rectangle (x, y, w, h; canvas CSS pixels) of a labelled widget as drawn in the last frame, as a

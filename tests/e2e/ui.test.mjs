@@ -191,3 +191,14 @@ test('benchmark: recompute + frame while dragging the GPU-count slider', async (
   const live = figures(await app.liveText());
   assert.ok(live['time.step_s'] > 0);
 });
+
+test('bundled profiles from site/profiles/ are offered, labelled, and selectable', async (t) => {
+  const app = await t.open('index.html');
+  await app.click('tab:Hardware');
+  await app.waitFrames(3);
+  const id = 'profile:bundled/h100-sxm.published.json';
+  const r = await app.widgetRect(id);
+  assert.ok(r, 'the bundled H100 profile is listed');
+  await app.clickAt(r.x + 8, r.y + r.h / 2, { frames: 3 });
+  assert.match(await app.liveText(), /Profile: published \(H100 SXM 80GB from published measurements/);
+});

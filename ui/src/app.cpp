@@ -101,6 +101,16 @@ void App::start(Platform& platform, const std::string& url_fragment) {
   st.dirty = true;
 }
 
+void App::add_bundled_profile(const std::string& name, const std::string& text) {
+  State& st = impl_->st;
+  Result<HardwareProfile> p = profile_from_json(text);
+  if (!p) {
+    set_banner(st, "bundled profile " + name + ": " + p.error().text(), true);
+    return;
+  }
+  st.profiles.push_back({name, *p, true});
+}
+
 void App::load_file(Platform& platform, const std::string& name, const std::string& text) {
   State& st = impl_->st;
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
@@ -123,7 +133,8 @@ void App::load_file(Platform& platform, const std::string& name, const std::stri
     set_banner(st, "Loaded profile " + name + " (" + p->source + ", " + p->gpu_id + ")", false);
     if (platform.store) {
       nlohmann::json arr = nlohmann::json::array();
-      for (const LoadedProfile& lp : st.profiles) arr.push_back({{"name", lp.name}, {"text", profile_to_json(lp.profile)}});
+      for (const LoadedProfile& lp : st.profiles)
+        if (!lp.bundled) arr.push_back({{"name", lp.name}, {"text", profile_to_json(lp.profile)}});
       platform.store(kStoreProfiles, arr.dump());
     }
     return;

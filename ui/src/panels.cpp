@@ -183,10 +183,15 @@ void hardware_panel(State& st, Platform& platform) {
   }
   for (size_t i = 0; i < st.profiles.size(); ++i) {
     const LoadedProfile& lp = st.profiles[i];
-    const std::string label = lp.name + ": " + (lp.profile.source == "measured" ? "measured, " + lp.profile.description : lp.profile.source + ", " + lp.profile.description);
+    // "measured on <device>, <date>" or "published"/"datasheet", as the profile says.
+    const std::string label = (lp.bundled ? "bundled " : "loaded ") + lp.name + ": " + lp.profile.source + " (" + lp.profile.description + ")";
     const bool usable = lp.profile.gpu_id == gpu;
     if (!usable) ImGui::BeginDisabled();
-    if (ImGui::RadioButton(label.c_str(), st.active_profile == int(i))) {
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x);
+    const bool chosen = ImGui::RadioButton(label.c_str(), st.active_profile == int(i));
+    ImGui::PopTextWrapPos();
+    remember_rect(st, "profile:" + lp.name);
+    if (chosen) {
       st.active_profile = int(i);
       st.scenario.hardware.profile = lp.profile;
       st.scenario.hardware.profile_loaded = true;

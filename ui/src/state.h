@@ -19,6 +19,7 @@ struct Rect {
 struct LoadedProfile {
   std::string name;  // file name
   HardwareProfile profile;
+  bool bundled = false;  // shipped with the site (site/profiles/), not loaded by the user
 };
 
 // Scaling plot and heatmap data, recomputed only when the estimate changes.

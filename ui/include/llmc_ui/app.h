@@ -41,6 +41,9 @@ class App {
   // A file the user picked or dropped: a hardware profile, a scenario, or a HF config.json
   // (detected from content). Errors are shown in the UI; nothing else is lost.
   void load_file(Platform& platform, const std::string& name, const std::string& text);
+  // A profile shipped with the site: listed (labelled with its source) but not selected, not
+  // stored. A bad one is reported in the banner like a user's file.
+  void add_bundled_profile(const std::string& name, const std::string& text);
   // Compact mode for embed.html: results only, scenario from the URL.
   void set_embedded(bool embedded);
 
