@@ -23,13 +23,13 @@ else
   shift || true
 fi
 targets=("$@")
-if ((${#targets[@]} == 0)); then targets=(fuzz_scenario_json fuzz_hf_config fuzz_set_field); fi
+if ((${#targets[@]} == 0)); then targets=(fuzz_scenario_json fuzz_hf_config fuzz_set_field fuzz_url_state); fi
 build_dir="${BUILD_DIR:-build/fuzz}"
 timeout_s="${FUZZ_TIMEOUT:-10}"
 rss_mb="${FUZZ_RSS_MB:-2048}"
 
-cc="${FUZZ_CC:-$(command -v clang || command -v clang-14)}"
-cxx="${FUZZ_CXX:-$(command -v clang++ || command -v clang++-14)}"
+cc="${FUZZ_CC:-$(command -v clang || command -v clang-14 || true)}"
+cxx="${FUZZ_CXX:-$(command -v clang++ || command -v clang++-14 || true)}"
 if [[ -z "$cxx" ]]; then
   echo "fuzz: clang++ not found (scripts/setup.sh core installs clang and libclang-rt-14-dev)" >&2
   exit 2

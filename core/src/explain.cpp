@@ -6,9 +6,8 @@
 
 namespace llmc {
 
-double Trace::add(const char* key, const char* formula, const char* unit, const char* source, double value,
-                  std::initializer_list<TermInput> inputs) {
-  if (!record_) return value;
+double Trace::record(const char* key, const char* formula, const char* unit, const char* source, double value,
+                     std::initializer_list<TermInput> inputs) {
   Term t;
   t.key = key;
   t.formula = formula;

@@ -265,12 +265,13 @@ MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b
     if (params_per_gpu) *params_per_gpu = s.params;
     return s.mem;
   }
-  StageMemory first = stage_memory(r, p, true, b, nullptr);
-  StageMemory last = stage_memory(r, p, false, b, nullptr);
+  Trace first_terms(t != nullptr), last_terms(t != nullptr);
+  StageMemory first = stage_memory(r, p, true, b, t ? &first_terms : nullptr);
+  StageMemory last = stage_memory(r, p, false, b, t ? &last_terms : nullptr);
   const bool first_wins = first.mem.total_bytes >= last.mem.total_bytes;
   if (params_per_gpu) *params_per_gpu = first_wins ? first.params : last.params;
-  if (!t) return first_wins ? first.mem : last.mem;
-  return stage_memory(r, p, first_wins, b, t).mem;  // again, recording the terms of the peak stage
+  if (t) t->append(first_wins ? first_terms : last_terms);  // the terms of the peak stage
+  return first_wins ? first.mem : last.mem;
 }
 
 }  // namespace
@@ -302,21 +303,48 @@ int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p) {
 
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p) {
   // Keep tp, pp, cp, ep and the ZeRO stage; grow dp. Memory never grows with dp, so the first dp
-  // that fits is the answer: bisect over [1, 2^20].
+  // that fits is the answer.
   auto fits = [&](int64_t dp) {
-    if ((r.s.parallel.tp * r.s.parallel.cp * dp) % (r.etp * r.s.parallel.ep) != 0) return false;
     return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, dp}, nullptr, nullptr).headroom_bytes >= 0;
   };
-  int64_t hi = 1 << 20;
-  if (!fits(hi)) return 0;
-  int64_t lo = 1;
-  if (fits(lo)) hi = lo;
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    (fits(mid) ? hi : lo) = mid;
+  auto divisible = [&](int64_t dp) { return (r.s.parallel.tp * r.s.parallel.cp * dp) % (r.etp * r.s.parallel.ep) == 0; };
+  auto total = [&](int64_t dp) { return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, dp}, nullptr, nullptr); };
+  int64_t hi = 1;
+  if (!fits(1)) {
+    // For dp ≥ 2 memory is A + B/dp exactly (ZeRO shards B; comm buffers, context and
+    // fragmentation do not depend on dp), so two evaluations give the answer; a few more confirm it.
+    const MemoryPerGpu m2 = total(2), m4 = total(4);
+    const double b = 4 * (m2.total_bytes - m4.total_bytes), a = m4.total_bytes - b / 4, room = m2.capacity_bytes - a;
+    if (b <= 0 || room <= 0) {
+      if (m4.headroom_bytes < 0) return 0;  // more data parallelism does not shrink this layout
+      hi = m2.headroom_bytes >= 0 ? 2 : fits(3) ? 3 : 4;
+    } else {
+      constexpr int64_t kMaxDp = int64_t(1) << 20;
+      const double guess = std::ceil(b / room);
+      if (guess > double(kMaxDp)) return 0;
+      hi = std::max<int64_t>(2, static_cast<int64_t>(guess));
+      // Confirm: the guess fits and one less does not. With pp > 1 the peak is the larger of two
+      // stages, so the guess can be off; then bracket by doubling and bisect.
+      int64_t lo = 1;
+      if (fits(hi)) {
+        if (hi > 2 && fits(hi - 1)) hi = hi - 1;
+        else lo = hi - 1;
+      } else {
+        lo = hi;
+        while (!fits(hi)) {
+          lo = hi;
+          hi *= 2;
+          if (hi > kMaxDp) return 0;
+        }
+      }
+      while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        (fits(mid) ? hi : lo) = mid;
+      }
+    }
   }
-  // Round up to a dp that the expert layout accepts.
-  while (!fits(hi)) ++hi;
+  // Round up to a dp the expert layout accepts (memory only shrinks, so it still fits).
+  while (!divisible(hi)) ++hi;
   return hi * r.s.parallel.tp * r.s.parallel.pp * r.s.parallel.cp;
 }
 

@@ -28,13 +28,20 @@ class Trace {
   // A Trace made with record = false only returns values: searches use it to stay allocation-free.
   explicit Trace(bool record = true) : record_(record) {}
   // Records a term and returns its value, so formulas read as `x = t.add(...)`.
+  // Inline so a non-recording Trace costs nothing: the inputs are never materialised.
   double add(const char* key, const char* formula, const char* unit, const char* source,
-             double value, std::initializer_list<TermInput> inputs);
+             double value, std::initializer_list<TermInput> inputs) {
+    if (!record_) return value;
+    return record(key, formula, unit, source, value, inputs);
+  }
   const std::vector<Term>& terms() const { return terms_; }
+  void append(const Trace& other) { terms_.insert(terms_.end(), other.terms_.begin(), other.terms_.end()); }
   void reserve(size_t n) { terms_.reserve(n); }
   const Term* find(const std::string& key) const;
 
  private:
+  double record(const char* key, const char* formula, const char* unit, const char* source, double value,
+                std::initializer_list<TermInput> inputs);
   std::vector<Term> terms_;
   bool record_ = true;
 };

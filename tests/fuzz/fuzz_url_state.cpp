@@ -1,0 +1,29 @@
+// libFuzzer target: bytes → apply_url_fragment() on a default scenario (the share-link decoder:
+// percent-decoding, then the scenario JSON reader). Must never crash; a refused fragment leaves
+// the scenario untouched; an accepted one estimates to finite figures, and its own fragment
+// (scenario_to_url_fragment) decodes back to the same scenario.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_common.h"
+#include "llmc/url_state.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 16384) return 0;
+  const std::string fragment(reinterpret_cast<const char*>(data), size);
+  llmc::Scenario s = llmc::default_scenario();
+  const std::string before = llmc::scenario_to_json(s);
+  llmc::Status st = llmc::apply_url_fragment(s, fragment);
+  if (!st) {
+    if (st.error().message.empty()) llmc::fuzz::fail("apply_url_fragment() error without a message");
+    if (llmc::scenario_to_json(s) != before) llmc::fuzz::fail("a refused fragment changed the scenario");
+    return 0;
+  }
+  llmc::Scenario again = llmc::default_scenario();
+  if (!llmc::apply_url_fragment(again, llmc::scenario_to_url_fragment(s)))
+    llmc::fuzz::fail("the scenario's own share link does not decode");
+  if (llmc::scenario_to_json(again) != llmc::scenario_to_json(s)) llmc::fuzz::fail("share link round trip changed the scenario");
+  llmc::fuzz::estimate_and_check(s);
+  return 0;
+}
