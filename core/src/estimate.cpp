@@ -34,7 +34,7 @@ Result<Estimate> estimate(const Scenario& s) {
   if (!e.fits)
     e.warnings.push_back("does not fit: needs " + format_value(e.mem.total_bytes, "bytes") + " per GPU of " + format_value(e.mem.capacity_bytes, "bytes") +
                          "; time is still estimated");
-  e.max_micro_batch = detail::max_micro_batch_that_fits(r, e.params);
+  e.max_micro_batch = detail::max_micro_batch_that_fits(r, e.params, e.fits);
   e.min_gpus = detail::min_gpus_that_fit(r, e.params);
 
   e.comm = detail::comm_per_step(r, e.params, e.flops, &e.trace);

@@ -17,7 +17,8 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
 
 // Memory per GPU at the peak (the most loaded pipeline stage). Fills p.per_gpu when asked.
 MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, double* params_per_gpu = nullptr);
-int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p);
+// current_fits: whether the scenario's own micro-batch fits (already known), to narrow the search.
+int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits);
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p);
 
 // Per-step compute time on the profile (no overrides), used by comm overlap windows.

@@ -280,7 +280,7 @@ MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, d
   return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, r.s.parallel.dp}, t, params_per_gpu);
 }
 
-int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p) {
+int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits) {
   // Micro-batches must divide the per-replica batch. Memory grows with b for every schedule
   // (b·in_flight is b·min(p, n/b), b·n/b or b), so bisect over the sorted divisors.
   const int64_t per_replica = r.s.training.global_batch_seqs / r.s.parallel.dp;
@@ -292,8 +292,15 @@ int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p) {
   }
   divisors.insert(divisors.end(), upper.rbegin(), upper.rend());
   auto fits = [&](int64_t b) { return peak_memory(r, p, Knobs{b, per_replica / b, r.s.parallel.dp}, nullptr, nullptr).headroom_bytes >= 0; };
-  if (divisors.empty() || !fits(divisors.front())) return 0;
+  // The scenario's own micro-batch was just evaluated: start the bracket there.
+  const size_t at = size_t(std::find(divisors.begin(), divisors.end(), r.s.training.micro_batch) - divisors.begin());
   size_t lo = 0, hi = divisors.size();  // fits(divisors[lo]) holds; divisors[hi] is out of range
+  if (at < divisors.size()) {
+    if (current_fits) lo = at;
+    else hi = at;
+  }
+  const bool lo_known = current_fits && at < divisors.size();
+  if (hi == 0 || (!lo_known && !fits(divisors[lo]))) return 0;
   while (hi - lo > 1) {
     const size_t mid = lo + (hi - lo) / 2;
     (fits(divisors[mid]) ? lo : hi) = mid;
