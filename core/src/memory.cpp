@@ -266,6 +266,10 @@ MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b
     return s.mem;
   }
   Trace first_terms(t != nullptr), last_terms(t != nullptr);
+  if (t) {
+    first_terms.reserve(24);
+    last_terms.reserve(24);
+  }
   StageMemory first = stage_memory(r, p, true, b, t ? &first_terms : nullptr);
   StageMemory last = stage_memory(r, p, false, b, t ? &last_terms : nullptr);
   const bool first_wins = first.mem.total_bytes >= last.mem.total_bytes;
