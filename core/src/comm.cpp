@@ -25,8 +25,8 @@ struct Tier {
 Tier tier_for(const Resolved& r, int64_t size, int64_t stride) {
   const HardwareProfile& prof = r.s.hardware.profile;
   AlphaBeta intra = prof.intra_node, inter = prof.inter_node;
-  if (r.s.hardware.intra_node_bandwidth_gbps) intra.busbw_gbps = 0.78 * *r.s.hardware.intra_node_bandwidth_gbps;
-  if (r.s.hardware.inter_node_bandwidth_gbps) inter.busbw_gbps = 0.9 * *r.s.hardware.inter_node_bandwidth_gbps;
+  if (r.s.hardware.intra_node_bandwidth_gbps) intra.busbw_gbps = intra_node_busbw_gbps(*r.s.hardware.intra_node_bandwidth_gbps);
+  if (r.s.hardware.inter_node_bandwidth_gbps) inter.busbw_gbps = inter_node_busbw_gbps(*r.s.hardware.inter_node_bandwidth_gbps);
   if (size * stride <= r.gpus_per_node) return {"intra_node", intra};
   return {"inter_node", inter};
 }
@@ -46,9 +46,14 @@ CommItem make(const Resolved& r, const char* name, const char* collective, int64
 
 }  // namespace
 
+double compute_efficiency(const Resolved& r) {
+  const HardwareSpec& hw = r.s.hardware;
+  return hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile.compute_efficiency;
+}
+
 double compute_seconds(const Resolved& r, const FlopCounts& f) {
   const HardwareSpec& hw = r.s.hardware;
-  const double eff = hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile.compute_efficiency;
+  const double eff = compute_efficiency(r);
   const double peak = hw.gpu.peak_tflops(r.compute_dtype) * 1e12;
   const double flops_per_gpu = f.hardware_per_token * r.s.training.global_batch_tokens / double(r.gpu_count);
   return flops_per_gpu / (peak * eff);

@@ -16,7 +16,6 @@ Result<Estimate> estimate(const Scenario& s) {
   e.warnings = r.warnings;
 
   e.params = detail::count_params(r, &e.trace);
-  r.params_total = e.params.total;
   if (r.tokens_defaulted) {
     r.s.training.tokens = e.trace.add("training.tokens", "20 × N (training.tokens not set)", "tokens",
                                       "compute-optimal D ≈ 20N (Hoffmann et al. 2022; seed 001)", 20 * e.params.total, {{"N", e.params.total}});

@@ -21,6 +21,8 @@ MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, d
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits);
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p);
 
+// The flat kernel efficiency in use: hardware.compute_efficiency if set, else the profile's.
+double compute_efficiency(const Resolved& r);
 // Per-step compute time on the profile (no overrides), used by comm overlap windows.
 double compute_seconds(const Resolved& r, const FlopCounts& f);
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, Trace* t);

@@ -41,6 +41,9 @@ double GpuSpec::peak_tflops(Dtype d) const {
   return 0;
 }
 
+double intra_node_busbw_gbps(double link_gbps) { return 0.78 * link_gbps; }
+double inter_node_busbw_gbps(double nic_gbps) { return 0.9 * nic_gbps; }
+
 HardwareProfile datasheet_profile(const GpuSpec& gpu) {
   HardwareProfile p;
   p.gpu_id = gpu.id;
@@ -52,11 +55,9 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu) {
   // calibration bench replaces it with measured per-op efficiencies.
   p.compute_efficiency = 0.5;
   p.compute_efficiency_source = "assumed 0.5 of dense peak (Narayanan 2021 Table 1: 0.44-0.52; Llama 3 Table 4: 0.38-0.43)";
-  // NCCL ring all-reduce reaches ~78% of the unidirectional NVLink bandwidth at large sizes
-  // (nccl-tests on 8×A100: 235 GB/s of 300; 8×H100: 367 GB/s ring of 450), and ~90% of the
-  // NIC rate across nodes. Latency: ~20 µs inside a node, ~30 µs across (nccl-tests small sizes).
-  p.intra_node = AlphaBeta{20e-6, 0.78 * gpu.intra_node_bandwidth_gbps};
-  p.inter_node = AlphaBeta{30e-6, 0.9 * gpu.inter_node_bandwidth_gbps};
+  // Latency: ~20 µs inside a node, ~30 µs across (nccl-tests small sizes).
+  p.intra_node = AlphaBeta{20e-6, intra_node_busbw_gbps(gpu.intra_node_bandwidth_gbps)};
+  p.inter_node = AlphaBeta{30e-6, inter_node_busbw_gbps(gpu.inter_node_bandwidth_gbps)};
   p.comm_source = "busbw = 0.78 × NVLink one-way (nccl-tests 8×A100 235/300, 8×H100 ring 367/450), 0.9 × NIC; alpha 20/30 µs";
   return p;
 }

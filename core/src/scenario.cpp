@@ -120,9 +120,6 @@ Result<Resolved> resolve(const Scenario& in) {
 
   if (h.gpu.id.empty()) return make_error("hardware.gpu", "no GPU given (e.g. h100-sxm, a100-sxm-80gb; see `llmcalc presets`)");
 
-  // Parameter count used for 6ND and size-only memory: the override wins (the seeds' "N").
-  r.params_total = 0;  // filled by estimate() from params.cpp; resolve only checks shape rules
-
   // Sequence length.
   if (t.seq_len == 0) t.seq_len = m.seq_len > 0 ? m.seq_len : 2048;
 

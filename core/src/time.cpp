@@ -56,7 +56,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::ve
     }
   } else {
     te.basis = "profile";
-    const double eff = hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile.compute_efficiency;
+    const double eff = compute_efficiency(r);
     te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency)", "s",
                           hw.compute_efficiency > 0 ? "hardware.compute_efficiency (user)" : "hardware profile compute_efficiency (datasheet profile: 0.5 assumed; see hardware.profile_description)", compute,
                           {{"hardware_flops_per_step", hw_step}, {"gpus", gpus}, {"peak_flops", peak}, {"efficiency", eff}});

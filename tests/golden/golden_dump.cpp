@@ -154,7 +154,6 @@ void dump_result(const Out& o, const llmc::Estimate& e) {
   o.i64("result.resolved.gpus_per_node", r.gpus_per_node);
   o.i64("result.resolved.micro_batches", r.micro_batches);
   o.i64("result.resolved.layers_per_stage", r.layers_per_stage);
-  o.num("result.resolved.params_total", r.params_total);
   o.num("result.resolved.tokens", r.s.training.tokens);
   o.i64("result.resolved.dp", r.s.parallel.dp);
   o.i64("result.resolved.global_batch_seqs", r.s.training.global_batch_seqs);

@@ -48,6 +48,12 @@ struct HardwareProfile {
   std::string comm_source;
 };
 
+// Bus bandwidth NCCL reaches on a link of `link_gbps` one-way: ~78% of NVLink inside a node
+// (nccl-tests 8×A100: 235 GB/s of 300; 8×H100 ring: 367 of 450) and ~90% of the NIC across nodes.
+// Used by the datasheet profile and when the user overrides a link's bandwidth.
+double intra_node_busbw_gbps(double link_gbps);
+double inter_node_busbw_gbps(double nic_gbps);
+
 // The profile llmcalc uses when none is loaded: datasheet bandwidths with stated efficiencies.
 HardwareProfile datasheet_profile(const GpuSpec& gpu);
 

@@ -94,7 +94,6 @@ struct Resolved {
   int64_t gpus_per_node = 8;
   int64_t etp = 1;
   int64_t micro_batches = 1;   // per step per pipeline (gradient accumulation steps)
-  double params_total = 0;     // N used everywhere (override or derived)
   Dtype compute_dtype = Dtype::bf16;
   Dtype weight_dtype = Dtype::bf16, grad_dtype = Dtype::bf16, optimizer_state_dtype = Dtype::fp32;
   bool master_weights = true;
