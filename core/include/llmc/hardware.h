@@ -1,7 +1,9 @@
 // GPU specs (data, from core/data/gpus/*.json) and the HardwareProfile that time estimates use.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace llmc {
 
@@ -34,18 +36,79 @@ struct AlphaBeta {
   double busbw_gbps = 0;
 };
 
-// Schema v1 (docs/profile-schema.md). For now: a flat compute efficiency and one alpha-beta per
-// tier; measured tables arrive with the calibration bench.
+// Measured tables (schema v1 optional keys, docs/profile-schema.md). Each point is a median over
+// samples with its p10/p90 (same unit) and coefficient of variation; the time model interpolates
+// the points in log space, falls back to the fit, then to spec peaks, and says which it used.
+
+// time = overhead_us + work / peak: work in FLOPs (peak in TFLOP/s) or bytes (peak in GB/s).
+// Physical: a fixed launch/tail cost plus an asymptotic rate (fitted by least squares on time).
+struct ThroughputFit {
+  double peak = 0;          // TFLOP/s or GB/s; 0 = no fit
+  double overhead_us = 0;
+};
+
+struct GemmPoint {
+  double m = 0, n = 0, k = 0;  // C[m×n] = A[m×k] · B[k×n]
+  double tflops = 0, p10 = 0, p90 = 0, cv = 0;
+};
+struct GemmTable {
+  double max_tflops = 0;       // best over all shapes (the "maximum achievable")
+  ThroughputFit fit;           // peak in TFLOP/s
+  std::vector<GemmPoint> points;
+};
+
+// Fused (flash) attention. FLOPs convention of FlashAttention's benchmarks: fwd = 4·b·s²·h·d
+// (halved when causal), bwd = 2.5 × fwd.
+struct AttentionPoint {
+  double batch = 0, seq_len = 0, heads = 0, kv_heads = 0, head_dim = 0;
+  bool causal = true;
+  double fwd_tflops = 0, bwd_tflops = 0, cv = 0;
+};
+struct AttentionTable {
+  ThroughputFit fwd_fit, bwd_fit;  // peak in TFLOP/s
+  std::vector<AttentionPoint> points;
+};
+
+// A memory-bound kernel: bytes moved (read + written) against achieved GB/s.
+struct BandwidthPoint {
+  double bytes = 0, gbps = 0, p10 = 0, p90 = 0, cv = 0;
+};
+struct BandwidthTable {
+  ThroughputFit fit;           // peak in GB/s
+  std::vector<BandwidthPoint> points;
+};
+
+// One collective on one group size and tier: fitted alpha-beta plus its measured points
+// (busbw as nccl-tests defines it).
+struct CollectiveTable {
+  std::string op;              // all_reduce | all_gather | reduce_scatter | all_to_all | send_recv
+  int64_t group = 0;
+  std::string tier;            // intra_node | inter_node
+  AlphaBeta fit;
+  std::vector<BandwidthPoint> points;  // bytes = per-rank payload, gbps = busbw
+};
+
+// Schema v1 (docs/profile-schema.md): a flat compute efficiency and one alpha-beta per tier
+// (required), plus the optional measured tables the calibration bench writes.
 struct HardwareProfile {
   int schema_version = 1;
   std::string gpu_id;
   std::string source = "datasheet";   // datasheet | published | measured
   std::string description;            // "measured on <device>, <date>" or the citations
+  std::vector<std::string> citations;
+  std::string metadata_json;          // free-form object, kept verbatim ("" = none)
   double compute_efficiency = 0;      // fraction of dense peak sustained by compute kernels
   std::string compute_efficiency_source;
   AlphaBeta intra_node;               // NVLink / scale-up domain
   AlphaBeta inter_node;               // network
   std::string comm_source;
+  // Optional measured tables; empty when absent.
+  std::map<std::string, GemmTable> gemm;            // by dtype: bf16, fp16, tf32, fp8
+  std::map<std::string, AttentionTable> attention;  // by dtype
+  std::map<std::string, BandwidthTable> memory_bound;  // hbm_copy, hbm_triad, rmsnorm, softmax, swiglu, rotary, adamw, cast
+  std::vector<CollectiveTable> collectives;
+  double h2d_gbps = 0, d2h_gbps = 0;  // pinned host <-> device copies; 0 = not measured
+  double usable_memory_bytes = 0;     // what cudaMemGetInfo left free on an idle GPU; 0 = not measured
 };
 
 // Bus bandwidth NCCL reaches on a link of `link_gbps` one-way: ~78% of NVLink inside a node
