@@ -52,3 +52,46 @@ TEST_CASE("implausible or malformed profiles are refused with the field named") 
   REQUIRE_FALSE(e.ok());
   CHECK(e.error().field == "hardware.profile");
 }
+
+namespace {
+// A profile with one of each measured table; `gemm_tflops` and `extra_point` let a test break it.
+std::string tables_doc(const std::string& gemm_tflops = "765.2", const std::string& p10 = "760.1", const std::string& kernel = "rmsnorm",
+                       const std::string& bytes = "1073741824") {
+  return doc("0.6", "1", "15", R"( "gemm": {"bf16": {"max_tflops": 790.3, "fit": {"peak_tflops": 771, "overhead_us": 7.5},
+      "points": [{"m": 8192, "n": 8192, "k": 8192, "tflops": )" + gemm_tflops + R"(, "p10": )" + p10 + R"(, "p90": 768, "cv": 0.004}]}},
+    "attention": {"bf16": {"fit": {"fwd": {"peak_tflops": 610, "overhead_us": 12}, "bwd": {"peak_tflops": 480, "overhead_us": 25}},
+      "points": [{"batch": 2, "seq_len": 8192, "heads": 64, "kv_heads": 8, "head_dim": 128, "causal": true, "fwd_tflops": 590, "bwd_tflops": 455, "cv": 0.01}]}},
+    "memory_bound": {")" + kernel + R"(": {"fit": {"peak_gbps": 2600, "overhead_us": 5}, "points": [{"bytes": )" + bytes + R"(, "gbps": 2550, "cv": 0.01}]}},
+    "host_device": {"h2d_gbps": 52.1, "d2h_gbps": 50.3}, "usable_memory_bytes": 84974239744,)");
+}
+}  // namespace
+
+TEST_CASE("measured tables: read, validated against the GPU's spec, written back unchanged") {
+  Result<HardwareProfile> p = profile_from_json(tables_doc());
+  REQUIRE(p.ok());
+  REQUIRE(p->gemm.count("bf16") == 1);
+  CHECK(p->gemm.at("bf16").points.at(0).tflops == 765.2);
+  CHECK(p->gemm.at("bf16").fit.overhead_us == 7.5);
+  CHECK(p->attention.at("bf16").points.at(0).kv_heads == 8);
+  CHECK(p->attention.at("bf16").bwd_fit.peak == 480);
+  CHECK(p->memory_bound.at("rmsnorm").fit.peak == 2600);
+  CHECK(p->h2d_gbps == 52.1);
+  CHECK(p->usable_memory_bytes == 84974239744.0);
+  Result<HardwareProfile> back = profile_from_json(profile_to_json(*p));
+  REQUIRE(back.ok());
+  CHECK(profile_to_json(*back) == profile_to_json(*p));
+  CHECK(back->citations == std::vector<std::string>{"nccl-tests"});
+}
+
+TEST_CASE("measured tables: implausible values are refused with the path and the value") {
+  // Above the H100's 989 TFLOP/s dense bf16 peak: an efficiency above 1.
+  Result<HardwareProfile> over = profile_from_json(tables_doc("1200", "760"));
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.error().field == "profile: gemm.bf16.points[0].tflops");
+  CHECK(contains(over.error().message, "got 1200"));
+  CHECK(profile_from_json(tables_doc("765.2", "770")).error().field == "profile: gemm.bf16.points[0].p10");
+  CHECK(profile_from_json(tables_doc("765.2", "760.1", "rmsnrom")).error().field == "profile: memory_bound.rmsnrom");
+  CHECK(profile_from_json(tables_doc("765.2", "760.1", "rmsnorm", "-5")).error().field == "profile: memory_bound.rmsnorm.points[0].bytes");
+  CHECK(profile_from_json(tables_doc("-1")).error().field == "profile: gemm.bf16.points[0].tflops");
+  CHECK(profile_from_json(doc("0.6", "1", "15", R"( "gemm": {"int4": {}},)")).error().field == "profile: gemm.int4");
+}
