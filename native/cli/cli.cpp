@@ -14,6 +14,7 @@
 #include "llmc/report.h"
 #include "llmc/scaling.h"
 #include "table.h"
+#include "validate_cmd.h"
 
 namespace llmc::cli {
 namespace {
@@ -252,6 +253,9 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   prof->add_option("--gpu,-g", profile_gpu, "GPU id");
   prof->add_option("--check", profile_check, "validate this profile file");
 
+  ValidateArgs val_args;
+  CLI::App* val = add_validate_command(app, val_args);
+
   std::vector<std::string> args(args_in.rbegin(), args_in.rend());  // CLI11 consumes from the back
   try {
     app.parse(args);
@@ -268,6 +272,7 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   if (exp->parsed()) return cmd_explain(exp_args, keys, fields, out, err);
   if (pre->parsed()) return cmd_presets(presets_what, presets_json, out, err);
   if (prof->parsed()) return cmd_profile(profile_gpu, profile_check, out, err);
+  if (val->parsed()) return cmd_validate(val_args, out, err);
   if (opt->parsed()) return cmd_optimal(compute, params, deadline_days, opt_args, opt_json, out, err);
   return 1;
 }

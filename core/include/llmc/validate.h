@@ -1,0 +1,89 @@
+// Validation against published runs: reads records in the format of validation/public.json
+// (validation/README.md), models each one it can with estimate(), converts the predicted step
+// time into the source's own throughput metric (its FLOP convention) and reports the error.
+// Core does no I/O: the caller passes the file's text and the profiles to time with.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "llmc/hardware.h"
+#include "llmc/result.h"
+
+namespace llmc {
+
+// How a source counts the FLOPs behind its "TFLOP/s per GPU" (or other) figure. One row per
+// source; the table lives in validate_conventions.cpp and is printed in docs/validation.md.
+struct FlopConvention {
+  std::string id;           // "megatron2021", "llama3", "flashattention2", "gpu_hours", "model_states"
+  std::string source;       // who uses it
+  std::string metric;       // what is compared, with its unit
+  std::string formula;      // how the source computes it, as written in the source
+  std::string conversion;   // how llmcalc's prediction is put into the same metric
+  bool in_throughput_mae = false;  // counts towards the throughput target
+  bool flash_attention = true;     // the attention kernel the source's runs used
+};
+const std::vector<FlopConvention>& flop_conventions();
+
+// One comparison: a record can give several (the ZeRO record: one per stage).
+struct ValidationRow {
+  std::string id;                 // record id
+  std::string kind;               // record kind
+  std::string status;             // "compared", "shown" (compared, not in any target), "skipped"
+  std::string convention;         // FlopConvention::id ("" when skipped)
+  std::string metric;             // e.g. "tflops_per_gpu"
+  std::string unit;
+  double measured = 0, predicted = 0;
+  double error = 0;               // (predicted − measured) / measured
+  bool in_mae = false;            // part of the throughput MAE
+  std::string gpu;                // llmcalc GPU id
+  std::string profile;            // "published (site/profiles/...)", "datasheet", "file: ..."
+  std::string layout;             // "tp8 pp4 v3 cp1 dp32 mb2 gbs1792 zero0 rec=full sp=0"
+  double step_s = 0;              // llmcalc's predicted step time
+  std::string skip_field;         // the field that made the record unmodellable
+  std::string skip_reason;
+  std::vector<std::string> notes; // every assumption made for this record
+};
+
+struct ValidationGroupSummary {
+  int rows = 0;
+  double mae = 0;                 // mean |error|
+  double max_abs_error = 0;
+  std::string worst;              // record id with the largest |error|
+};
+
+struct ValidationSummary {
+  int records = 0, modelled = 0, skipped = 0;
+  ValidationGroupSummary throughput;  // rows with in_mae
+  ValidationGroupSummary memory;      // model-state rows
+  ValidationGroupSummary shown;       // compared but outside every target (GPU-hours)
+  // Targets from the issue: MAE ≤ 5% (stretch ≤ 3%), no record worse than 10%.
+  double target_mae = 0.05, stretch_mae = 0.03, target_max = 0.10;
+  bool meets_target = false, meets_stretch = false;
+};
+
+struct ValidationReport {
+  std::vector<ValidationRow> rows;
+  ValidationSummary summary;
+  std::vector<std::string> profiles_used;  // one line per profile: gpu, source, description
+};
+
+struct ValidateOptions {
+  // Profiles to time with, by GPU. For a record on GPU g: `override_profile` if it is for g,
+  // else the entry of `default_profiles` for g (the bundled published profiles), else the
+  // datasheet profile. Each row says which.
+  std::optional<HardwareProfile> override_profile;
+  std::string override_label;               // e.g. "file: my.json"
+  std::vector<HardwareProfile> default_profiles;
+  std::string default_label = "published";  // how rows name a default profile
+  std::string only_prefix;                  // only records whose id starts with this
+};
+
+// Parse the file and validate every record. Errors only when the whole text is not JSON or not
+// an array; a malformed record is a skipped row naming the field.
+Result<ValidationReport> validate_records(const std::string& json_text, const ValidateOptions& opt);
+
+// The report as JSON: {"rows": [...], "summary": {...}, "conventions": [...], "profiles": [...]}.
+std::string validation_to_json(const ValidationReport& r);
+
+}  // namespace llmc

@@ -1,0 +1,101 @@
+// Internal pieces of validate_records() (llmc/validate.h), one job per file:
+//   validate_parse.cpp        record JSON → ParsedRecord (every field checked, errors name it)
+//   validate_conventions.cpp  the FLOP conventions table and the source → convention rule
+//   validate_records.cpp      ParsedRecord → Scenario with the published knobs + the knobs to search
+//   validate_layout.cpp       the one rule for unpublished knobs: the fastest layout that fits
+//   validate.cpp              the driver: compare, summarise, JSON
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "json_util.h"
+#include "llmc/estimate.h"
+#include "llmc/validate.h"
+
+namespace llmc::detail::validation {
+
+// A record as read, before any modelling choice. Optional fields are unset when the key is
+// missing or null; `*_null` says a key was present with null (for virtual stages the Narayanan
+// records use null for "not used", which differs from "not published").
+struct ParsedRecord {
+  std::string id, kind, citation;
+  // model
+  std::string model_name, arch_notes;
+  double params = 0;  // as printed by the source (0: not given)
+  int64_t layers = 0, hidden = 0, heads = 0, kv_heads = 0, ffn = 0, vocab = 0, seq_len = 0;
+  int64_t experts = 0, top_k = 0;
+  // training
+  std::optional<int64_t> global_batch_seqs, micro_batch, batch_per_dp;
+  std::optional<double> global_batch_tokens;
+  std::string global_batch_text;  // a global batch given as text ("~1M (...)"): not a number
+  std::string precision_text, optimizer_text, zero_text, recompute_text;
+  std::optional<int> zero_stage;
+  std::optional<int64_t> tp, pp, dp, cp, ep;
+  bool vp_present = false;            // key virtual_pipeline_layers_per_stage present (maybe null)
+  std::optional<int64_t> vp_layers;   // layers per virtual stage
+  std::optional<bool> sequence_parallel;
+  std::optional<double> total_tokens;
+  // hardware
+  std::string gpu_text;
+  std::optional<int64_t> gpu_count;
+  // measured: the numeric entries, in file order (tables and text notes are not compared)
+  std::vector<std::pair<std::string, double>> measured;
+
+  const double* measured_value(const std::string& key) const {
+    for (const auto& kv : measured)
+      if (kv.first == key) return &kv.second;
+    return nullptr;
+  }
+};
+
+// id and kind only (enough to decide whether the record is a kernel record).
+Result<std::pair<std::string, std::string>> parse_id_kind(const json& j);
+// Everything; the error's field is the record path ("training.tp").
+Result<ParsedRecord> parse_record(const json& j);
+
+// The convention for this record's source, or nullptr (then the record is skipped).
+const FlopConvention* convention_for(const ParsedRecord& r);
+const FlopConvention& convention(const std::string& id);
+
+// Megatron-LM's count for one step (Narayanan et al. 2021 eq. 3, with recompute):
+// 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)).
+double megatron2021_flops_per_step(double B, double s, double l, double h, double V);
+// FlashAttention-2 Table 1, per sequence: 6·s·N + 12·L·h·s² (attention not halved).
+double flashattention2_flops_per_seq(double s, double N, double L, double h);
+
+// The knobs a record does not publish, each with its candidate values (docs/validation.md).
+struct KnobSpace {
+  std::vector<int64_t> tp, pp, virtual_stages, micro_batch;
+  std::vector<int> zero_stage;
+  std::vector<Recompute> recompute;
+  std::vector<bool> sequence_parallel;
+  bool gbs_follows_micro_batch = false;  // global batch unpublished: one micro-batch per step
+};
+
+struct Mapped {
+  Scenario base;                   // every published knob set; searched knobs at their first value
+  KnobSpace space;                 // single-valued lists for published knobs
+  std::vector<std::string> notes;  // assumptions, in words
+};
+Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c);
+
+// GPU id for a record's hardware.gpu text ("A100-SXM4-80GB (Selene...)" → a100-sxm-80gb), or "".
+std::string gpu_id_for(const std::string& text);
+
+struct LayoutChoice {
+  Scenario scenario;
+  Estimate estimate;
+  int64_t candidates = 0;   // layouts tried
+  bool searched = false;    // more than one candidate
+  bool fits = true;
+};
+// The fastest layout (smallest step time) that fits, over the unpublished knobs; if none fits,
+// the fastest one with a note. Error: no candidate is a valid scenario (the first error).
+Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates);
+
+std::string layout_text(const Estimate& e);
+
+}  // namespace llmc::detail::validation

@@ -1,0 +1,69 @@
+// The one rule for knobs a source does not publish: llmcalc's own best choice, i.e. the layout
+// with the smallest predicted step time among those that fit in memory, enumerated over the
+// unpublished knobs only (published ones are single-valued). It stands for "the authors tuned
+// their run", which is what a published benchmark is; it is the same rule for every record and
+// contains no per-record constant. (When core/include/llmc/search.h lands it can replace this.)
+#include <cstdio>
+
+#include "validate_internal.h"
+
+namespace llmc::detail::validation {
+
+std::string layout_text(const Estimate& e) {
+  const Scenario& s = e.r.s;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "tp%lld pp%lld v%lld cp%lld dp%lld mb%lld gbs%lld zero%d rec=%s sp=%d %s", (long long)s.parallel.tp,
+                (long long)s.parallel.pp, (long long)s.parallel.virtual_stages, (long long)s.parallel.cp, (long long)s.parallel.dp,
+                (long long)s.training.micro_batch, (long long)s.training.global_batch_seqs, s.training.zero_stage, to_string(s.training.recompute),
+                s.training.sequence_parallel ? 1 : 0, to_string(s.parallel.schedule));
+  return buf;
+}
+
+Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
+  const KnobSpace& k = m.space;
+  std::optional<LayoutChoice> best_fit, best_any;
+  std::optional<Error> first_error;
+  int64_t tried = 0;
+  for (int64_t tp : k.tp)
+    for (int64_t pp : k.pp)
+      for (int64_t v : k.virtual_stages)
+        for (int64_t mb : k.micro_batch)
+          for (int z : k.zero_stage)
+            for (Recompute rc : k.recompute)
+              for (bool sp : k.sequence_parallel) {
+                if (v > 1 && pp < 2) continue;        // interleaving needs a pipeline
+                if (sp && tp < 2) continue;           // sequence parallelism rides on tp
+                if (tried >= max_candidates) goto done;
+                ++tried;
+                Scenario s = m.base;
+                s.parallel.tp = tp;
+                s.parallel.pp = pp;
+                s.parallel.virtual_stages = v;
+                s.parallel.schedule = v > 1 ? Schedule::interleaved : Schedule::one_f_one_b;
+                s.training.micro_batch = mb;
+                s.training.zero_stage = z;
+                s.training.recompute = rc;
+                s.training.sequence_parallel = sp;
+                if (k.gbs_follows_micro_batch) s.training.global_batch_seqs = 0;  // resolve(): micro_batch × dp
+                Result<Estimate> e = estimate(s);
+                if (!e) {
+                  if (!first_error) first_error = e.error();
+                  continue;
+                }
+                auto better = [&](const std::optional<LayoutChoice>& b) { return !b || e->time.step_s < b->estimate.time.step_s; };
+                if (e->fits && better(best_fit)) best_fit = LayoutChoice{s, *e, 0, false, true};
+                if (better(best_any)) best_any = LayoutChoice{s, *e, 0, false, false};
+              }
+done:
+  if (!best_any) {
+    if (first_error) return *first_error;
+    return make_error("training", "no layout to try (the candidate lists are empty)");
+  }
+  LayoutChoice out = best_fit ? *best_fit : *best_any;
+  out.candidates = tried;
+  out.searched = tried > 1;
+  out.fits = best_fit.has_value();
+  return out;
+}
+
+}  // namespace llmc::detail::validation

@@ -1,0 +1,174 @@
+// Record JSON → ParsedRecord. Every field is checked for type and range; the first bad one
+// makes the record a skipped row whose field is the record path ("training.tp"). Missing and
+// null mean "not published"; the modelling rules for those live in validate_records.cpp.
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "validate_internal.h"
+
+namespace llmc::detail::validation {
+namespace {
+
+std::string num_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+// A short rendering of a JSON value for error messages (never more than 60 bytes).
+std::string shown(const json& v) {
+  std::string s = safe_dump(v);
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+bool absent(const json& obj, const char* key) { return !obj.contains(key) || obj.at(key).is_null(); }
+
+// A section ("model", "training", ...): missing or null is an empty object.
+Result<const json*> section(const json& rec, const char* key) {
+  static const json kEmpty = json::object();
+  if (absent(rec, key)) return &kEmpty;
+  if (!rec.at(key).is_object()) return make_error(key, std::string("must be an object; got ") + rec.at(key).type_name());
+  return &rec.at(key);
+}
+
+Status get_string(const json& obj, const char* key, const std::string& path, std::string& out) {
+  if (absent(obj, key)) return ok_status();
+  const json& v = obj.at(key);
+  if (!v.is_string()) return make_error(path + "." + key, std::string("must be text; got ") + v.type_name() + " " + shown(v));
+  out = v.get<std::string>();
+  if (out.size() > 4096) return make_error(path + "." + key, "must be at most 4096 bytes of text");
+  return ok_status();
+}
+
+Status get_num(const json& obj, const char* key, const std::string& path, double lo, double hi, std::optional<double>& out) {
+  if (absent(obj, key)) return ok_status();
+  const json& v = obj.at(key);
+  const std::string field = path + "." + key;
+  if (!v.is_number()) return make_error(field, "must be a number in [" + num_text(lo) + ", " + num_text(hi) + "]; got " + shown(v));
+  const double d = v.get<double>();
+  if (!std::isfinite(d) || d < lo || d > hi)
+    return make_error(field, "must be a number in [" + num_text(lo) + ", " + num_text(hi) + "]; got " + shown(v));
+  out = d;
+  return ok_status();
+}
+
+Status get_int(const json& obj, const char* key, const std::string& path, double lo, double hi, std::optional<int64_t>& out) {
+  std::optional<double> d;
+  if (auto st = get_num(obj, key, path, lo, hi, d); !st) {
+    return make_error(st.error().field, "must be an integer in [" + num_text(lo) + ", " + num_text(hi) + "]; got " + shown(obj.at(key)));
+  }
+  if (!d) return ok_status();
+  if (*d != std::floor(*d))
+    return make_error(path + "." + key, "must be an integer in [" + num_text(lo) + ", " + num_text(hi) + "]; got " + shown(obj.at(key)));
+  out = static_cast<int64_t>(*d);
+  return ok_status();
+}
+
+Status get_int0(const json& obj, const char* key, const std::string& path, double lo, double hi, int64_t& out) {
+  std::optional<int64_t> v;
+  if (auto st = get_int(obj, key, path, lo, hi, v); !st) return st;
+  if (v) out = *v;
+  return ok_status();
+}
+
+Status parse_model(const json& m, ParsedRecord& r) {
+  const std::string p = "model";
+  if (auto st = get_string(m, "name", p, r.model_name); !st) return st;
+  if (auto st = get_string(m, "arch_notes", p, r.arch_notes); !st) return st;
+  std::optional<double> params;
+  if (auto st = get_num(m, "params", p, 0, 1e14, params); !st) return st;
+  r.params = params.value_or(0);
+  struct {
+    const char* key;
+    int64_t* dst;
+    double hi;
+  } ints[] = {{"layers", &r.layers, 10000},     {"hidden", &r.hidden, 1e7}, {"heads", &r.heads, 1e5},
+              {"kv_heads", &r.kv_heads, 1e5}, {"ffn", &r.ffn, 1e7},       {"vocab", &r.vocab, 1e7},
+              {"seq_len", &r.seq_len, 1e7},   {"experts", &r.experts, 1e5}, {"top_k", &r.top_k, 1e5}};
+  for (const auto& f : ints)
+    if (auto st = get_int0(m, f.key, p, f.key == std::string("experts") || f.key == std::string("top_k") ? 0 : 1, f.hi, *f.dst); !st) return st;
+  return ok_status();
+}
+
+Status parse_training(const json& t, ParsedRecord& r) {
+  const std::string p = "training";
+  if (auto st = get_int(t, "global_batch_seqs", p, 1, 1e9, r.global_batch_seqs); !st) return st;
+  if (auto st = get_int(t, "micro_batch", p, 1, 1 << 20, r.micro_batch); !st) return st;
+  if (auto st = get_int(t, "batch_size_per_dp", p, 1, 1e9, r.batch_per_dp); !st) return st;
+  // The global batch in tokens is a number, or text when the source gives it only in words.
+  if (!absent(t, "global_batch_tokens") && t.at("global_batch_tokens").is_string()) {
+    if (auto st = get_string(t, "global_batch_tokens", p, r.global_batch_text); !st) return st;
+  } else if (auto st = get_num(t, "global_batch_tokens", p, 1, 1e12, r.global_batch_tokens); !st) {
+    return make_error(st.error().field, st.error().message + " (or text)");
+  }
+  if (auto st = get_string(t, "precision", p, r.precision_text); !st) return st;
+  if (auto st = get_string(t, "optimizer", p, r.optimizer_text); !st) return st;
+  if (auto st = get_string(t, "recompute", p, r.recompute_text); !st) return st;
+  // ZeRO stage: 0-3, or the source's words ("FSDP: ... (ZeRO-2-like)"), read in validate_records.
+  if (!absent(t, "zero_stage")) {
+    const json& z = t.at("zero_stage");
+    if (z.is_string()) {
+      if (auto st = get_string(t, "zero_stage", p, r.zero_text); !st) return st;
+    } else {
+      std::optional<int64_t> v;
+      if (auto st = get_int(t, "zero_stage", p, 0, 3, v); !st) return make_error(st.error().field, st.error().message + " (or text)");
+      r.zero_stage = static_cast<int>(*v);
+    }
+  }
+  if (auto st = get_int(t, "tp", p, 1, 1024, r.tp); !st) return st;
+  if (auto st = get_int(t, "pp", p, 1, 1024, r.pp); !st) return st;
+  if (auto st = get_int(t, "dp", p, 1, 1e7, r.dp); !st) return st;
+  if (auto st = get_int(t, "cp", p, 1, 1024, r.cp); !st) return st;
+  if (auto st = get_int(t, "ep", p, 1, 65536, r.ep); !st) return st;
+  r.vp_present = t.contains("virtual_pipeline_layers_per_stage");
+  if (auto st = get_int(t, "virtual_pipeline_layers_per_stage", p, 1, 10000, r.vp_layers); !st) return st;
+  if (!absent(t, "sequence_parallel")) {
+    if (!t.at("sequence_parallel").is_boolean())
+      return make_error(p + ".sequence_parallel", "must be true or false; got " + shown(t.at("sequence_parallel")));
+    r.sequence_parallel = t.at("sequence_parallel").get<bool>();
+  }
+  if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
+  return ok_status();
+}
+
+}  // namespace
+
+Result<std::pair<std::string, std::string>> parse_id_kind(const json& j) {
+  if (!j.is_object()) return make_error("record", std::string("must be an object; got ") + j.type_name());
+  std::string id, kind;
+  if (auto st = get_string(j, "id", "record", id); !st) return make_error("id", st.error().message);
+  if (id.empty() || id.size() > 200) return make_error("id", "must be non-empty text of at most 200 bytes");
+  if (auto st = get_string(j, "kind", "record", kind); !st) return make_error("kind", st.error().message);
+  if (kind.empty()) return make_error("kind", "missing: every record says what it measured");
+  return std::make_pair(id, kind);
+}
+
+Result<ParsedRecord> parse_record(const json& j) {
+  Result<std::pair<std::string, std::string>> ik = parse_id_kind(j);
+  if (!ik) return ik.error();
+  ParsedRecord r;
+  r.id = ik->first;
+  r.kind = ik->second;
+  Result<const json*> src = section(j, "source");
+  if (!src) return src.error();
+  if (auto st = get_string(**src, "citation", "source", r.citation); !st) return st.error();
+  Result<const json*> model = section(j, "model");
+  if (!model) return model.error();
+  if (auto st = parse_model(**model, r); !st) return st.error();
+  Result<const json*> training = section(j, "training");
+  if (!training) return training.error();
+  if (auto st = parse_training(**training, r); !st) return st.error();
+  Result<const json*> hw = section(j, "hardware");
+  if (!hw) return hw.error();
+  if (auto st = get_string(**hw, "gpu", "hardware", r.gpu_text); !st) return st.error();
+  if (auto st = get_int(**hw, "gpu_count", "hardware", 1, 1e7, r.gpu_count); !st) return st.error();
+  Result<const json*> measured = section(j, "measured");
+  if (!measured) return measured.error();
+  for (auto it = (*measured)->begin(); it != (*measured)->end(); ++it)
+    if (it.value().is_number()) r.measured.emplace_back(it.key(), it.value().get<double>());
+  return r;
+}
+
+}  // namespace llmc::detail::validation

@@ -1,0 +1,332 @@
+// ParsedRecord → Scenario. Published knobs are set as printed; every knob the source does not
+// publish becomes a list of candidates for validate_layout.cpp (the one rule for all records:
+// the fastest layout that fits). Each choice is written to the record's notes.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include "llmc/catalog.h"
+#include "llmc/fields.h"
+#include "validate_internal.h"
+
+namespace llmc::detail::validation {
+namespace {
+
+// A GPU count for records that do not publish one (Llama 2): 128 DGX nodes. The GPU-hours it
+// predicts barely depend on it (per-GPU throughput changes only through the layout), and at this
+// count a 1,024-sequence batch still gives every data-parallel replica a whole sequence.
+constexpr int64_t kUnpublishedGpuCount = 1024;
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+bool has(const std::string& text, const char* needle) { return text.find(needle) != std::string::npos; }
+std::string n(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+// Presets parsed once (immutable after the first call).
+const std::vector<ModelPreset>& presets() {
+  static const std::vector<ModelPreset> all = [] {
+    std::vector<ModelPreset> v;
+    for (const std::string& id : model_preset_ids()) {
+      Result<ModelPreset> p = find_model_preset(id);
+      if (p) {
+        v.push_back(*p);
+        v.back().id = id;
+      }
+    }
+    return v;
+  }();
+  return all;
+}
+
+// A preset with exactly this shape, so the architecture details the record does not carry
+// (biases, norms, tied embeddings, positions) come from a documented preset.
+const ModelPreset* preset_with_shape(const ParsedRecord& r) {
+  for (const ModelPreset& p : presets()) {
+    const ModelSpec m = resolved(p.model);
+    if (m.layers == r.layers && m.hidden == r.hidden && m.heads == r.heads && m.kv_heads == (r.kv_heads ? r.kv_heads : r.heads) &&
+        m.ffn_hidden == r.ffn && m.vocab == r.vocab && !m.is_moe() && r.experts == 0)
+      return &p;
+  }
+  return nullptr;
+}
+
+Status set(Scenario& s, const std::string& key, const std::string& value, const std::string& record_field) {
+  Status st = set_field(s, key, value);
+  if (!st) return make_error(record_field, st.error().text());
+  return ok_status();
+}
+
+Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& notes) {
+  if (r.layers == 0) return make_error("model.layers", "missing: a throughput prediction needs the model shape (layers, hidden, heads, vocab)");
+  if (r.hidden == 0 || r.heads == 0 || r.vocab == 0)
+    return make_error(r.hidden == 0 ? "model.hidden" : r.heads == 0 ? "model.heads" : "model.vocab", "missing: needed with model.layers");
+  if (r.seq_len == 0) return make_error("model.seq_len", "missing: the sequence length of the run is needed");
+  if (r.experts > 0) return make_error("model.experts", "MoE records are not modelled by the validator yet");
+  if (const ModelPreset* p = preset_with_shape(r)) {
+    s.model = p->model;
+    notes.push_back("architecture (biases, norms, positions, embeddings tying) from preset " + p->id + " (same shape)");
+  } else {
+    const std::string words = lower(r.model_name + " " + r.arch_notes);
+    const bool llama = has(words, "swiglu") || has(words, "llama");
+    const bool gpt = has(words, "gpt");
+    if (!llama && !gpt)
+      return make_error("model.arch_notes", "architecture unknown: no preset has this shape and neither model.name nor model.arch_notes says GPT, Llama or SwiGLU");
+    s.model = ModelSpec{};
+    s.model.mlp = llama ? MlpKind::swiglu : MlpKind::gelu;
+    s.model.norm = llama ? NormKind::rmsnorm : NormKind::layernorm;
+    s.model.position = llama ? PositionKind::rotary : PositionKind::learned;
+    s.model.attn_bias = s.model.attn_out_bias = s.model.mlp_bias = !llama;
+    s.model.tied_embeddings = !llama;
+    notes.push_back(llama ? "Llama-style architecture (SwiGLU, RMSNorm, rotary, no biases, untied): named in the record"
+                          : "GPT-style architecture (GeLU MLP, LayerNorm, learned positions, biases, tied embeddings as GPT-2/3): named in the record");
+  }
+  s.model.name = r.model_name.empty() ? r.id : r.model_name;
+  s.model.layers = r.layers;
+  s.model.hidden = r.hidden;
+  s.model.heads = r.heads;
+  s.model.kv_heads = r.kv_heads ? r.kv_heads : r.heads;
+  s.model.head_dim = 0;
+  if (r.hidden % r.heads != 0) return make_error("model.hidden", "must be divisible by model.heads (" + n(double(r.heads)) + "); got " + n(double(r.hidden)));
+  s.model.ffn_hidden = r.ffn;
+  s.model.vocab = r.vocab;
+  s.model.seq_len = r.seq_len;
+  s.model.params_override = 0;  // count from the shape; the printed size is rounded
+  if (s.model.position == PositionKind::learned && s.model.max_positions < r.seq_len) s.model.max_positions = r.seq_len;
+  return ok_status();
+}
+
+Result<Precision> precision_of(const ParsedRecord& r) {
+  const std::string t = lower(r.precision_text);
+  if (t.empty()) return make_error("training.precision", "missing: the compute dtype decides the peak");
+  // The first dtype named is the compute one ("fp16 mixed + fp32 Adam").
+  struct { const char* word; Precision p; } words[] = {
+      {"fp16", Precision::fp16_mixed}, {"bf16", Precision::bf16_mixed}, {"fp8", Precision::fp8_mixed}, {"fp32", Precision::fp32}, {"tf32", Precision::fp32}};
+  size_t best = std::string::npos;
+  Precision out = Precision::bf16_mixed;
+  for (const auto& w : words) {
+    const size_t at = t.find(w.word);
+    if (at != std::string::npos && (best == std::string::npos || at < best)) best = at, out = w.p;
+  }
+  if (best == std::string::npos) return make_error("training.precision", "names no dtype (fp16, bf16, fp8, fp32); got '" + r.precision_text + "'");
+  return out;
+}
+
+Result<Optimizer> optimizer_of(const ParsedRecord& r, std::vector<std::string>& notes) {
+  const std::string t = lower(r.optimizer_text);
+  if (t.empty()) {
+    notes.push_back("optimizer not given: AdamW (memory only)");
+    return Optimizer::adamw;
+  }
+  if (has(t, "8bit") || has(t, "8-bit")) return Optimizer::adam8bit;
+  if (has(t, "adam")) return Optimizer::adamw;  // Adam and AdamW keep the same two fp32 states
+  if (has(t, "adafactor")) return Optimizer::adafactor;
+  if (has(t, "lion")) return Optimizer::lion;
+  if (has(t, "sgd")) return Optimizer::sgd_momentum;
+  return make_error("training.optimizer", "unknown optimizer '" + r.optimizer_text + "'");
+}
+
+// "FSDP: optimizer state + grads sharded ... (ZeRO-2-like)" → 2; plain "FSDP" → 3.
+Result<std::optional<int>> zero_of(const ParsedRecord& r, std::vector<std::string>& notes) {
+  if (r.zero_stage) return std::optional<int>(*r.zero_stage);
+  if (r.zero_text.empty()) return std::optional<int>();
+  const std::string t = lower(r.zero_text);
+  for (int z = 0; z <= 3; ++z)
+    if (has(t, ("zero-" + std::to_string(z)).c_str()) || has(t, ("zero" + std::to_string(z)).c_str()) ||
+        has(t, ("zero stage " + std::to_string(z)).c_str())) {
+      notes.push_back("ZeRO stage " + std::to_string(z) + " read from '" + r.zero_text + "'");
+      return std::optional<int>(z);
+    }
+  if (has(t, "fsdp")) {
+    notes.push_back("ZeRO stage 3 (FSDP full shard) read from '" + r.zero_text + "'");
+    return std::optional<int>(3);
+  }
+  return make_error("training.zero_stage", "names no ZeRO stage (0-3, 'ZeRO-N' or 'FSDP'); got '" + r.zero_text + "'");
+}
+
+Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
+  const std::string t = lower(r.recompute_text);
+  if (t.empty()) return std::optional<Recompute>();
+  if (t.rfind("full", 0) == 0) return std::optional<Recompute>(Recompute::full);
+  if (t.rfind("selective", 0) == 0) return std::optional<Recompute>(Recompute::selective);
+  if (t.rfind("none", 0) == 0 || t.rfind("no", 0) == 0) return std::optional<Recompute>(Recompute::none);
+  return make_error("training.recompute", "must start with full, selective or none; got '" + r.recompute_text + "'");
+}
+
+std::vector<int64_t> divisors(int64_t v, int64_t cap) {
+  std::vector<int64_t> out;
+  for (int64_t d = 1; d <= v && d <= cap; ++d)
+    if (v % d == 0) out.push_back(d);
+  return out;
+}
+
+}  // namespace
+
+// Ordered: the first row whose words all appear (and none of whose exclusions do) wins.
+std::string gpu_id_for(const std::string& text) {
+  const std::string t = lower(text);
+  struct Row { std::vector<const char*> all, none; const char* id; };
+  static const Row rows[] = {
+      {{"a100", "pcie", "40"}, {}, "a100-pcie-40gb"}, {{"a100", "pcie"}, {}, "a100-pcie-80gb"},
+      {{"a100", "40gb"}, {"80"}, "a100-sxm-40gb"},    {{"a100"}, {}, "a100-sxm-80gb"},  // SXM4 80GB: DGX/HGX, the common one
+      {{"h100", "pcie"}, {}, "h100-pcie"},            {{"h100", "nvl"}, {}, "h100-nvl"},
+      {{"h100"}, {}, "h100-sxm"},                     {{"h200"}, {}, "h200"},
+      {{"gb200"}, {}, "gb200"},                       {{"b200"}, {}, "b200"},
+      {{"mi300x"}, {}, "mi300x"},                     {{"mi325x"}, {}, "mi325x"},
+      {{"l40s"}, {}, "l40s"},                         {{"4090"}, {}, "rtx4090"},
+  };
+  for (const Row& r : rows) {
+    bool ok = true;
+    for (const char* w : r.all) ok = ok && has(t, w);
+    for (const char* w : r.none) ok = ok && !has(t, w);
+    if (ok) return r.id;
+  }
+  return "";
+}
+
+Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
+  Mapped out;
+  Scenario& s = out.base;
+  s = default_scenario();
+  std::vector<std::string>& notes = out.notes;
+
+  // Hardware.
+  const std::string gpu = gpu_id_for(r.gpu_text);
+  if (gpu.empty()) return make_error("hardware.gpu", "no llmcalc GPU matches '" + r.gpu_text + "'");
+  if (auto st = set(s, "hardware.gpu", gpu, "hardware.gpu"); !st) return st.error();
+  notes.push_back("GPU '" + r.gpu_text + "' → " + gpu);
+
+  if (auto st = map_model(r, s, notes); !st) return st.error();
+  TrainingSpec& t = s.training;
+  ParallelSpec& p = s.parallel;
+
+  Result<Precision> prec = precision_of(r);
+  if (!prec) return prec.error();
+  t.precision = *prec;
+  Result<Optimizer> opt = optimizer_of(r, notes);
+  if (!opt) return opt.error();
+  t.optimizer = *opt;
+  t.flash_attention = c.flash_attention;
+  if (!c.flash_attention) notes.push_back("no fused attention: " + c.source + " predates FlashAttention");
+  t.seq_len = r.seq_len;
+  if (r.total_tokens) t.tokens = *r.total_tokens;
+
+  KnobSpace& k = out.space;
+  Result<std::optional<int>> zero = zero_of(r, notes);
+  if (!zero) return zero.error();
+  if (*zero) k.zero_stage = {**zero};
+  else k.zero_stage = {0, 1, 2, 3}, notes.push_back("ZeRO stage not published: searched 0-3");
+  Result<std::optional<Recompute>> rec = recompute_of(r);
+  if (!rec) return rec.error();
+  if (*rec) k.recompute = {**rec};
+  else k.recompute = {Recompute::none, Recompute::selective, Recompute::full}, notes.push_back("recompute not published: searched none/selective/full");
+
+  // Parallel sizes and the GPU count: tp·pp·cp·dp = gpu_count, deriving what is missing.
+  const bool layout_published = r.tp && r.pp;
+  k.tp = r.tp ? std::vector<int64_t>{*r.tp} : std::vector<int64_t>{1, 2, 4, 8};
+  k.pp = r.pp ? std::vector<int64_t>{*r.pp} : std::vector<int64_t>{1, 2, 4, 8};
+  if (!layout_published) notes.push_back("tp/pp not published: searched tp ∈ {1,2,4,8}, pp ∈ {1,2,4,8}");
+  int64_t cp = r.cp.value_or(1);
+  if (r.ep && *r.ep != 1) return make_error("training.ep", "expert parallelism needs an MoE model; got " + n(double(*r.ep)));
+  int64_t gpus = 0;
+  if (r.gpu_count) {
+    gpus = *r.gpu_count;
+    if (layout_published && r.dp) {
+      const int64_t prod = *r.tp * *r.pp * cp * *r.dp;
+      if (prod != gpus) {
+        const int64_t tpd = *r.tp * *r.pp * *r.dp;
+        if (!r.cp && gpus % tpd == 0) {
+          cp = gpus / tpd;
+          notes.push_back("cp not published: " + n(double(cp)) + " = gpu_count / (tp·pp·dp)");
+        } else {
+          return make_error("training.dp", "tp·pp·cp·dp = " + n(double(prod)) + " but hardware.gpu_count = " + n(double(gpus)));
+        }
+      }
+    } else if (layout_published && gpus % (*r.tp * *r.pp * cp) != 0) {
+      return make_error("hardware.gpu_count", "must be a multiple of tp·pp·cp = " + n(double(*r.tp * *r.pp * cp)) + "; got " + n(double(gpus)));
+    }
+  } else if (layout_published && r.dp) {
+    gpus = *r.tp * *r.pp * cp * *r.dp;
+    notes.push_back("gpu_count not published: tp·pp·cp·dp = " + n(double(gpus)));
+  } else {
+    gpus = kUnpublishedGpuCount;
+    notes.push_back("gpu_count not published: " + n(double(gpus)) + " GPUs (128 nodes of 8; docs/validation.md)");
+  }
+  s.hardware.gpu_count = gpus;
+  p.cp = cp;
+  p.dp = 0;  // derived per layout: gpu_count / (tp·pp·cp)
+
+  // Global batch: sequences as printed; from tokens when whole; a round decimal token count
+  // ("4M") is the nearest power-of-two number of sequences (papers write 2^22 tokens as 4M).
+  int64_t gbs = 0;
+  if (r.global_batch_seqs) {
+    gbs = *r.global_batch_seqs;
+  } else if (r.global_batch_tokens) {
+    const double seqs = *r.global_batch_tokens / double(r.seq_len);
+    if (seqs == std::floor(seqs) && seqs >= 1) {
+      gbs = static_cast<int64_t>(seqs);
+    } else {
+      gbs = static_cast<int64_t>(std::llround(std::exp2(std::round(std::log2(std::max(seqs, 1.0))))));
+      notes.push_back("global batch " + n(*r.global_batch_tokens) + " tokens is not whole sequences of " + n(double(r.seq_len)) +
+                      ": nearest power of two, " + n(double(gbs)) + " sequences");
+    }
+  }
+  if (gbs > 0) {
+    t.global_batch_seqs = gbs;
+  } else {
+    k.gbs_follows_micro_batch = true;
+    notes.push_back(std::string("global batch not published") + (r.global_batch_text.empty() ? "" : " as a number ('" + r.global_batch_text + "')") +
+                    ": one micro-batch per replica per step (global batch = micro-batch × dp)");
+  }
+
+  // Micro-batch: published, else every divisor of the per-replica batch (powers of two ≤ 64
+  // when the global batch is unknown).
+  if (r.micro_batch) {
+    k.micro_batch = {*r.micro_batch};
+  } else {
+    if (gbs > 0) {
+      const int64_t dp_min = gpus / (k.tp.back() * k.pp.back() * cp);  // the most replicas any candidate has
+      const int64_t per_replica_max = dp_min > 0 ? gbs / std::max<int64_t>(1, dp_min) : gbs;
+      // Divisors of the largest per-replica batch cover every candidate's (they divide it when dp does).
+      k.micro_batch = divisors(std::max<int64_t>(1, r.batch_per_dp.value_or(per_replica_max)), 64);
+      if (r.batch_per_dp) notes.push_back("micro-batch not published: searched the divisors of the " + n(double(*r.batch_per_dp)) + " sequences per replica");
+      else notes.push_back("micro-batch not published: searched divisors of the per-replica batch (≤ 64)");
+    } else {
+      k.micro_batch = {1, 2, 4, 8, 16, 32, 64};
+      notes.push_back("micro-batch not published: searched 1-64 (powers of two)");
+    }
+  }
+
+  // Virtual pipeline stages: layers per virtual stage as printed; null means not interleaved;
+  // a missing key is unpublished (searched over the divisors of the layers per stage).
+  if (r.vp_layers) {
+    if (!r.pp) return make_error("training.virtual_pipeline_layers_per_stage", "needs training.pp");
+    const int64_t per_stage = r.layers / *r.pp;
+    if (r.layers % *r.pp != 0 || per_stage % *r.vp_layers != 0)
+      return make_error("training.virtual_pipeline_layers_per_stage", "must divide the layers per stage (" + n(double(r.layers)) + " / pp " + n(double(*r.pp)) + "); got " + n(double(*r.vp_layers)));
+    k.virtual_stages = {per_stage / *r.vp_layers};
+  } else if (r.vp_present) {
+    k.virtual_stages = {1};
+  } else {
+    const int64_t pp_max = k.pp.back();
+    k.virtual_stages = pp_max > 1 ? divisors((r.layers + pp_max - 1) / pp_max, 16) : std::vector<int64_t>{1};
+    if (pp_max > 1) notes.push_back("virtual pipeline stages not published: searched the divisors of the layers per stage");
+  }
+
+  if (r.sequence_parallel) k.sequence_parallel = {*r.sequence_parallel};
+  else if (k.tp.back() > 1) k.sequence_parallel = {false, true}, notes.push_back("sequence parallelism not published: searched off/on");
+  else k.sequence_parallel = {false};
+
+  if (r.batch_per_dp && r.dp && gbs > 0 && *r.batch_per_dp * *r.dp != gbs)
+    notes.push_back("batch_size_per_dp × dp (" + n(double(*r.batch_per_dp * *r.dp)) + ") differs from the global batch (" + n(double(gbs)) + ")");
+  if (r.params > 0) notes.push_back("printed size " + n(r.params / 1e9) + "B");
+  return out;
+}
+
+}  // namespace llmc::detail::validation

@@ -1,0 +1,30 @@
+// `llmcalc validate FILE`: predictions against published runs (llmc/validate.h), as a table,
+// JSON or Markdown (scripts/validation-doc.sh writes docs/validation.md from the latter).
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "llmc/hardware.h"
+#include "llmc/result.h"
+
+namespace CLI {
+class App;
+}
+
+namespace llmc::cli {
+
+struct ValidateArgs {
+  std::string file;
+  std::string profile;  // a profile file, or "datasheet" for the datasheet profile of every GPU
+  std::string only;     // record id prefix
+  bool json = false, markdown = false;
+};
+
+CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a);
+int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err);
+
+// The published profiles of site/profiles/index.json, embedded at build time.
+Result<std::vector<HardwareProfile>> bundled_profiles();
+
+}  // namespace llmc::cli
