@@ -94,6 +94,7 @@ std::vector<ValidationRow> memory_rows(const ParsedRecord& r, const FlopConventi
     if (value <= 0) return {skipped(r.id, r.kind, make_error("measured." + key, "must be positive to compare"))};
     row.status = "compared";
     row.predicted = e->mem.model_states_bytes / 1e9;
+    row.scenario = e->r.s;
     row.layout = "dp" + std::to_string(e->r.s.parallel.dp) + " zero" + std::to_string(stage);
     row.notes = notes;
     finish_row(row);
@@ -140,6 +141,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   profiles_used.insert(res.s.hardware.gpu.id + ": " + pick.label + " — " + res.s.hardware.profile.description);
   row.layout = layout_text(e);
   row.step_s = step;
+  row.scenario = res.s;
   row.notes = m.notes;
   if (c.id == "megatron2021") {
     const double f = megatron2021_flops_per_step(gbs_seqs, seq, double(r.layers), double(r.hidden), double(r.vocab));

@@ -40,6 +40,12 @@ const std::vector<FlopConvention>& flop_conventions() {
   return table;
 }
 
+double megatron2021_flops_per_step(double B, double s, double l, double h, double V) {
+  return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+}
+
+double flashattention2_flops_per_seq(double s, double N, double L, double h) { return 6 * s * N + 12 * L * h * s * s; }
+
 namespace detail::validation {
 
 const FlopConvention& convention(const std::string& id) {
@@ -47,12 +53,6 @@ const FlopConvention& convention(const std::string& id) {
     if (c.id == id) return c;
   return flop_conventions().front();  // unreachable for the ids used in this file
 }
-
-double megatron2021_flops_per_step(double B, double s, double l, double h, double V) {
-  return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
-}
-
-double flashattention2_flops_per_seq(double s, double N, double L, double h) { return 6 * s * N + 12 * L * h * s * s; }
 
 namespace {
 bool has(const std::string& text, const char* needle) { return text.find(needle) != std::string::npos; }

@@ -60,12 +60,6 @@ Result<ParsedRecord> parse_record(const json& j);
 const FlopConvention* convention_for(const ParsedRecord& r);
 const FlopConvention& convention(const std::string& id);
 
-// Megatron-LM's count for one step (Narayanan et al. 2021 eq. 3, with recompute):
-// 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)).
-double megatron2021_flops_per_step(double B, double s, double l, double h, double V);
-// FlashAttention-2 Table 1, per sequence: 6·s·N + 12·L·h·s² (attention not halved).
-double flashattention2_flops_per_seq(double s, double N, double L, double h);
-
 // The knobs a record does not publish, each with its candidate values (docs/validation.md).
 struct KnobSpace {
   std::vector<int64_t> tp, pp, virtual_stages, micro_batch;

@@ -9,6 +9,7 @@
 
 #include "llmc/hardware.h"
 #include "llmc/result.h"
+#include "llmc/scenario.h"
 
 namespace llmc {
 
@@ -25,6 +26,12 @@ struct FlopConvention {
 };
 const std::vector<FlopConvention>& flop_conventions();
 
+// Megatron-LM's count for one step (Narayanan et al. 2021 eq. 3, with full recompute):
+// 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)), B = global batch in sequences.
+double megatron2021_flops_per_step(double B, double s, double l, double h, double V);
+// FlashAttention-2 Table 1, per sequence: 6·s·N + 12·L·h·s² (attention not halved).
+double flashattention2_flops_per_seq(double s, double N, double L, double h);
+
 // One comparison: a record can give several (the ZeRO record: one per stage).
 struct ValidationRow {
   std::string id;                 // record id
@@ -40,6 +47,7 @@ struct ValidationRow {
   std::string profile;            // "published (site/profiles/...)", "datasheet", "file: ..."
   std::string layout;             // "tp8 pp4 v3 cp1 dp32 mb2 gbs1792 zero0 rec=full sp=0"
   double step_s = 0;              // llmcalc's predicted step time
+  Scenario scenario;              // the resolved scenario that was estimated (empty when skipped)
   std::string skip_field;         // the field that made the record unmodellable
   std::string skip_reason;
   std::vector<std::string> notes; // every assumption made for this record

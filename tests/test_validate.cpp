@@ -1,0 +1,283 @@
+// llmcalc validate (llmc/validate.h): record mapping, FLOP conventions, skips that name the
+// field, whole-file errors, the ZeRO figure, counts over validation/public.json, the CLI.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli.h"
+#include "llmc/validate.h"
+#include "test_util.h"
+#include "validate_cmd.h"
+
+namespace {
+
+using namespace llmc;
+using llmc::test::contains;
+
+std::string public_json() {
+  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/validation/public.json", std::ios::binary);
+  REQUIRE(in);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+ValidateOptions bundled_options() {
+  ValidateOptions opt;
+  Result<std::vector<HardwareProfile>> p = cli::bundled_profiles();
+  INFO((p ? "" : p.error().text()));
+  REQUIRE(p.ok());
+  opt.default_profiles = *p;
+  opt.default_label = "site/profiles";
+  return opt;
+}
+
+ValidationReport run_text(const std::string& text, const ValidateOptions& opt = {}) {
+  Result<ValidationReport> r = validate_records(text, opt);
+  INFO((r ? "" : r.error().text()));
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
+const ValidationRow& row(const ValidationReport& r, const std::string& id, const std::string& metric = "") {
+  for (const ValidationRow& x : r.rows)
+    if (x.id == id && (metric.empty() || x.metric == metric)) return x;
+  FAIL("no row " << id << " " << metric);
+  return r.rows.front();
+}
+
+// A minimal modellable record with one field replaced (path "training.tp" → value).
+std::string record_with(const std::string& section, const std::string& key, const nlohmann::json& value, const std::string& id = "r") {
+  nlohmann::json rec = {
+      {"id", id},
+      {"kind", "training_throughput_benchmark"},
+      {"source", {{"citation", "Narayanan et al. 2021, Table 1"}}},
+      {"model", {{"name", "GPT 1.7B"}, {"layers", 24}, {"hidden", 2304}, {"heads", 24}, {"kv_heads", 24}, {"ffn", 9216}, {"vocab", 51200}, {"seq_len", 2048}}},
+      {"training", {{"global_batch_seqs", 512}, {"micro_batch", 16}, {"precision", "fp16 mixed"}, {"zero_stage", 0}, {"tp", 1}, {"pp", 1}, {"dp", 32}, {"cp", 1},
+                    {"recompute", "full"}, {"sequence_parallel", false}}},
+      {"hardware", {{"gpu", "A100-SXM4-80GB"}, {"gpu_count", 32}}},
+      {"measured", {{"tflops_per_gpu", 137}}},
+  };
+  if (!section.empty()) {
+    if (value.is_null() && key == "-") rec[section] = nullptr;
+    else if (key.empty()) rec[section] = value;
+    else rec[section][key] = value;
+  }
+  return rec.dump();
+}
+
+}  // namespace
+
+TEST_CASE("validate: Narayanan 1.7B maps to the published layout and shape") {
+  ValidateOptions opt = bundled_options();
+  opt.only_prefix = "narayanan2021_table1_1.7B";
+  const ValidationReport r = run_text(public_json(), opt);
+  REQUIRE(r.summary.records == 1);
+  const ValidationRow& x = row(r, "narayanan2021_table1_1.7B");
+  CHECK(x.status == "compared");
+  CHECK(x.convention == "megatron2021");
+  const Scenario& s = x.scenario;
+  CHECK(s.parallel.tp == 1);
+  CHECK(s.parallel.pp == 1);
+  CHECK(s.parallel.dp == 32);
+  CHECK(s.parallel.cp == 1);
+  CHECK(s.training.micro_batch == 16);
+  CHECK(s.training.global_batch_seqs == 512);
+  CHECK(s.training.seq_len == 2048);
+  CHECK(s.training.precision == Precision::fp16_mixed);
+  CHECK(s.training.recompute == Recompute::full);
+  CHECK_FALSE(s.training.flash_attention);  // 2021: Megatron's fused softmax, not FlashAttention
+  CHECK(s.model.layers == 24);
+  CHECK(s.model.hidden == 2304);
+  CHECK(s.model.heads == 24);
+  CHECK(s.model.ffn_hidden == 9216);
+  CHECK(s.model.vocab == 51200);
+  CHECK(s.model.mlp == MlpKind::gelu);  // from preset narayanan2021-1.7b
+  CHECK(s.model.position == PositionKind::learned);
+  CHECK(s.hardware.gpu.id == "a100-sxm-80gb");
+  CHECK(s.hardware.gpu_count == 32);
+  CHECK(contains(x.profile, "published"));
+  CHECK(x.measured == 137);
+}
+
+TEST_CASE("validate: the Megatron FLOP formula gives the printed aggregate and matches llmcalc's hardware FLOPs") {
+  // 1.7B: B = 512, s = 2048, l = 24, h = 2304, V = 51200.
+  const double f = megatron2021_flops_per_step(512, 2048, 24, 2304, 51200);
+  const double by_hand = 96.0 * 512 * 2048 * 24 * 2304.0 * 2304.0 * (1 + 2048.0 / (6 * 2304) + 51200.0 / (16 * 24 * 2304));
+  CHECK(f == doctest::Approx(by_hand).epsilon(1e-12));
+  // Fed the measured 137 TFLOP/s on 32 GPUs, the step time gives back the printed 4.4 PFLOP/s.
+  const double step = f / (137e12 * 32);
+  CHECK(f / step / 1e15 == doctest::Approx(4.4).epsilon(0.01));
+  // Eq. 3 counts the same work as llmcalc's hardware FLOPs (4 forward passes with full
+  // recompute, unhalved attention without a fused kernel): within 2% (it drops biases, norms
+  // and the position embedding).
+  const Estimate e = llmc::test::run({{"model.preset", "narayanan2021-1.7b"}, {"hardware.gpu", "a100-sxm-80gb"}, {"hardware.gpu_count", "32"},
+                                      {"training.micro_batch", "16"}, {"training.global_batch_seqs", "512"}, {"training.recompute", "full"},
+                                      {"training.flash_attention", "false"}, {"training.causal_attention_flops", "false"}, {"training.precision", "fp16_mixed"}});
+  const double llmcalc_hw = e.flops.hardware_per_token * 512 * 2048;
+  CHECK(llmcalc_hw == doctest::Approx(f).epsilon(0.02));
+}
+
+TEST_CASE("validate: FlashAttention-2 convention counts attention unhalved") {
+  // 6·s·N + 12·L·h·s² per sequence for GPT3-1.3B at 2k (N = 1.3e9): 1.6e13 + 2.47e12.
+  CHECK(flashattention2_flops_per_seq(2048, 1.3e9, 24, 2048) == doctest::Approx(6.0 * 2048 * 1.3e9 + 12.0 * 24 * 2048 * 2048.0 * 2048));
+}
+
+TEST_CASE("validate: malformed records are skipped with the field named") {
+  struct Case {
+    std::string section, key;
+    nlohmann::json value;
+    std::string field;
+  } cases[] = {
+      {"training", "tp", "eight", "training.tp"},
+      {"training", "tp", 0, "training.tp"},
+      {"training", "micro_batch", 1.5, "training.micro_batch"},
+      {"model", "layers", -3, "model.layers"},
+      {"model", "hidden", nlohmann::json::array(), "model.hidden"},
+      {"training", "sequence_parallel", "yes", "training.sequence_parallel"},
+      {"training", "precision", 16, "training.precision"},
+      {"training", "precision", "int4 magic", "training.precision"},
+      {"training", "zero_stage", 7, "training.zero_stage"},
+      {"training", "recompute", "sometimes", "training.recompute"},
+      {"training", "dp", 31, "training.dp"},  // tp·pp·cp·dp = 31 ≠ 32 GPUs
+      {"hardware", "gpu", "TPU v5p", "hardware.gpu"},
+      {"hardware", "gpu_count", "many", "hardware.gpu_count"},
+      {"model", "", "not an object", "model"},
+      {"source", "citation", 5, "source.citation"},
+      {"measured", "tflops_per_gpu", -1, "measured.tflops_per_gpu"},
+  };
+  for (const Case& c : cases) {
+    const ValidationReport r = run_text("[" + record_with(c.section, c.key, c.value) + "]");
+    INFO(c.section << "." << c.key << " = " << c.value.dump());
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].status == "skipped");
+    CHECK(r.rows[0].skip_field == c.field);
+    CHECK_FALSE(r.rows[0].skip_reason.empty());
+    CHECK(r.summary.skipped == 1);
+    CHECK(r.summary.modelled == 0);
+  }
+  // Not an object, no id, no kind, an unknown source.
+  const ValidationReport r = run_text(R"([3, {"kind": "x"}, {"id": "a"}, {"id": "b", "kind": "training_run", "measured": {"tflops_per_gpu": 100}}])");
+  REQUIRE(r.rows.size() == 4);
+  CHECK(r.rows[0].skip_field == "record");
+  CHECK(r.rows[0].id == "#0");
+  CHECK(r.rows[1].skip_field == "id");
+  CHECK(r.rows[2].skip_field == "kind");
+  CHECK(r.rows[3].skip_field == "source.citation");
+  CHECK(contains(r.rows[3].skip_reason, "tflops_per_gpu"));
+  // The well-formed record next to them is modelled.
+  const ValidationReport ok = run_text("[" + record_with("", "", nullptr) + ", 3]");
+  CHECK(ok.summary.modelled == 1);
+  CHECK(ok.summary.skipped == 1);
+}
+
+TEST_CASE("validate: a missing cp is derived from the GPU count, with a note") {
+  const std::string rec = record_with("training", "cp", nullptr);
+  nlohmann::json j = nlohmann::json::parse(rec);
+  j["training"].erase("cp");
+  j["hardware"]["gpu_count"] = 64;  // tp 1 · pp 1 · dp 32 → cp 2
+  const ValidationReport r = run_text("[" + j.dump() + "]");
+  REQUIRE(r.rows.size() == 1);
+  CHECK(r.rows[0].status == "compared");
+  CHECK(r.rows[0].scenario.parallel.cp == 2);
+  bool noted = false;
+  for (const std::string& n : r.rows[0].notes) noted = noted || contains(n, "cp not published: 2");
+  CHECK(noted);
+}
+
+TEST_CASE("validate: a file that is not a JSON array is an error, not a skip") {
+  for (const char* text : {"{}", "42", "\"records\"", "null"}) {
+    Result<ValidationReport> r = validate_records(text, {});
+    INFO(text);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().field == "validation file");
+    CHECK(contains(r.error().message, "array"));
+  }
+  Result<ValidationReport> bad = validate_records("[{", {});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(contains(bad.error().message, "not valid JSON"));
+  CHECK(run_text("[]").summary.records == 0);
+}
+
+TEST_CASE("validate: the ZeRO figure is reproduced") {
+  ValidateOptions opt;
+  opt.only_prefix = "zero_paper";
+  const ValidationReport r = run_text(public_json(), opt);
+  REQUIRE(r.summary.memory.rows == 4);
+  const double psi = 7.5e9, nd = 64;
+  struct {
+    const char* key;
+    double exact_gb;
+  } stages[] = {{"model_state_gb_per_gpu_baseline_dp", 16 * psi / 1e9},
+                {"zero1_pos_gb", (4 * psi + 12 * psi / nd) / 1e9},
+                {"zero2_pos_g_gb", (2 * psi + 14 * psi / nd) / 1e9},
+                {"zero3_pos_g_p_gb", 16 * psi / nd / 1e9}};
+  for (const auto& st : stages) {
+    const ValidationRow& x = row(r, "zero_paper_fig1_7p5B_64gpu", st.key);
+    INFO(st.key << ": predicted " << x.predicted << ", printed " << x.measured);
+    CHECK(x.predicted == doctest::Approx(st.exact_gb).epsilon(1e-9));  // the paper's formula, exactly
+    // Within 1% of the printed figure, except where the print's own rounding is larger (1.875 → "1.9").
+    const double rounding = 0.05 / x.measured;
+    CHECK(std::fabs(x.error) <= std::max(0.01, rounding));
+  }
+}
+
+TEST_CASE("validate: counts over validation/public.json") {
+  const ValidationReport r = run_text(public_json(), bundled_options());
+  CHECK(r.summary.records == 58);
+  CHECK(r.summary.modelled == 21);  // 10 Narayanan + 3 Llama 3 + 3 Llama 2 hours + 4 FlashAttention-2 + 1 ZeRO
+  CHECK(r.summary.skipped == 37);   // the kernel records
+  CHECK(r.summary.throughput.rows == 17);
+  CHECK(r.summary.memory.rows == 4);
+  CHECK(r.summary.shown.rows == 3);
+  int kernel = 0;
+  for (const ValidationRow& x : r.rows)
+    if (x.status == "skipped") {
+      CHECK(x.kind.rfind("kernel_", 0) == 0);
+      kernel += contains(x.skip_reason, "kernel record: used to build profiles") ? 1 : 0;
+    } else {
+      CHECK(std::isfinite(x.predicted));
+      CHECK(x.predicted > 0);
+    }
+  CHECK(kernel == 37);
+  // The Llama 3 131K row is the full 4D layout: cp 16 as printed (8·16·16·8 = 16384).
+  const ValidationRow& l3 = row(r, "llama3_405B_table4_row3_16384gpus_seq131072");
+  CHECK(l3.scenario.parallel.cp == 16);
+  CHECK(l3.scenario.parallel.dp == 8);
+  CHECK(l3.scenario.hardware.gpu.id == "h100-sxm");
+}
+
+// The issue's targets. Expected to fail until the per-op time model lands; then the lead
+// removes may_fail. Nothing may be tuned to these records to make it pass.
+TEST_CASE("validate: throughput targets (MAE ≤ 5%, no record worse than 10%)" * doctest::may_fail()) {
+  const ValidationReport r = run_text(public_json(), bundled_options());
+  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
+  CHECK(r.summary.throughput.mae <= 0.05);
+  CHECK(r.summary.throughput.max_abs_error <= 0.10);
+}
+
+TEST_CASE("validate CLI: table, --json, --only, --profile datasheet, errors") {
+  const std::string file = std::string(LLMC_SOURCE_DIR) + "/validation/public.json";
+  std::ostringstream out, err;
+  CHECK(cli::run({"validate", file}, out, err) == 0);
+  CHECK(contains(out.str(), "narayanan2021_table1_1T"));
+  CHECK(contains(out.str(), "records: 58 (21 modelled, 37 skipped)"));
+
+  std::ostringstream jout, jerr;
+  REQUIRE(cli::run({"validate", file, "--json", "--only", "llama3", "--profile", "datasheet"}, jout, jerr) == 0);
+  const nlohmann::json j = nlohmann::json::parse(jout.str());
+  REQUIRE(j["rows"].size() == 3);
+  CHECK(j["summary"]["records"] == 3);
+  CHECK(contains(j["rows"][0]["profile"].get<std::string>(), "datasheet"));
+  CHECK(j["conventions"].size() == flop_conventions().size());
+
+  std::ostringstream bout, berr;
+  CHECK(cli::run({"validate", std::string(LLMC_SOURCE_DIR) + "/validation/README.md"}, bout, berr) == 2);
+  CHECK(contains(berr.str(), "llmcalc: error: validation file: not valid JSON"));
+  std::ostringstream mout, merr;
+  CHECK(cli::run({"validate", "/nonexistent/records.json"}, mout, merr) == 2);
+  CHECK(contains(merr.str(), "llmcalc: error: /nonexistent/records.json: cannot read"));
+}
