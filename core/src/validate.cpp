@@ -16,8 +16,6 @@ namespace {
 using namespace detail::validation;
 using detail::json;
 
-constexpr int64_t kMaxLayouts = 20000;  // bounds the search per record (a few seconds at worst)
-
 const char* kKernelReason = "kernel record: used to build profiles (see gpu/ and site/profiles), not a training prediction";
 
 std::string n(double v, const char* f = "%.4g") {
@@ -120,7 +118,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   Mapped m = std::move(mr).value();
   const ProfilePick pick = pick_profile(m.base.hardware.gpu.id, opt);
   if (pick.profile) attach_profile(m.base, *pick.profile);
-  Result<LayoutChoice> lc = best_layout(m, kMaxLayouts);
+  Result<LayoutChoice> lc = best_layout(m, opt.max_layouts);
   if (!lc) return {skipped(r.id, r.kind, lc.error())};
   const Estimate& e = lc->estimate;
   const Resolved& res = e.r;

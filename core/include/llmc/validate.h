@@ -85,6 +85,7 @@ struct ValidateOptions {
   std::vector<HardwareProfile> default_profiles;
   std::string default_label = "published";  // how rows name a default profile
   std::string only_prefix;                  // only records whose id starts with this
+  int64_t max_layouts = 20000;              // layouts tried per record at most (the fuzz target lowers it)
 };
 
 // Parse the file and validate every record. Errors only when the whole text is not JSON or not
