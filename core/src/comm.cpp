@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "formulas.h"
+#include "step_ops.h"
 
 namespace llmc::detail {
 namespace {
@@ -16,19 +17,50 @@ double ring_factor(const std::string& collective, double n) {
   return (n - 1) / n;
 }
 
-struct Tier {
-  const char* name;
-  AlphaBeta ab;
-};
-
-// A group whose ranks are `stride` apart and `size` wide stays in one node if it spans ≤ a node.
-Tier tier_for(const Resolved& r, int64_t size, int64_t stride) {
+AlphaBeta tier_ab(const Resolved& r, bool intra) {
   const HardwareProfile& prof = r.s.hardware.profile;
-  AlphaBeta intra = prof.intra_node, inter = prof.inter_node;
-  if (r.s.hardware.intra_node_bandwidth_gbps) intra.busbw_gbps = intra_node_busbw_gbps(*r.s.hardware.intra_node_bandwidth_gbps);
-  if (r.s.hardware.inter_node_bandwidth_gbps) inter.busbw_gbps = inter_node_busbw_gbps(*r.s.hardware.inter_node_bandwidth_gbps);
-  if (size * stride <= r.gpus_per_node) return {"intra_node", intra};
-  return {"inter_node", inter};
+  AlphaBeta ab = intra ? prof.intra_node : prof.inter_node;
+  const std::optional<double>& user = intra ? r.s.hardware.intra_node_bandwidth_gbps : r.s.hardware.inter_node_bandwidth_gbps;
+  if (user) ab.busbw_gbps = intra ? intra_node_busbw_gbps(*user) : inter_node_busbw_gbps(*user);
+  return ab;
+}
+
+// A measured collective of this op and group size on this tier, if the profile has one.
+const AlphaBeta* measured(const Resolved& r, const char* collective, int64_t group, bool intra) {
+  if (r.s.hardware.intra_node_bandwidth_gbps || r.s.hardware.inter_node_bandwidth_gbps) return nullptr;  // the user's bandwidth wins
+  for (const CollectiveTable& c : r.s.hardware.profile.collectives)
+    if (c.op == collective && c.group == group && (c.tier == "intra_node") == intra) return &c.fit;
+  return nullptr;
+}
+
+double one_tier(const Resolved& r, const char* collective, int64_t group, bool intra, double bytes) {
+  if (group <= 1) return 0;
+  const AlphaBeta* m = measured(r, collective, group, intra);
+  const AlphaBeta ab = m ? *m : tier_ab(r, intra);
+  const double bw = ab.busbw_gbps * 1e9;
+  return ab.alpha_s + (bw > 0 ? ring_factor(collective, double(group)) * bytes / bw : 0);
+}
+
+// One collective over `group` ranks placed `stride` apart (Megatron order: tp innermost). Inside
+// a node it runs on NVLink. Across nodes with k > 1 ranks per node it is hierarchical, as NCCL's
+// multi-NIC rings are in effect: the intra-node part on NVLink, then the inter-node part over
+// group/k nodes on bytes/k per GPU, each GPU through its own NIC (all-reduce = reduce-scatter
+// in-node, all-reduce across, all-gather in-node).
+double collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes, const char** tier) {
+  const int64_t per_node = std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(stride, 1));
+  const int64_t k = std::min(group, per_node);
+  if (group <= k && group * stride <= r.gpus_per_node) {
+    *tier = "intra_node";
+    return one_tier(r, collective, group, true, bytes);
+  }
+  *tier = "inter_node";
+  const std::string c = collective;
+  if (k <= 1 || c == "send_recv" || c == "all_to_all") return one_tier(r, collective, group, false, bytes);
+  const int64_t nodes = (group + k - 1) / k;
+  if (c == "all_reduce")
+    return one_tier(r, "reduce_scatter", k, true, bytes) + one_tier(r, "all_reduce", nodes, false, bytes / double(k)) +
+           one_tier(r, "all_gather", k, true, bytes);
+  return one_tier(r, collective, k, true, bytes) + one_tier(r, collective, nodes, false, bytes / double(k));
 }
 
 CommItem make(const Resolved& r, const char* name, const char* collective, int64_t group, int64_t stride, double bytes, double count) {
@@ -36,11 +68,11 @@ CommItem make(const Resolved& r, const char* name, const char* collective, int64
   c.name = name;
   c.collective = collective;
   c.group = group;
-  const Tier tier = tier_for(r, group, stride);
-  c.tier = tier.name;
+  const char* tier = "intra_node";
+  const double once = collective_seconds(r, collective, group, stride, bytes, &tier);
+  c.tier = tier;
   c.bytes_per_step = bytes * count;
-  const double bw = tier.ab.busbw_gbps * 1e9;
-  c.time_s = count * (tier.ab.alpha_s + (bw > 0 ? ring_factor(collective, double(group)) * bytes / bw : 0));
+  c.time_s = count * once;
   return c;
 }
 
@@ -60,14 +92,25 @@ double compute_seconds(const Resolved& r, const FlopCounts& f) {
 }
 
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, Trace* t) {
+  return comm_per_step(r, p, f, compute_times(r, p), t);
+}
+
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, const ComputeTimes& ct, Trace* t) {
   std::vector<CommItem> out;
   const ParallelSpec& par = r.s.parallel;
   const TrainingSpec& ts = r.s.training;
   const ModelSpec& m = r.m;
   const double e = ts.precision == Precision::fp32 ? 4.0 : 2.0;
-  const double compute = compute_seconds(r, f);
+  // Overlap windows come from the kernel times of the slowest stage (step_ops.cpp); with the
+  // flat-efficiency basis, from its compute time.
   const double mb = double(r.micro_batches);
-  const double per_micro = compute / mb;
+  const bool flat = r.s.hardware.compute_efficiency > 0;
+  const double per_micro = flat ? compute_seconds(r, f) / mb : ct.micro_batch_s();
+  const double compute = per_micro * mb;
+  const double bwd_micro = flat ? per_micro * 2.0 / 3.0 : ct.stage_bwd.total();
+  const double fwd_micro = flat ? per_micro / 3.0 : ct.stage_fwd.total();
+  const double attention_step = flat ? compute * (f.model_per_token > 0 ? f.attention_per_token / f.model_per_token : 0)
+                                     : (ct.stage_fwd.attention_s + ct.stage_bwd.attention_s) * mb;
   const double tokens_micro = double(ts.micro_batch) * double(ts.seq_len) / double(par.cp);
   const double L = double(r.layers_per_stage);
   const double fwd_passes = ts.recompute == Recompute::full ? 2 : 1;
@@ -97,19 +140,19 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       out.push_back(ag);
       CommItem rs = make(r, "dp", "reduce_scatter", dpg, par.tp, grad_bytes, 1);
       rs.overlapped = par.dp_overlap;
-      rs.exposed_s = rs.overlapped ? std::max(0.0, rs.time_s - per_micro * 2.0 / 3.0) : rs.time_s;
+      rs.exposed_s = rs.overlapped ? std::max(0.0, rs.time_s - bwd_micro) : rs.time_s;
       out.push_back(rs);
     } else {
       // DDP / ZeRO-1/2: the gradient reduction overlaps the last micro-batch's backward (2/3 of it).
       const bool sharded = ts.zero_stage >= 1;
       CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", dpg, par.tp, grad_bytes, 1);
       g.overlapped = par.dp_overlap;
-      g.exposed_s = g.overlapped ? std::max(0.0, g.time_s - per_micro * 2.0 / 3.0) : g.time_s;
+      g.exposed_s = g.overlapped ? std::max(0.0, g.time_s - bwd_micro) : g.time_s;
       out.push_back(g);
       if (sharded) {
         CommItem ag = make(r, "dp", "all_gather", dpg, par.tp, weight_bytes, 1);  // updated params back to every rank
         ag.overlapped = par.dp_overlap;
-        ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - per_micro / 3.0) : ag.time_s;
+        ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - fwd_micro) : ag.time_s;
         out.push_back(ag);
       }
     }
@@ -130,8 +173,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     const double kv_bytes = 2 * e * tokens_micro * double(m.kv_heads) * double(m.head_dim) / double(par.tp);
     CommItem c = make(r, "cp", "send_recv", par.cp, par.tp, kv_bytes, L * mb * double(par.cp - 1) * (fwd_passes + 2));
     c.overlapped = par.cp_overlap;
-    const double attn_share = f.hardware_per_token > 0 ? f.attention_per_token / f.model_per_token : 0;
-    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute * attn_share) : c.time_s;
+    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - attention_step) : c.time_s;
     out.push_back(c);
   }
   if (par.ep > 1 && m.is_moe()) {

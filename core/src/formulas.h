@@ -21,13 +21,18 @@ MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, d
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits);
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p);
 
-// The flat kernel efficiency in use: hardware.compute_efficiency if set, else the profile's.
+// The flat kernel efficiency in use: hardware.compute_efficiency if set, else the profile's
+// (used when the user sets one, and for kernels a profile has no fit for).
 double compute_efficiency(const Resolved& r);
-// Per-step compute time on the profile (no overrides), used by comm overlap windows.
+// Per-step compute time at the flat efficiency (the hardware.compute_efficiency basis).
 double compute_seconds(const Resolved& r, const FlopCounts& f);
+struct ComputeTimes;  // step_ops.h: the step as timed kernels
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, Trace* t);
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, const ComputeTimes& ct, Trace* t);
 
 TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::vector<CommItem>& comm, double tokens,
                            Trace* t, std::vector<std::string>& warnings);
+TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const ComputeTimes& ct, const std::vector<CommItem>& comm,
+                           double tokens, Trace* t, std::vector<std::string>& warnings);
 
 }  // namespace llmc::detail

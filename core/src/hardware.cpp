@@ -1,5 +1,7 @@
 #include "llmc/hardware.h"
 
+#include "kernel_time.h"
+
 namespace llmc {
 
 const char* to_string(Dtype d) {
@@ -58,6 +60,22 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu) {
   // Latency: ~20 µs inside a node, ~30 µs across (nccl-tests small sizes).
   p.intra_node = AlphaBeta{20e-6, intra_node_busbw_gbps(gpu.intra_node_bandwidth_gbps)};
   p.inter_node = AlphaBeta{30e-6, inter_node_busbw_gbps(gpu.inter_node_bandwidth_gbps)};
+  // Kernel-level fits (docs/formulas.md "Kernel times"): the datasheet peak times the achievable
+  // fraction measured on A100 and H100 by published benchmarks, and a fixed launch cost.
+  const struct { const char* key; Dtype d; } gemm_dtypes[] = {{"fp32", Dtype::fp32}, {"tf32", Dtype::tf32}, {"bf16", Dtype::bf16}, {"fp16", Dtype::fp16}, {"fp8", Dtype::fp8}};
+  for (const auto& [key, d] : gemm_dtypes) {
+    if (gpu.peak_tflops(d) <= 0) continue;
+    p.gemm[key].fit = ThroughputFit{gpu.peak_tflops(d) * detail::kDatasheetGemmFraction, detail::kKernelOverheadUs};
+    p.gemm[key].max_tflops = p.gemm[key].fit.peak;
+  }
+  for (const auto& [key, d] : gemm_dtypes) {
+    if (d != Dtype::bf16 && d != Dtype::fp16) continue;
+    if (gpu.peak_tflops(d) <= 0) continue;
+    const ThroughputFit f{gpu.peak_tflops(d) * detail::kDatasheetAttentionFraction, detail::kKernelOverheadUs};
+    p.attention[key].fwd_fit = f;
+    p.attention[key].bwd_fit = f;
+  }
+  if (gpu.hbm_bandwidth_gbps > 0) p.memory_bound["hbm_copy"].fit = ThroughputFit{gpu.hbm_bandwidth_gbps * detail::kDatasheetHbmFraction, detail::kKernelOverheadUs};
   p.comm_source = "busbw = 0.78 × NVLink one-way (nccl-tests 8×A100 235/300, 8×H100 ring 367/450), 0.9 × NIC; alpha 20/30 µs";
   return p;
 }

@@ -1,17 +1,32 @@
-// Step time and totals. Three bases, in order of precedence:
-//  mfu:             step = model FLOPs per step / (gpus × peak × MFU)   (seed 002: "40% utilization")
-//  achieved_tflops: step = model FLOPs per step / (gpus × achieved)     (seeds 000/003: "1000/400 TFLOPS")
-//  profile:         step = compute (hardware FLOPs / (peak × efficiency)) + bubble + exposed comm
+// Step time and totals. Four bases, in order of precedence:
+//  mfu:                step = model FLOPs per step / (gpus × peak × MFU)   (seed 002: "40% utilization")
+//  achieved_tflops:    step = model FLOPs per step / (gpus × achieved)     (seeds 000/003: "1000/400 TFLOPS")
+//  compute_efficiency: step = hardware FLOPs / (gpus × peak × efficiency) + bubble + exposed comm
+//  profile:            step = the slowest stage's kernels × micro-batches + optimizer + bubble +
+//                      exposed comm, every kernel timed from the hardware profile (step_ops.cpp)
 // The user's MFU is end-to-end by definition (PaLM appendix B), so in the first two bases the
 // bubble and communication are shown as parts of the given step time, not added to it.
 #include <algorithm>
 
+#include <cmath>
+
 #include "formulas.h"
+#include "step_ops.h"
 
 namespace llmc::detail {
 
+// The time model's own error, one sigma: the mean absolute error of its throughput predictions
+// against the published runs in docs/validation.md (llmcalc validate validation/public.json).
+constexpr double kModelRelErr = 0.05;
+
 TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::vector<CommItem>& comm, double tokens, Trace* t,
                            std::vector<std::string>& warnings) {
+  // Callers without the kernel times: recount them (estimate() and searches pass theirs).
+  return time_per_step(r, f, compute_times(r, count_params(r, nullptr)), comm, tokens, t, warnings);
+}
+
+TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const ComputeTimes& ct, const std::vector<CommItem>& comm,
+                           double tokens, Trace* t, std::vector<std::string>& warnings) {
   TimeEstimate te;
   Trace scratch(false);
   Trace& tr = t ? *t : scratch;
@@ -54,17 +69,54 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::ve
       warnings.push_back("the given " + te.basis + " leaves no time for compute once the pipeline bubble and exposed communication are counted; it is higher than this layout allows");
       te.compute_s = 0;
     }
-  } else {
-    te.basis = "profile";
+  } else if (hw.compute_efficiency > 0) {
+    te.basis = "compute_efficiency";
     const double eff = compute_efficiency(r);
-    te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency)", "s",
-                          hw.compute_efficiency > 0 ? "hardware.compute_efficiency (user)" : "hardware profile compute_efficiency (datasheet profile: 0.5 assumed; see hardware.profile_description)", compute,
+    te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency)", "s", "hardware.compute_efficiency (user)", compute,
                           {{"hardware_flops_per_step", hw_step}, {"gpus", gpus}, {"peak_flops", peak}, {"efficiency", eff}});
     te.bubble_s = te.compute_s * bubble;
     te.comm_exposed_s = exposed;
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
                        te.compute_s + te.bubble_s + te.comm_exposed_s,
                        {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
+    te.step_low_s = te.step_s * (1 - kModelRelErr);
+    te.step_high_s = te.step_s * (1 + kModelRelErr);
+  } else {
+    te.basis = "profile";
+    const double fwd = ct.stage_fwd.total(), bwd = ct.stage_bwd.total();
+    OpTally step;  // the slowest stage over all micro-batches
+    step.add(ct.stage_fwd, m);
+    step.add(ct.stage_bwd, m);
+    te.gemm_s = tr.add("time.gemm_s", "m × Σ GEMM kernels of one micro-batch on the slowest stage (forward, backward dX and dW, recompute)", "s",
+                       "hardware profile gemm table / fit (docs/formulas.md, Kernel times)", step.gemm_s, {{"m", m}});
+    te.attention_s = tr.add("time.attention_s", "m × Σ attention kernels (fused flash, or QKᵀ/softmax/PV)", "s", "hardware profile attention table / fit",
+                            step.attention_s, {{"m", m}});
+    te.memory_bound_s = tr.add("time.memory_bound_s", "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss", "s",
+                               "hardware profile memory_bound table / fit", step.memory_s, {{"m", m}});
+    te.optimizer_s = tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s", "hardware profile memory_bound.adamw (fit: HBM)",
+                            ct.optimizer.memory_s, {});
+    const int* nb = step.by_basis;
+    te.kernels_from_table = nb[0] + ct.optimizer.by_basis[0];
+    te.kernels_from_fit = nb[1] + ct.optimizer.by_basis[1];
+    te.kernels_from_spec = nb[2] + ct.optimizer.by_basis[2];
+    te.compute_s = tr.add("time.compute_s", "m × (forward + backward of one micro-batch on the slowest stage) + optimizer", "s",
+                          "sum of kernel times from the hardware profile (see time.gemm_s, time.attention_s, time.memory_bound_s)", m * (fwd + bwd) + ct.optimizer.memory_s,
+                          {{"m", m}, {"forward_s", fwd}, {"backward_s", bwd}, {"optimizer_s", ct.optimizer.memory_s},
+                           {"kernels_table", double(te.kernels_from_table)}, {"kernels_fit", double(te.kernels_from_fit)}, {"kernels_spec", double(te.kernels_from_spec)}});
+    // The bubble in time: (p − 1) micro-batch slots, ÷ v interleaved, ÷ 3 for zero bubble H1.
+    te.bubble_s = m * (fwd + bwd) * bubble;
+    te.comm_exposed_s = exposed;
+    te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
+                       te.compute_s + te.bubble_s + te.comm_exposed_s,
+                       {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
+    // Error bar: the kernels' measured spread (independent kernels add in quadrature, scaled
+    // with the bubble) and the model's validated error.
+    const double kernels_rel = te.step_s > 0 ? std::sqrt(step.var_s2 + ct.optimizer.var_s2) * (1 + bubble) / te.step_s : 0;
+    const double rel = std::sqrt(kernels_rel * kernels_rel + kModelRelErr * kModelRelErr);
+    te.step_low_s = tr.add("time.step_low_s", "step_s × (1 − √(kernel_rel² + model_rel²))", "s", "profile p10/p90 and cv per kernel; model error from docs/validation.md",
+                           te.step_s * (1 - rel), {{"kernel_rel", kernels_rel}, {"model_rel", kModelRelErr}});
+    te.step_high_s = tr.add("time.step_high_s", "step_s × (1 + √(kernel_rel² + model_rel²))", "s", "profile p10/p90 and cv per kernel; model error from docs/validation.md",
+                            te.step_s * (1 + rel), {{"kernel_rel", kernels_rel}, {"model_rel", kModelRelErr}});
   }
   tr.add("time.bubble_s", "compute_s × bubble_fraction (profile basis); step − step/(1 + bubble_fraction) (MFU basis)", "s", "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}});
   tr.add("time.comm_exposed_s", "Σ exposed communication", "s", "comm.* terms", te.comm_exposed_s, {});

@@ -65,7 +65,12 @@ struct TimeEstimate {
   double mfu = 0, hfu = 0;
   double peak_tflops = 0;              // dense peak of the compute dtype
   double achieved_model_tflops_per_gpu = 0;
-  std::string basis;                   // "mfu", "achieved_tflops" or "profile"
+  std::string basis;                   // "mfu", "achieved_tflops", "compute_efficiency" or "profile"
+  // Profile basis: the step's kernels by family (per step, the slowest pipeline stage), how they
+  // were timed, and the error bar (one sigma from the profile's spread and the model's error).
+  double gemm_s = 0, attention_s = 0, memory_bound_s = 0, optimizer_s = 0;
+  int kernels_from_table = 0, kernels_from_fit = 0, kernels_from_spec = 0;
+  double step_low_s = 0, step_high_s = 0;
 };
 
 struct Estimate {

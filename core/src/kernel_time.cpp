@@ -1,0 +1,154 @@
+// Kernel times from the hardware profile (docs/formulas.md "Kernel times").
+//
+// Measured points are used through a correction to the fitted curve: the log of
+// measured/fitted time at each point is spread to nearby shapes by inverse-square-distance
+// weighting in log2 space of the shape (m, n, k; or seq_len, head_dim), fading to the fit an
+// octave or two away. At a measured shape it returns the measurement exactly; between grid points
+// it interpolates in log space; far from every point it is the fit. The fit is physical: a fixed
+// launch/tail cost plus work at an asymptotic rate, never faster than HBM allows.
+#include "kernel_time.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "detmath.h"
+
+namespace llmc::detail {
+
+const char* to_string(KernelBasis b) {
+  switch (b) {
+    case KernelBasis::table: return "table";
+    case KernelBasis::fit: return "fit";
+    case KernelBasis::spec: return "spec";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr double kFitRelErr = 0.10;   // a fitted curve away from its points
+constexpr double kSpecRelErr = 0.20;  // spec × flat efficiency
+constexpr double kReach2 = 1.0;       // squared log2 distance at which a point's weight equals the fit's
+
+const char* dtype_key(Dtype d) {
+  switch (d) {
+    case Dtype::fp32: return "fp32";
+    case Dtype::tf32: return "tf32";
+    case Dtype::bf16: return "bf16";
+    case Dtype::fp16: return "fp16";
+    case Dtype::fp8: return "fp8";
+    default: return "";
+  }
+}
+
+double hbm_gbps(const HardwareSpec& hw) {
+  auto it = hw.profile.memory_bound.find("hbm_copy");
+  if (it != hw.profile.memory_bound.end() && it->second.fit.peak > 0) return it->second.fit.peak;
+  return hw.gpu.hbm_bandwidth_gbps * kDatasheetHbmFraction;
+}
+
+double flat_efficiency(const HardwareSpec& hw) { return hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile.compute_efficiency; }
+
+// Weighted mean of log(measured/fitted) over points at squared log2 distance d2; the fit itself
+// takes weight 1/kReach2. Returns the correction factor on time and the weight share of the table.
+struct Correction {
+  double factor = 1, table_share = 0, rel_err = 0;
+};
+template <class Points, class Dist, class LogRatio, class Cv>
+Correction correct(const Points& pts, Dist dist2, LogRatio log_ratio, Cv cv) {
+  double wsum = 1.0 / kReach2, lsum = 0, esum = 0;
+  for (const auto& p : pts) {
+    const double d2 = dist2(p);
+    if (d2 < 1e-12) return {det_exp(log_ratio(p)), 1, cv(p)};  // a measured shape: the measurement
+    const double w = 1 / d2;
+    wsum += w;
+    lsum += w * log_ratio(p);
+    esum += w * cv(p);
+  }
+  const double share = 1 - (1.0 / kReach2) / wsum;
+  return {det_exp(lsum / wsum), share, esum / wsum + (1 - share) * kFitRelErr};
+}
+
+double sq(double x) { return x * x; }
+
+}  // namespace
+
+KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, double k, double batch) {
+  const double flops = 2 * m * n * k * batch;
+  const double bytes = (m * k + k * n + m * n) * bytes_of(dtype) * batch;
+  const double mem_s = bytes / (hbm_gbps(hw) * 1e9);
+  const auto it = hw.profile.gemm.find(dtype_key(dtype));
+  if (it == hw.profile.gemm.end() || it->second.fit.peak <= 0) {
+    const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * flat_efficiency(hw);
+    return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
+  }
+  const GemmTable& t = it->second;
+  auto fitted = [&](double mm, double nn, double kk, double b) {
+    const double f = 2 * mm * nn * kk * b;
+    const double by = (mm * kk + kk * nn + mm * nn) * bytes_of(dtype) * b;
+    return t.fit.overhead_us * 1e-6 + std::max(f / (t.fit.peak * 1e12), by / (hbm_gbps(hw) * 1e9));
+  };
+  const double fit_s = fitted(m, n, k, batch);
+  if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
+  const double lm = det_log(m) / det_log(2.0), ln = det_log(n) / det_log(2.0), lk = det_log(k) / det_log(2.0);
+  const Correction c = correct(
+      t.points, [&](const GemmPoint& p) { return sq(det_log(p.m) / det_log(2.0) - lm) + sq(det_log(p.n) / det_log(2.0) - ln) + sq(det_log(p.k) / det_log(2.0) - lk); },
+      [&](const GemmPoint& p) { return det_log((2 * p.m * p.n * p.k / (p.tflops * 1e12)) / fitted(p.m, p.n, p.k, 1)); },
+      [](const GemmPoint& p) { return p.cv; });
+  return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
+}
+
+KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, double q_len, double kv_len, double heads,
+                          double kv_heads, double head_dim, bool causal, bool backward) {
+  const double fwd_flops = 4 * batch * q_len * kv_len * heads * head_dim * (causal ? 0.5 : 1.0);
+  const double flops = backward ? 2.5 * fwd_flops : fwd_flops;
+  (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
+  const auto it = hw.profile.attention.find(dtype_key(dtype));
+  if (it == hw.profile.attention.end() || (backward ? it->second.bwd_fit.peak : it->second.fwd_fit.peak) <= 0) {
+    const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * flat_efficiency(hw);
+    return {kKernelOverheadUs * 1e-6 + flops / peak, kSpecRelErr, KernelBasis::spec};
+  }
+  const AttentionTable& t = it->second;
+  const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
+  const double fit_s = f.overhead_us * 1e-6 + flops / (f.peak * 1e12);
+  if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
+  const double ls = det_log(kv_len) / det_log(2.0), ld = det_log(head_dim) / det_log(2.0);
+  // Points of the other mask type are a poorer match: one octave further away.
+  const Correction c = correct(
+      t.points, [&](const AttentionPoint& p) { return sq(det_log(p.seq_len) / det_log(2.0) - ls) + sq(det_log(p.head_dim) / det_log(2.0) - ld) + (p.causal == causal ? 0 : 1); },
+      [&](const AttentionPoint& p) {
+        const double pf = 4 * p.batch * p.seq_len * p.seq_len * p.heads * p.head_dim * (p.causal ? 0.5 : 1.0) * (backward ? 2.5 : 1.0);
+        const double measured = pf / ((backward ? p.bwd_tflops : p.fwd_tflops) * 1e12);
+        return det_log(measured / (f.overhead_us * 1e-6 + pf / (f.peak * 1e12)));
+      },
+      [](const AttentionPoint& p) { return p.cv; });
+  return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
+}
+
+KernelTime memory_time(const HardwareSpec& hw, const char* kernel, double bytes) {
+  const HardwareProfile& prof = hw.profile;
+  auto it = prof.memory_bound.find(kernel);
+  if (it == prof.memory_bound.end() || it->second.fit.peak <= 0) {
+    // Unmeasured kernel: streaming copies run at the measured (or datasheet) copy bandwidth;
+    // framework element-wise kernels at the element-wise fraction of spec.
+    const std::string k = kernel;
+    const bool streaming = k == "hbm_copy" || k == "hbm_triad" || k == "adamw" || k == "cast";
+    it = streaming ? prof.memory_bound.find("hbm_copy") : prof.memory_bound.end();
+    if (it == prof.memory_bound.end() || it->second.fit.peak <= 0) {
+      const double frac = streaming ? kDatasheetHbmFraction : kDatasheetElementwiseFraction;
+      return {kKernelOverheadUs * 1e-6 + bytes / (hw.gpu.hbm_bandwidth_gbps * frac * 1e9), kSpecRelErr, KernelBasis::spec};
+    }
+  }
+  const BandwidthTable& t = it->second;
+  auto fitted = [&](double b) { return t.fit.overhead_us * 1e-6 + b / (t.fit.peak * 1e9); };
+  const double fit_s = fitted(bytes);
+  if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
+  const double lb = det_log(bytes) / det_log(2.0);
+  const Correction c = correct(
+      t.points, [&](const BandwidthPoint& p) { return sq(det_log(p.bytes) / det_log(2.0) - lb); },
+      [&](const BandwidthPoint& p) { return det_log((p.bytes / (p.gbps * 1e9)) / fitted(p.bytes)); }, [](const BandwidthPoint& p) { return p.cv; });
+  return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
+}
+
+}  // namespace llmc::detail

@@ -1,0 +1,48 @@
+// Internal: the time of one kernel on this GPU, from the hardware profile. Lookup order, reported
+// with every time: a measured table (log-space interpolation) → the profile's fitted curve →
+// the spec peak × the profile's flat compute efficiency.
+#pragma once
+#include "llmc/scenario.h"
+
+namespace llmc::detail {
+
+enum class KernelBasis { table, fit, spec };
+const char* to_string(KernelBasis b);
+
+struct KernelTime {
+  double s = 0;        // seconds
+  double rel_err = 0;  // one-sigma relative uncertainty of s (measured spread, or the basis's)
+  KernelBasis basis = KernelBasis::spec;
+};
+
+// C[m×n] = A[m×k]·B[k×n] in `dtype`, `batch` independent products (batched attention GEMMs).
+KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, double k, double batch = 1);
+
+// Fused (flash) attention of `batch` sequences: `q_len` queries against `kv_len` keys,
+// `heads` query heads of `head_dim`, FLOPs 4·b·q·kv·h·d (÷2 causal), backward 2.5× forward.
+KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, double q_len, double kv_len, double heads,
+                          double kv_heads, double head_dim, bool causal, bool backward);
+
+// A memory-bound kernel (`kernel` names a profile memory_bound entry: rmsnorm, softmax, adamw…)
+// moving `bytes` (read + written).
+KernelTime memory_time(const HardwareSpec& hw, const char* kernel, double bytes);
+
+// The achievable fraction of spec the datasheet profile assumes (documented in
+// docs/formulas.md "Kernel times"); exposed for the datasheet profile and tests.
+// GEMMs of training shapes at sustained clocks: cuBLASLt sweeps reach 0.73-0.82 of dense peak on
+// A100 (Azure: 4096³ 228, 8192³ 254 of 312) and the best shape 0.80-0.87 (mamf-finder); under
+// hours of load the SM clock settles below boost (power cap), so 0.75.
+constexpr double kDatasheetGemmFraction = 0.75;
+// Fused attention forward + backward: FlashAttention-2 causal hdim128 on A100 0.50-0.61 of peak
+// (155-189 TFLOP/s at 2k-16k), cuDNN / FlashAttention-3 on H100 0.5-0.6 forward.
+constexpr double kDatasheetAttentionFraction = 0.50;
+// Streaming copies (HBM copy/triad, the fused multi-tensor optimizer): BabelStream copy on
+// A100 80GB 1.61-1.75 of 2.04 TB/s, H100 2.90-3.18 of 3.35.
+constexpr double kDatasheetHbmFraction = 0.85;
+// Framework element-wise kernels (LayerNorm/RMSNorm, GeLU/SwiGLU, dropout, softmax, rotary,
+// cross-entropy) move their bytes at about half of HBM peak: short, multi-pass kernels with
+// reductions, strided views and launch gaps. The calibration bench measures our own versions.
+constexpr double kDatasheetElementwiseFraction = 0.50;
+constexpr double kKernelOverheadUs = 4.0;         // launch + tail of one kernel (CUDA launch ~2-5 µs)
+
+}  // namespace llmc::detail

@@ -1,0 +1,237 @@
+// One step as kernels (docs/formulas.md "Time model: kernels"). Shapes per GPU:
+//   T  = micro_batch · seq_len / cp tokens; Tn = T / tp for the norms, residuals and dropout
+//        under sequence parallelism (else T, replicated on every tp rank);
+//   linear layers C[m×n] = A[m×k]·B[k×n] with the sharded dimension divided by tp; backward is
+//   dX (m=T, n=k, k=n) and dW (m=k, n=n, k=T);
+//   attention per rank: mb sequences, s/cp queries against s keys, heads/tp heads, causal.
+// Memory-bound kernels are counted in bytes read + written, e the activation element size.
+#include "step_ops.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace llmc::detail {
+
+void OpTally::add_gemm(const KernelTime& k, double times) {
+  gemm_s += k.s * times;
+  var_s2 += (k.s * times * k.rel_err) * (k.s * times * k.rel_err);
+  by_basis[int(k.basis)] += 1;
+}
+void OpTally::add_attention(const KernelTime& k, double times) {
+  attention_s += k.s * times;
+  var_s2 += (k.s * times * k.rel_err) * (k.s * times * k.rel_err);
+  by_basis[int(k.basis)] += 1;
+}
+void OpTally::add_memory(const KernelTime& k, double times) {
+  memory_s += k.s * times;
+  var_s2 += (k.s * times * k.rel_err) * (k.s * times * k.rel_err);
+  by_basis[int(k.basis)] += 1;
+}
+void OpTally::add(const OpTally& o, double times) {
+  gemm_s += o.gemm_s * times;
+  attention_s += o.attention_s * times;
+  memory_s += o.memory_s * times;
+  var_s2 += o.var_s2 * times * times;
+  for (int i = 0; i < 3; ++i) by_basis[i] += o.by_basis[i];
+}
+
+namespace {
+
+struct Ctx {
+  const HardwareSpec& hw;
+  Dtype gemm_dtype, attn_dtype;
+  double e;  // activation bytes per element
+};
+
+// A linear layer y[T×n] = x[T×k]·W[k×n]: forward, and backward dX + dW.
+void linear(const Ctx& c, double T, double k, double n, OpTally& fwd, OpTally& bwd, double batch = 1) {
+  if (T <= 0 || k <= 0 || n <= 0) return;
+  fwd.add_gemm(gemm_time(c.hw, c.gemm_dtype, T, n, k, batch));
+  bwd.add_gemm(gemm_time(c.hw, c.gemm_dtype, T, k, n, batch));
+  bwd.add_gemm(gemm_time(c.hw, c.gemm_dtype, k, n, T, batch));
+}
+
+void elementwise(const Ctx& c, const char* kernel, double fwd_bytes, double bwd_bytes, OpTally& fwd, OpTally& bwd) {
+  if (fwd_bytes > 0) fwd.add_memory(memory_time(c.hw, kernel, fwd_bytes));
+  if (bwd_bytes > 0) bwd.add_memory(memory_time(c.hw, kernel, bwd_bytes));
+}
+
+struct Layer {
+  OpTally fwd, bwd, attn_core_fwd;  // attn_core_fwd: what selective recompute re-runs
+};
+
+Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe) {
+  Layer L;
+  const ModelSpec& m = r.m;
+  const TrainingSpec& ts = r.s.training;
+  const ParallelSpec& par = r.s.parallel;
+  const double tp = double(par.tp), cp = double(par.cp), e = c.e;
+  const double s = double(ts.seq_len), b = double(ts.micro_batch);
+  const double T = b * s / cp;
+  const double Tn = ts.sequence_parallel ? T / tp : T;
+  const double h = double(m.hidden), a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim);
+  const char* norm = m.norm == NormKind::rmsnorm ? "rmsnorm" : "layernorm";
+
+  // Norms: read x, write y; backward reads x and dy, writes dx.
+  for (int64_t i = 0; i < m.norms_per_layer; ++i) elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, L.fwd, L.bwd);
+  // Two residual adds (with bias-dropout-add fused when the model has dropout: + 1-byte mask).
+  const double drop = m.dropout ? 1 : 0;
+  for (int i = 0; i < 2; ++i) elementwise(c, m.dropout ? "dropout" : "hbm_triad", (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, L.fwd, L.bwd);
+
+  // Attention projections.
+  if (m.attention == AttentionKind::standard) {
+    linear(c, T, h, (a + 2 * kv) * d / tp, L.fwd, L.bwd);
+    linear(c, T, a * d / tp, h, L.fwd, L.bwd);
+  } else {  // MLA: the low-rank projections lumped as one linear of the same parameter count
+    linear(c, T, h, p.attention_per_layer / h / tp, L.fwd, L.bwd);
+  }
+  if (m.position == PositionKind::rotary) {
+    const double qk = T * (a + kv) * d / tp * e;
+    elementwise(c, "rotary", 2 * qk, 2 * qk, L.fwd, L.bwd);
+  }
+  // Core attention.
+  const double heads = a / tp;
+  if (ts.flash_attention) {
+    L.attn_core_fwd.add_attention(attention_time(c.hw, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, false));
+    L.fwd.add(L.attn_core_fwd, 1);
+    L.bwd.add_attention(attention_time(c.hw, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, true));
+  } else {
+    // Unfused: QKᵀ and PV as batched GEMMs over b·heads, softmax (scale, mask, dropout fused)
+    // over the s/cp × s score matrix (Megatron fused softmax; Korthikanti 2022 §4.1).
+    const double bh = b * heads, q = s / cp, scores = bh * q * s;
+    OpTally& f = L.attn_core_fwd;
+    f.add_gemm(gemm_time(c.hw, c.attn_dtype, q, s, d, bh));
+    f.add_memory(memory_time(c.hw, "softmax", scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
+    f.add_gemm(gemm_time(c.hw, c.attn_dtype, q, d, s, bh));
+    L.fwd.add(f, 1);
+    L.bwd.add_gemm(gemm_time(c.hw, c.attn_dtype, q, s, d, bh));  // dP = dO·Vᵀ
+    L.bwd.add_gemm(gemm_time(c.hw, c.attn_dtype, s, d, q, bh));  // dV = Pᵀ·dO
+    L.bwd.add_memory(memory_time(c.hw, "softmax", scores * (3 * e + (m.dropout ? 2 * e + 1 : 0))));
+    L.bwd.add_gemm(gemm_time(c.hw, c.attn_dtype, q, d, s, bh));  // dQ = dS·K
+    L.bwd.add_gemm(gemm_time(c.hw, c.attn_dtype, s, d, q, bh));  // dK = dSᵀ·Q
+  }
+
+  // MLP or MoE.
+  const bool gated = m.mlp != MlpKind::gelu;
+  const char* act = gated ? "swiglu" : "gelu";
+  auto mlp = [&](double tokens, double width, double shard, double batch) {
+    linear(c, tokens, h, (gated ? 2 : 1) * width / shard, L.fwd, L.bwd, batch);
+    linear(c, tokens, width / shard, h, L.fwd, L.bwd, batch);
+    const double elems = tokens * width / shard * batch;
+    elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, L.fwd, L.bwd);
+  };
+  if (!moe) {
+    mlp(T, double(m.ffn_hidden), tp, 1);
+  } else {
+    const double E = double(m.experts), k = double(m.top_k), ep = double(par.ep), etp = double(r.etp);
+    linear(c, T, h, E, L.fwd, L.bwd);  // router (replicated)
+    // Each rank hosts E/ep experts and receives T·top_k token copies in all (balanced routing).
+    const double per_expert = T * k * ep / E;
+    mlp(per_expert, double(m.expert_ffn_hidden), etp, E / ep);
+    // Permute before the experts and unpermute after: gather/scatter of T·top_k rows.
+    elementwise(c, "hbm_copy", 4 * T * k * h * e, 4 * T * k * h * e, L.fwd, L.bwd);
+    const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
+    if (shared > 0) mlp(T, shared, tp, 1);
+  }
+  return L;
+}
+
+}  // namespace
+
+ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
+  ComputeTimes ct;
+  const ModelSpec& m = r.m;
+  const TrainingSpec& ts = r.s.training;
+  const ParallelSpec& par = r.s.parallel;
+  const HardwareSpec& hw = r.s.hardware;
+  const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;  // attention stays 16-bit in fp8 recipes
+  const Ctx c{hw, r.compute_dtype, attn, r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0};
+
+  // Optimizer step on this GPU's shard: read master (or weights), gradients and states, write
+  // master, states and the 16-bit weights; gradient-norm clipping reads the gradients once more.
+  const double shard = ts.zero_stage >= 1 ? double(ts.zero_shard_group > 0 ? ts.zero_shard_group : par.dp * par.cp) : 1.0;
+  const double local = (ts.finetune == Finetune::lora ? p.trainable / double(par.tp * par.pp) : p.per_gpu) / shard;
+  const double master = r.master_weights ? 4 : bytes_of(r.weight_dtype);
+  const double states = ts.optimizer == Optimizer::adamw || ts.optimizer == Optimizer::adam8bit ? 2 : ts.optimizer == Optimizer::adafactor ? 0 : 1;
+  const double opt_bytes = local * (2 * master + 2 * bytes_of(r.grad_dtype) + 2 * states * bytes_of(r.optimizer_state_dtype) + (r.master_weights ? bytes_of(r.weight_dtype) : 0));
+  if (!ts.cpu_offload_optimizer && opt_bytes > 0) ct.optimizer.add_memory(memory_time(hw, "adamw", opt_bytes));
+
+  if (!m.has_shape()) {
+    // Size-only model: 6·N FLOPs per token as GEMMs at the profile's rate on square-ish shapes.
+    const double tokens_mb = double(ts.micro_batch) * double(ts.seq_len) / double(par.cp);
+    const double flops = 2 * p.active / double(par.tp * par.pp) * tokens_mb;
+    const double side = std::cbrt(std::max(flops / 2, 1.0));
+    KernelTime k = gemm_time(hw, c.gemm_dtype, side, side, side);
+    ct.stage_fwd.add_gemm(k);
+    ct.stage_bwd.add_gemm(k, 2);
+    ct.layer_fwd_s = ct.stage_fwd.total();
+    ct.layer_bwd_s = ct.stage_bwd.total();
+    return ct;
+  }
+
+  const Layer dense = layer_ops(c, r, p, false);
+  const double L_stage = double(r.layers_per_stage);
+  const double moe_share = m.is_moe() ? double(p.moe_layers) / double(m.layers) : 0;
+  Layer moe;
+  if (moe_share > 0) moe = layer_ops(c, r, p, true);
+  OpTally layer_fwd, layer_bwd, layer_core;
+  layer_fwd.add(dense.fwd, 1 - moe_share);
+  layer_bwd.add(dense.bwd, 1 - moe_share);
+  layer_core.add(dense.attn_core_fwd, 1 - moe_share);
+  if (moe_share > 0) {
+    layer_fwd.add(moe.fwd, moe_share);
+    layer_bwd.add(moe.bwd, moe_share);
+    layer_core.add(moe.attn_core_fwd, moe_share);
+  }
+
+  // Recomputation in the backward pass: the whole forward of recomputed layers (full), or the
+  // attention core (selective; with flash attention the kernel already recomputes internally).
+  double recomputed_layers = 0;
+  if (ts.recompute == Recompute::full) recomputed_layers = ts.recompute_layers > 0 ? double(ts.recompute_layers) : L_stage;
+
+  // Embedding (first stage): gather forward, scatter-add backward. Final norm, logits and the
+  // vocab-parallel cross-entropy in fp32 (last stage).
+  const double T = double(ts.micro_batch) * double(ts.seq_len) / double(par.cp);
+  const double tp = double(par.tp), h = double(m.hidden), V = double(m.vocab);
+  OpTally emb_f, emb_b, head_f, head_b;
+  elementwise(c, "hbm_copy", 2 * T * h * c.e, 2 * T * h * c.e, emb_f, emb_b);
+  const double Tn = ts.sequence_parallel ? T / tp : T;
+  elementwise(c, m.norm == NormKind::rmsnorm ? "rmsnorm" : "layernorm", 2 * Tn * h * c.e, 3 * Tn * h * c.e, head_f, head_b);
+  linear(c, T, h, V / tp, head_f, head_b);
+  elementwise(c, "cross_entropy", T * V / tp * (c.e + 8), T * V / tp * (4 + c.e), head_f, head_b);
+
+  // The slowest stage: with pp = 1 one stage holds everything; otherwise the layers split as
+  // evenly as they go, the first and last stages taking the shortfall when pp does not divide
+  // them (Llama 3 §3.3.2) and carrying the embedding and the head.
+  auto stage = [&](double layers, bool first, bool last, OpTally& f, OpTally& bw) {
+    f.add(layer_fwd, layers);
+    bw.add(layer_bwd, layers);
+    const double rec = std::min(recomputed_layers, layers);
+    bw.add(layer_fwd, rec);
+    if (ts.recompute == Recompute::selective && !ts.flash_attention) bw.add(layer_core, layers);
+    if (first) f.add(emb_f, 1), bw.add(emb_b, 1);
+    if (last) f.add(head_f, 1), bw.add(head_b, 1);
+  };
+  const int64_t pp = par.pp;
+  if (pp == 1) {
+    stage(L_stage, true, true, ct.stage_fwd, ct.stage_bwd);
+  } else {
+    const double layers = double(m.layers);
+    const double short_by = L_stage * double(pp) - layers;  // layers the end stages give up
+    const double end_layers = L_stage - std::ceil(short_by / 2);
+    OpTally f_mid, b_mid, f_first, b_first, f_last, b_last;
+    stage(L_stage, false, false, f_mid, b_mid);
+    stage(std::max(end_layers, 0.0), true, false, f_first, b_first);
+    stage(std::max(L_stage - std::floor(short_by / 2), 0.0), false, true, f_last, b_last);
+    const double mid = pp > 2 ? f_mid.total() + b_mid.total() : 0;
+    const double first = f_first.total() + b_first.total(), last = f_last.total() + b_last.total();
+    if (mid >= first && mid >= last) ct.stage_fwd = f_mid, ct.stage_bwd = b_mid;
+    else if (first >= last) ct.stage_fwd = f_first, ct.stage_bwd = b_first;
+    else ct.stage_fwd = f_last, ct.stage_bwd = b_last;
+  }
+  ct.layer_fwd_s = layer_fwd.total();
+  ct.layer_bwd_s = layer_bwd.total();
+  return ct;
+}
+
+}  // namespace llmc::detail
