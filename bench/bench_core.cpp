@@ -14,6 +14,7 @@
 #include "llmc/fields.h"
 #include "llmc/report.h"
 #include "llmc/scenario.h"
+#include "llmc/search.h"
 
 namespace {
 
@@ -205,8 +206,55 @@ void BM_parse_estimate_json(benchmark::State& state) {
   }
 }
 
+// Layout search (docs/search.md). 22B: Calculon's megatron-22B on 64 GPUs (the anchor: ~47
+// core-minutes in Calculon), 1024 × 2048-token batch. 405B: Llama 3.1 on 16,384 H100s with its
+// 2048 × 8192-token batch. Counters: the search's candidate counts.
+llmc::SearchSpec search_22b_64() {
+  llmc::SearchSpec s;
+  s.base = make({{"model.preset", "megatron-22b"},
+                 {"hardware.gpu", "h100-sxm"},
+                 {"hardware.gpu_count", "64"},
+                 {"training.global_batch_seqs", "1024"},
+                 {"training.tokens", "1e12"}});
+  return s;
+}
+
+llmc::SearchSpec search_405b_16k() {
+  llmc::SearchSpec s;
+  s.base = make({{"model.preset", "llama3.1-405b"},
+                 {"hardware.gpu", "h100-sxm"},
+                 {"hardware.gpu_count", "16384"},
+                 {"parallel.tp", "8"},  // make() checks the base estimates; the search ignores its layout
+                 {"parallel.pp", "16"},
+                 {"training.seq_len", "8192"},
+                 {"training.global_batch_seqs", "2048"},
+                 {"training.tokens", "15.6e12"},
+                 {"training.sequence_parallel", "true"}});
+  return s;
+}
+
+void BM_search(benchmark::State& state, llmc::SearchSpec (*build)()) {
+  const llmc::SearchSpec spec = build();
+  llmc::SearchCounts c;
+  for (auto _ : state) {
+    llmc::Result<llmc::SearchResult> r = llmc::search_layouts(spec);
+    if (!r) {
+      state.SkipWithError(r.error().text().c_str());
+      return;
+    }
+    c = r->counts;
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["candidates"] = double(c.candidates);
+  state.counters["valid"] = double(c.valid);
+  state.counters["fit"] = double(c.valid - c.does_not_fit);
+  state.counters["timed"] = double(c.evaluated);
+}
+
 }  // namespace
 
+BENCHMARK_CAPTURE(BM_search, megatron_22b_64xh100, search_22b_64)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_search, llama3_1_405b_16384xh100, search_405b_16k)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_estimate, llama3_1_8b_8xh100, llama8b_8gpu)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_estimate, llama3_1_8b_8xh100_nofit, llama8b_8gpu_nofit)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_estimate, llama3_1_405b_16384_tp8_pp16_vpp2, llama405b_16k)->Unit(benchmark::kMicrosecond);

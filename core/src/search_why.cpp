@@ -65,7 +65,12 @@ std::vector<std::string> explain_best(const SearchResult& r, SearchObjective obj
     why.push_back("It is the only layout that fits and meets the constraints.");
     return why;
   }
-  const SearchLayout& next = r.top[1];
+  // The runner-up: the first listed layout that differs in step time (ties such as recompute
+  // modes that change nothing here say little); the second listed if all tie.
+  size_t k = 1;
+  while (k < r.top.size() && r.top[k].step_s == best.step_s) ++k;
+  if (k > 1) why.push_back(std::to_string(k - 1) + " listed layout(s) tie with the best on step time; it is listed first as the simpler layout.");
+  const SearchLayout& next = r.top[k < r.top.size() ? k : 1];
   why.push_back("Runner-up: " + describe_layout(next) + " (differs in " + differences(best, next) + ").");
   const double d_step = next.step_s - best.step_s;
   if (objective == SearchObjective::cost)

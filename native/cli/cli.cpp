@@ -14,6 +14,7 @@
 #include "llmc/report.h"
 #include "llmc/scaling.h"
 #include "table.h"
+#include "search_cmd.h"
 #include "validate_cmd.h"
 
 namespace llmc::cli {
@@ -256,6 +257,12 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   ValidateArgs val_args;
   CLI::App* val = add_validate_command(app, val_args);
 
+  ScenarioArgs search_scenario;
+  SearchArgs search_args;
+  CLI::App* sea = app.add_subcommand("search", "best parallel layouts (tp, pp, dp, cp, ep, v, micro-batch, recompute, ZeRO) for the scenario");
+  add_scenario_options(sea, search_scenario);
+  add_search_options(sea, search_args);
+
   std::vector<std::string> args(args_in.rbegin(), args_in.rend());  // CLI11 consumes from the back
   try {
     app.parse(args);
@@ -273,6 +280,7 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   if (pre->parsed()) return cmd_presets(presets_what, presets_json, out, err);
   if (prof->parsed()) return cmd_profile(profile_gpu, profile_check, out, err);
   if (val->parsed()) return cmd_validate(val_args, out, err);
+  if (sea->parsed()) return cmd_search(build_scenario(search_scenario), search_args, out, err);
   if (opt->parsed()) return cmd_optimal(compute, params, deadline_days, opt_args, opt_json, out, err);
   return 1;
 }
