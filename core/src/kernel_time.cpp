@@ -48,7 +48,6 @@ double hbm_gbps(const HardwareSpec& hw) {
   return hw.gpu.hbm_bandwidth_gbps * kDatasheetHbmFraction;
 }
 
-double flat_efficiency(const HardwareSpec& hw) { return hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile.compute_efficiency; }
 
 // Weighted mean of log(measured/fitted) over points at squared log2 distance d2; the fit itself
 // takes weight 1/kReach2. Returns the correction factor on time and the weight share of the table.
@@ -80,7 +79,7 @@ KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, do
   const double mem_s = bytes / (hbm_gbps(hw) * 1e9);
   const auto it = hw.profile.gemm.find(dtype_key(dtype));
   if (it == hw.profile.gemm.end() || it->second.fit.peak <= 0) {
-    const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * flat_efficiency(hw);
+    const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetGemmFraction;
     return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
   }
   const GemmTable& t = it->second;
@@ -106,7 +105,7 @@ KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, dou
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
   const auto it = hw.profile.attention.find(dtype_key(dtype));
   if (it == hw.profile.attention.end() || (backward ? it->second.bwd_fit.peak : it->second.fwd_fit.peak) <= 0) {
-    const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * flat_efficiency(hw);
+    const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetAttentionFraction;
     return {kKernelOverheadUs * 1e-6 + flops / peak, kSpecRelErr, KernelBasis::spec};
   }
   const AttentionTable& t = it->second;

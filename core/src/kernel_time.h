@@ -1,6 +1,6 @@
 // Internal: the time of one kernel on this GPU, from the hardware profile. Lookup order, reported
 // with every time: a measured table (log-space interpolation) → the profile's fitted curve →
-// the spec peak × the profile's flat compute efficiency.
+// the spec peak × the datasheet's achievable fraction (constants below).
 #pragma once
 #include "llmc/scenario.h"
 
