@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "formulas.h"
-#include "step_ops.h"
 
 namespace llmc {
 
@@ -37,9 +36,7 @@ Result<Estimate> estimate(const Scenario& s) {
   e.max_micro_batch = detail::max_micro_batch_that_fits(r, e.params, e.fits);
   e.min_gpus = detail::min_gpus_that_fit(r, e.params);
 
-  const detail::ComputeTimes ct = detail::compute_times(r, e.params);
-  e.comm = detail::comm_per_step(r, e.params, e.flops, ct, &e.trace);
-  e.time = detail::time_per_step(r, e.flops, ct, e.comm, tokens, &e.trace, e.warnings);
+  e.time = detail::step_time(r, e.params, e.flops, tokens, &e.trace, e.warnings, &e.comm);
   e.dataset_bytes = e.trace.add("data.dataset_bytes", "D × bytes_per_token_on_disk", "bytes", "seed 000: 15.6T tokens × ~4 bytes ≈ 60 TB",
                                 tokens * r.s.training.bytes_per_token_on_disk, {{"D", tokens}, {"bytes_per_token", r.s.training.bytes_per_token_on_disk}});
   // Safety net: extreme but in-range inputs must give an error, never a NaN or infinity.

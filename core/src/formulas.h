@@ -26,6 +26,11 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p);
 double compute_efficiency(const Resolved& r);
 // Per-step compute time at the flat efficiency (the hardware.compute_efficiency basis).
 double compute_seconds(const Resolved& r, const FlopCounts& f);
+// The step time as estimate() computes it: kernel times, communication, then the schedule. The
+// one composition estimate() and the layout search both call. `comm_out` receives the comm items.
+TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const FlopCounts& f, double tokens, Trace* t,
+                       std::vector<std::string>& warnings, std::vector<CommItem>* comm_out = nullptr);
+
 struct ComputeTimes;  // step_ops.h: the step as timed kernels
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, Trace* t);
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, const ComputeTimes& ct, Trace* t);

@@ -19,7 +19,7 @@ double step_time_lower_bound(const Resolved& r, const FlopCounts& f) {
   }
   // The profile basis with timed kernels has no cheap bound yet (it would need the kernel times,
   // which cost what the step time costs): 0 prunes nothing, so the answer stays exact.
-  if (hw.compute_efficiency <= 0 && time_model_has_kernel_times()) return 0;
+  if (hw.compute_efficiency <= 0) return 0;
   // Flat efficiency: compute + bubble + exposed communication, with communication taken as zero.
   const ParallelSpec& par = r.s.parallel;
   const double p = double(par.pp), m = double(r.micro_batches);

@@ -19,6 +19,15 @@ namespace llmc::detail {
 // against the published runs in docs/validation.md (llmcalc validate validation/public.json).
 constexpr double kModelRelErr = 0.05;
 
+TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const FlopCounts& f, double tokens, Trace* t,
+                       std::vector<std::string>& warnings, std::vector<CommItem>* comm_out) {
+  const ComputeTimes ct = compute_times(r, p);
+  std::vector<CommItem> comm = comm_per_step(r, p, f, ct, t);
+  TimeEstimate te = time_per_step(r, f, ct, comm, tokens, t, warnings);
+  if (comm_out) *comm_out = std::move(comm);
+  return te;
+}
+
 TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::vector<CommItem>& comm, double tokens, Trace* t,
                            std::vector<std::string>& warnings) {
   // Callers without the kernel times: recount them (estimate() and searches pass theirs).

@@ -1,0 +1,102 @@
+// Kernel times from a profile: measured points are returned exactly, interpolated between, the
+// fit is used far from every point, and unmeasured kernels fall back to spec × datasheet
+// fractions; each time says which it used. Also the hierarchical all-reduce across nodes.
+#include "kernel_time.h"
+#include "llmc/catalog.h"
+#include "llmc/profile.h"
+#include "test_util.h"
+
+using namespace llmc;
+using namespace llmc::detail;
+using namespace llmc::test;
+
+namespace {
+HardwareSpec h100_with(const HardwareProfile& p) {
+  HardwareSpec hw;
+  hw.gpu = *find_gpu("h100-sxm");
+  hw.profile = p;
+  return hw;
+}
+HardwareProfile gemm_profile() {
+  HardwareProfile p = datasheet_profile(*find_gpu("h100-sxm"));
+  GemmTable& t = p.gemm["bf16"];
+  t.fit = ThroughputFit{700, 5};
+  t.points = {GemmPoint{8192, 8192, 8192, 760, 0, 0, 0.004}, GemmPoint{4096, 4096, 4096, 600, 0, 0, 0.01}};
+  return p;
+}
+}  // namespace
+
+TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no table: spec × 0.75") {
+  const HardwareSpec hw = h100_with(gemm_profile());
+  const KernelTime at = gemm_time(hw, Dtype::bf16, 8192, 8192, 8192);
+  CHECK(at.basis == KernelBasis::table);
+  CHECK(at.s == doctest::Approx(2.0 * 8192 * 8192 * 8192 / 760e12).epsilon(1e-9));
+  CHECK(at.rel_err == 0.004);
+  // Between the two points (one octave from each): between their throughputs.
+  const KernelTime mid = gemm_time(hw, Dtype::bf16, 5793, 5793, 5793);
+  const double tflops = 2.0 * 5793 * 5793 * 5793 / mid.s / 1e12;
+  CHECK(tflops > 600);
+  CHECK(tflops < 760);
+  // Eight octaves from every point: the fit (5 µs + flops / 700 TFLOP/s), nearly unweighted.
+  const KernelTime far = gemm_time(hw, Dtype::bf16, 32, 32, 1048576);
+  CHECK(far.basis == KernelBasis::fit);
+  const double fit_s = 5e-6 + std::max(2.0 * 32 * 32 * 1048576 / 700e12, (32.0 * 1048576 * 2 + 1048576.0 * 32 * 2 + 32 * 32 * 2) / (3350e9 * 0.85));
+  CHECK(far.s == doctest::Approx(fit_s).epsilon(0.01));
+  // A dtype the profile has no table or fit for: spec peak × 0.75 plus the launch cost.
+  HardwareProfile bare = gemm_profile();
+  bare.gemm.clear();
+  const KernelTime spec = gemm_time(h100_with(bare), Dtype::bf16, 8192, 8192, 8192);
+  CHECK(spec.basis == KernelBasis::spec);
+  CHECK(spec.s == doctest::Approx(4e-6 + 2.0 * 8192 * 8192 * 8192 / (989.4e12 * 0.75)).epsilon(1e-9));
+}
+
+TEST_CASE("attention and memory-bound kernels: fits, and the fallbacks by kernel kind") {
+  HardwareProfile p = datasheet_profile(*find_gpu("h100-sxm"));
+  const HardwareSpec hw = h100_with(p);
+  // Datasheet fit: 0.5 of the bf16 peak; causal halves the FLOPs; backward is 2.5 × forward.
+  const KernelTime f = attention_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, false);
+  const double fwd_flops = 4.0 * 8192 * 8192 * 16 * 128 * 0.5;
+  CHECK(f.basis == KernelBasis::fit);
+  CHECK(f.s == doctest::Approx(4e-6 + fwd_flops / (989.4e12 * 0.5)).epsilon(1e-9));
+  const KernelTime b = attention_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, true);
+  CHECK(b.s == doctest::Approx(4e-6 + 2.5 * fwd_flops / (989.4e12 * 0.5)).epsilon(1e-9));
+  // Streaming kernels use the copy bandwidth (datasheet 0.85 × 3350 GB/s); framework element-wise
+  // kernels without a measurement 0.5 × spec.
+  const double gb = 1e9;
+  CHECK(memory_time(hw, "adamw", gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.85)).epsilon(1e-9));
+  CHECK(memory_time(hw, "rmsnorm", gb).basis == KernelBasis::spec);
+  CHECK(memory_time(hw, "rmsnorm", gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.5)).epsilon(1e-9));
+  // A measured RMSNorm point is returned as measured.
+  p.memory_bound["rmsnorm"].fit = ThroughputFit{2500, 3};
+  p.memory_bound["rmsnorm"].points = {BandwidthPoint{gb, 2400, 0, 0, 0.02}};
+  const KernelTime m = memory_time(h100_with(p), "rmsnorm", gb);
+  CHECK(m.basis == KernelBasis::table);
+  CHECK(m.s == doctest::Approx(gb / 2400e9).epsilon(1e-9));
+}
+
+TEST_CASE("the estimate reports how its kernels were timed, and an error bar around the step") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
+  CHECK(e.time.basis == "profile");
+  CHECK(e.time.kernels_from_fit > 0);
+  CHECK(e.time.gemm_s > e.time.attention_s);
+  CHECK(e.time.compute_s == doctest::Approx(e.time.gemm_s + e.time.attention_s + e.time.memory_bound_s + e.time.optimizer_s).epsilon(1e-9));
+  CHECK(e.time.step_low_s < e.time.step_s);
+  CHECK(e.time.step_high_s > e.time.step_s);
+  // Fit-timed kernels carry 10% each; the model's own 5%: the bar is at least ±5%.
+  CHECK(e.time.step_high_s / e.time.step_s - 1 >= 0.05);
+  CHECK(e.time.step_high_s / e.time.step_s - 1 < 0.15);
+}
+
+TEST_CASE("data-parallel all-reduce across nodes is hierarchical: NVLink inside, NICs across on bytes/k") {
+  // 2 nodes × 8 GPUs, tp 1: dp 16 spans both nodes with 8 ranks in each.
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.global_batch_seqs", "16"}, {"parallel.dp_overlap", "false"}});
+  const CommItem* dp = nullptr;
+  for (const CommItem& c : e.comm)
+    if (c.name == "dp") dp = &c;
+  REQUIRE(dp);
+  CHECK(dp->tier == "inter_node");
+  const double B = e.params.per_gpu * 2;  // bf16 gradients
+  const double nv = 0.78 * 450e9, nic = 0.9 * 50e9;
+  const double expected = (20e-6 + 7.0 / 8 * B / nv) + (30e-6 + 2 * 1.0 / 2 * (B / 8) / nic) + (20e-6 + 7.0 / 8 * B / nv);
+  CHECK(dp->time_s == doctest::Approx(expected).epsilon(1e-9));
+}
