@@ -35,6 +35,5 @@ double step_time_lower_bound(const Resolved& r, const FlopCounts& f);
 
 // The step time of a layout as estimate() computes it (search_time.cpp), without a trace.
 TimeEstimate layout_step_time(const Resolved& r, const ParamCounts& p, const FlopCounts& f, double tokens, std::vector<std::string>& warnings);
-// Whether the profile basis times kernels (step_ops.h) rather than FLOPs at a flat efficiency.
 
 }  // namespace llmc::detail
