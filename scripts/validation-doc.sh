@@ -38,6 +38,15 @@ validator only converts `estimate()`'s step time into each source's metric, so t
 when the time model or a profile changes, and `tests/test_validate.cpp` checks the targets
 (marked `may_fail` until the per-operation time model lands).
 
+`--json` prints `{"rows": [...], "summary": {...}, "conventions": [...], "profiles": [...]}`. A
+row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every target, or
+`skipped`), and either `skip_field` + `skip_reason`, or `convention`, `metric`, `unit`,
+`measured`, `predicted`, `error`, `in_mae`, `gpu`, `profile`, `layout`, `step_s`; every row has
+`notes` (each assumption made). `summary` has `records`, `modelled`, `skipped`, and for
+`throughput`, `memory` and `shown`: `rows`, `mae`, `max_abs_error`, `worst`; plus the targets and
+`meets_target` / `meets_stretch`. Exit status 0 whenever the file was read (whatever the errors),
+2 on a file that cannot be read or is not a JSON array (`llmcalc: error: <field>: <message>`).
+
 ## How a record becomes a scenario
 
 - **Record format.** `model` (shape), `training` (batch, micro-batch, precision, optimizer,

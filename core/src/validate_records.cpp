@@ -155,7 +155,7 @@ Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
   if (t.empty()) return std::optional<Recompute>();
   if (t.rfind("full", 0) == 0) return std::optional<Recompute>(Recompute::full);
   if (t.rfind("selective", 0) == 0) return std::optional<Recompute>(Recompute::selective);
-  if (t.rfind("none", 0) == 0 || t.rfind("no", 0) == 0) return std::optional<Recompute>(Recompute::none);
+  if (t.rfind("none", 0) == 0 || t == "no" || t.rfind("no ", 0) == 0) return std::optional<Recompute>(Recompute::none);
   return make_error("training.recompute", "must start with full, selective or none; got '" + r.recompute_text + "'");
 }
 

@@ -1,0 +1,40 @@
+// libFuzzer target: bytes → llmc::validate_records() (the `llmcalc validate` record parser,
+// mapping, layout rule and conventions). Checks: no crash; a whole-file error carries a message;
+// every record is counted once (modelled + skipped = records); a skipped row names its reason;
+// a compared row's prediction and error are finite; validation_to_json() is valid JSON with no
+// null (a non-finite number).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_common.h"
+#include "llmc/validate.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 16384) return 0;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  llmc::ValidateOptions opt;
+  opt.max_layouts = 48;  // the search is the slow part; a few layouts per record keep inputs fast
+  llmc::Result<llmc::ValidationReport> r = llmc::validate_records(text, opt);
+  if (!r) {
+    if (r.error().message.empty()) llmc::fuzz::fail("validate_records() error without a message");
+    return 0;
+  }
+  const llmc::ValidationSummary& s = r->summary;
+  if (s.modelled + s.skipped != s.records)
+    llmc::fuzz::fail("modelled " + std::to_string(s.modelled) + " + skipped " + std::to_string(s.skipped) + " != records " + std::to_string(s.records));
+  for (const llmc::ValidationRow& row : r->rows) {
+    if (row.status == "skipped") {
+      if (row.skip_reason.empty()) llmc::fuzz::fail("skipped row without a reason: " + row.id);
+      continue;
+    }
+    llmc::fuzz::finite("row.predicted", row.predicted);
+    llmc::fuzz::finite("row.error", row.error);
+    llmc::fuzz::finite("row.step_s", row.step_s);
+  }
+  llmc::fuzz::finite("summary.throughput.mae", s.throughput.mae);
+  const nlohmann::json j = nlohmann::json::parse(llmc::validation_to_json(*r), nullptr, false);
+  if (j.is_discarded()) llmc::fuzz::fail("validation_to_json() wrote invalid JSON");
+  llmc::fuzz::check_json_finite(j, "$");
+  return 0;
+}
