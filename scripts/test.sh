@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: native doctest suite, CLI checks, the suite again under
 # AddressSanitizer + UBSan, the wasm build under node with the native/wasm bit-identity check,
-# the embed module under node, the web site in headless Chromium, a fuzzing smoke run, and the
-# core benchmark (which prints numbers; it asserts nothing).
+# the embed module under node, the web site in headless Chromium, the desktop app under Xvfb
+# (driven with xdotool), a fuzzing smoke run, and the core benchmark (which prints numbers; it
+# asserts nothing).
 # Usage: scripts/test.sh            FUZZ_SECONDS=600 scripts/test.sh   (longer fuzzing)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +55,11 @@ web() {
 }
 stage "embed module under node (node --test)" node --test tests/embed/
 stage "web: build the site, browser tests (Playwright + Chromium)" web
+desktop() {  # llmcalc-desktop driven with real X11 input under Xvfb (tests/desktop/run.sh)
+  cmake --preset native -DLLMC_BUILD_DESKTOP=ON >/dev/null &&
+    cmake --build --preset native -j"$(nproc)" --target llmcalc-desktop llmcalc && bash tests/desktop/run.sh build/native
+}
+stage "desktop app under Xvfb" desktop
 stage "fuzz smoke (${FUZZ_SECONDS:-60} s per target)" bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
 stage "bench_core" bash scripts/bench.sh
 
