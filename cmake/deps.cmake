@@ -11,9 +11,16 @@ function(llmc_copy_headers name src)
   file(COPY ${src} DESTINATION ${LLMC_VENDOR_INCLUDE})
 endfunction()
 
-llmc_copy_headers(nlohmann-json /usr/include/nlohmann)
-llmc_copy_headers(doctest /usr/include/doctest)
-llmc_copy_headers(CLI11 /usr/include/CLI)
+# LLMC_HEADER_ROOT: where those Debian headers are (an H100 box without them can point it at the
+# unpacked .debs, docs/bench.md). Only the headers the enabled targets use are required.
+set(LLMC_HEADER_ROOT /usr/include CACHE PATH "directory holding nlohmann/, doctest/ and CLI/")
+llmc_copy_headers(nlohmann-json ${LLMC_HEADER_ROOT}/nlohmann)
+if(LLMC_BUILD_TESTS OR LLMC_BUILD_FUZZ)
+  llmc_copy_headers(doctest ${LLMC_HEADER_ROOT}/doctest)
+endif()
+if(LLMC_BUILD_CLI)
+  llmc_copy_headers(CLI11 ${LLMC_HEADER_ROOT}/CLI)
+endif()
 
 add_library(llmc_deps INTERFACE)
 target_include_directories(llmc_deps SYSTEM INTERFACE ${LLMC_VENDOR_INCLUDE})

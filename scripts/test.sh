@@ -61,6 +61,17 @@ desktop() {  # llmcalc-desktop driven with real X11 input under Xvfb (tests/desk
 }
 stage "desktop app under Xvfb" desktop
 stage "fuzz smoke (${FUZZ_SECONDS:-60} s per target)" bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+gpu_preset() {  # CUDA build with no GPU: the bench must say so and exit 3, never crash
+  [[ -x /usr/local/cuda/bin/nvcc ]] || { echo "no CUDA toolkit at /usr/local/cuda: stage skipped"; return 0; }
+  cmake --preset gpu >/dev/null && cmake --build --preset gpu -j"$(nproc)" || return 1
+  if nvidia-smi -L >/dev/null 2>&1; then echo "a GPU is visible: the no-GPU check does not apply"; return 0; fi
+  local err rc
+  err=$(./build/gpu/gpu/llmcalc-bench --quick 2>&1 >/dev/null); rc=$?
+  [[ $rc -eq 3 && $err == "llmcalc-bench: no usable GPU: "* && $(printf '%s\n' "$err" | wc -l) -eq 1 ]] ||
+    { echo "no-GPU check: rc=$rc err=$err"; return 1; }
+  echo "llmcalc-bench without a GPU exits 3 with: $err"
+}
+stage "gpu preset build (CUDA, no GPU)" gpu_preset
 stage "bench_core" bash scripts/bench.sh
 
 printf '\n'

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Compare llmcalc's predictions with train_llama.py's measurements; writes a markdown table.
+
+For each measured configuration it runs `llmcalc estimate --json` with the same model shape,
+micro-batch, sequence length, recompute mode and precision recipe (fp32 params and grads, no
+separate master copy, fp32 AdamW states, bf16 compute, flash attention; one GPU, one micro-batch
+per step) and compares:
+  - peak memory: llmcalc memory.per_gpu.total_bytes vs PyTorch max_memory_reserved + the
+    CUDA context measured at start-up;
+  - allocated memory: total − cuda_context − fragmentation − comm_buffers vs max_memory_allocated;
+  - step time: llmcalc time.step_s (with --profile when given) vs the median measured step.
+
+Usage: python3 gpu/groundtruth/compare.py MEASURED.json --out docs/measurements/<dir>/comparison.md
+           [--llmcalc build/native/native/cli/llmcalc] [--gpu h100-sxm] [--profile site/profiles/h100-sxm.json]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+
+def llmcalc_sets(cfg, gpu):
+    m = cfg["model"]
+    sets = {
+        "model.layers": m["layers"], "model.hidden": m["hidden"], "model.heads": m["heads"],
+        "model.kv_heads": m["kv_heads"], "model.ffn_hidden": m["ffn_hidden"], "model.vocab": m["vocab"],
+        "model.mlp": "swiglu", "model.norm": "rmsnorm", "model.position": "rotary", "model.tied_embeddings": "false",
+        "model.seq_len": cfg["seq_len"], "training.seq_len": cfg["seq_len"],
+        "training.micro_batch": cfg["micro_batch"], "training.global_batch_seqs": cfg["micro_batch"],
+        "training.recompute": cfg["recompute"], "training.flash_attention": "true",
+        "training.precision": "bf16_mixed", "training.weight_dtype": "fp32", "training.grad_dtype": "fp32",
+        "training.master_weights": "false", "training.optimizer": "adamw",
+        "hardware.gpu": gpu, "hardware.gpu_count": 1,
+    }
+    return [f"{k}={v}" for k, v in sets.items()]
+
+
+def predict(cli, cfg, gpu, profile):
+    cmd = [cli, "estimate", "--json"]
+    for s in llmcalc_sets(cfg, gpu):
+        cmd += ["--set", s]
+    if profile:
+        cmd += ["--profile", profile]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"llmcalc failed ({r.returncode}): {r.stderr.strip()}\n  command: {' '.join(cmd)}")
+    return json.loads(r.stdout)
+
+
+def err_pct(pred, meas):
+    return 100.0 * (pred - meas) / meas if meas else float("nan")
+
+
+def gib(b):
+    return b / 2**30
+
+
+def table(doc, cli, gpu, profile):
+    context = doc.get("context_bytes", 0)
+    rows = []
+    errs = {"peak": [], "alloc": [], "time": []}
+    for cfg in doc["configs"]:
+        name = f'{cfg["size"]} mb{cfg["micro_batch"]} s{cfg["seq_len"]} recompute={cfg["recompute"]}'
+        if cfg.get("oom"):
+            rows.append(f"| {name} | out of memory (measured) | | | | | | | | |")
+            continue
+        e = predict(cli, cfg, gpu, profile)
+        mem = e["memory"]["per_gpu"]
+        pred_peak = mem["total_bytes"]
+        pred_alloc = pred_peak - mem["cuda_context_bytes"] - mem["fragmentation_bytes"] - mem["comm_buffers_bytes"]
+        meas_peak = cfg["peak_reserved_bytes"] + context
+        meas_alloc = cfg["peak_allocated_bytes"]
+        pred_t, meas_t = e["time"]["step_s"], cfg["median_step_s"]
+        ep, ea, et = err_pct(pred_peak, meas_peak), err_pct(pred_alloc, meas_alloc), err_pct(pred_t, meas_t)
+        errs["peak"].append(abs(ep))
+        errs["alloc"].append(abs(ea))
+        errs["time"].append(abs(et))
+        rows.append(f"| {name} | {gib(pred_peak):.2f} | {gib(meas_peak):.2f} | {ep:+.1f}% | {gib(pred_alloc):.2f} | "
+                    f"{gib(meas_alloc):.2f} | {ea:+.1f}% | {pred_t * 1e3:.1f} | {meas_t * 1e3:.1f} | {et:+.1f}% |")
+    head = [
+        f"# llmcalc vs measured: {doc.get('device', '?')}",
+        "",
+        f"Measured {doc.get('date', '?')} with {doc.get('tool', 'train_llama.py')} (torch {doc.get('torch', '?')}, "
+        f"CUDA {doc.get('cuda', '?')}, cuDNN {doc.get('cudnn', '?')}); CUDA context {gib(context):.2f} GiB. "
+        f"Predicted by `llmcalc estimate --json` for GPU `{gpu}`" + (f" with profile `{profile}`." if profile else " (datasheet profile)."),
+        "",
+        "Recipe: " + ", ".join(f"{k} {v}" for k, v in doc.get("recipe", {}).items()) + ".",
+        "",
+        "| config | peak GiB (llmcalc) | peak GiB (measured) | error | allocated GiB (llmcalc) | allocated GiB (measured) | error | "
+        "step ms (llmcalc) | step ms (measured) | error |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    summary = [""]
+    for k, label in (("peak", "peak memory"), ("alloc", "allocated memory"), ("time", "step time")):
+        v = errs[k]
+        if v:
+            summary.append(f"- {label}: mean |error| {sum(v) / len(v):.1f}%, max {max(v):.1f}% over {len(v)} configs")
+    return "\n".join(head + rows + summary) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("measured")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--llmcalc", default="build/native/native/cli/llmcalc")
+    ap.add_argument("--gpu", default="h100-sxm")
+    ap.add_argument("--profile", default="")
+    a = ap.parse_args()
+    with open(a.measured) as f:
+        doc = json.load(f)
+    md = table(doc, a.llmcalc, a.gpu, a.profile)
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    with open(a.out + ".tmp", "w") as f:
+        f.write(md)
+    os.replace(a.out + ".tmp", a.out)
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Ground truth for llmcalc: train a Llama-style model for a few steps on one GPU and record the
+peak memory and the median step time of each configuration (never run in CI; needs PyTorch and
+a CUDA GPU).
+
+Recipe (what compare.py tells llmcalc): fp32 parameters and gradients, torch.autocast bf16 for
+compute, fused AdamW with fp32 states (4 + 4 + 8 bytes per parameter), flash attention through
+F.scaled_dot_product_attention (causal, GQA), RMSNorm, SwiGLU, rotary, untied embeddings,
+optional full recompute (torch.utils.checkpoint around every layer).
+
+Usage: python3 gpu/groundtruth/train_llama.py --out measurements.json [--quick] [--steps 8]
+"""
+import argparse
+import datetime
+import json
+import math
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.utils.checkpoint as ckpt
+
+# Llama-3.2-like shapes small enough for one 80 GB GPU with fp32 master states (16 B/param).
+SIZES = {
+    "llama-1b": dict(layers=16, hidden=2048, heads=32, kv_heads=8, ffn_hidden=8192, vocab=128256),
+    "llama-3b": dict(layers=28, hidden=3072, heads=24, kv_heads=8, ffn_hidden=8192, vocab=128256),
+}
+
+# (size, micro_batch, seq_len, recompute)
+FULL_CONFIGS = [
+    ("llama-1b", 1, 2048, "none"), ("llama-1b", 4, 2048, "none"), ("llama-1b", 2, 8192, "none"),
+    ("llama-1b", 8, 4096, "full"), ("llama-3b", 1, 4096, "none"), ("llama-3b", 2, 4096, "full"),
+    ("llama-3b", 1, 8192, "full"),
+]
+QUICK_CONFIGS = [("llama-1b", 1, 2048, "none"), ("llama-1b", 2, 4096, "full")]
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps=1e-5):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.eps = eps
+
+    def forward(self, x):
+        return F.rms_norm(x, (x.shape[-1],), self.weight, self.eps)
+
+
+def rotary_tables(seq_len, head_dim, device, theta=500000.0):
+    inv = 1.0 / (theta ** (torch.arange(0, head_dim, 2, device=device, dtype=torch.float32) / head_dim))
+    ang = torch.outer(torch.arange(seq_len, device=device, dtype=torch.float32), inv)
+    return ang.cos(), ang.sin()
+
+
+def apply_rotary(x, cos, sin):  # x: [b, h, s, d], Llama's half-split pairing
+    half = x.shape[-1] // 2
+    a, b = x[..., :half], x[..., half:]
+    cos, sin = cos.to(x.dtype), sin.to(x.dtype)
+    return torch.cat((a * cos - b * sin, b * cos + a * sin), dim=-1)
+
+
+class Layer(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.heads, self.kv_heads = c["heads"], c["kv_heads"]
+        self.head_dim = c["hidden"] // c["heads"]
+        self.attn_norm, self.mlp_norm = RMSNorm(c["hidden"]), RMSNorm(c["hidden"])
+        self.qkv = nn.Linear(c["hidden"], (self.heads + 2 * self.kv_heads) * self.head_dim, bias=False)
+        self.out = nn.Linear(self.heads * self.head_dim, c["hidden"], bias=False)
+        self.up_gate = nn.Linear(c["hidden"], 2 * c["ffn_hidden"], bias=False)
+        self.down = nn.Linear(c["ffn_hidden"], c["hidden"], bias=False)
+
+    def forward(self, x, cos, sin):
+        b, s, _ = x.shape
+        q, k, v = self.qkv(self.attn_norm(x)).split(
+            [self.heads * self.head_dim, self.kv_heads * self.head_dim, self.kv_heads * self.head_dim], dim=-1)
+        q = apply_rotary(q.view(b, s, self.heads, self.head_dim).transpose(1, 2), cos, sin)
+        k = apply_rotary(k.view(b, s, self.kv_heads, self.head_dim).transpose(1, 2), cos, sin)
+        v = v.view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        x = x + self.out(a.transpose(1, 2).reshape(b, s, -1))
+        g, u = self.up_gate(self.mlp_norm(x)).chunk(2, dim=-1)
+        return x + self.down(F.silu(g) * u)
+
+
+class Llama(nn.Module):
+    def __init__(self, c, recompute):
+        super().__init__()
+        self.embed = nn.Embedding(c["vocab"], c["hidden"])
+        self.layers = nn.ModuleList(Layer(c) for _ in range(c["layers"]))
+        self.norm = RMSNorm(c["hidden"])
+        self.lm_head = nn.Linear(c["hidden"], c["vocab"], bias=False)
+        self.recompute = recompute
+        self.head_dim = c["hidden"] // c["heads"]
+
+    def forward(self, tokens, targets):
+        x = self.embed(tokens)
+        cos, sin = rotary_tables(tokens.shape[1], self.head_dim, tokens.device)
+        for layer in self.layers:
+            if self.recompute == "full":
+                x = ckpt.checkpoint(layer, x, cos, sin, use_reentrant=False)
+            else:
+                x = layer(x, cos, sin)
+        logits = self.lm_head(self.norm(x))
+        return F.cross_entropy(logits.float().view(-1, logits.shape[-1]), targets.view(-1))
+
+
+def run_config(size, micro_batch, seq_len, recompute, steps, warmup):
+    c = SIZES[size]
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    dev = torch.device("cuda")
+    model = Llama(c, recompute).to(dev)
+    params = sum(p.numel() for p in model.parameters())
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.95), weight_decay=0.1, fused=True)
+    gen = torch.Generator(device=dev).manual_seed(0)
+    tokens = torch.randint(0, c["vocab"], (micro_batch, seq_len + 1), device=dev, generator=gen)
+    x, y = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
+    times = []
+    for step in range(warmup + steps):
+        if step == warmup:  # optimizer states exist now; measure the steady state
+            torch.cuda.reset_peak_memory_stats()
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(x, y)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=False)  # keep gradient buffers allocated, as frameworks do
+        torch.cuda.synchronize()
+        if step >= warmup:
+            times.append(time.perf_counter() - t0)
+    if not math.isfinite(loss.item()):
+        raise RuntimeError(f"{size}: loss is {loss.item()}")
+    out = dict(size=size, micro_batch=micro_batch, seq_len=seq_len, recompute=recompute, params=params,
+               model=c, peak_allocated_bytes=torch.cuda.max_memory_allocated(),
+               peak_reserved_bytes=torch.cuda.max_memory_reserved(), step_times_s=times,
+               median_step_s=statistics.median(times), loss=loss.item())
+    del model, opt
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--steps", type=int, default=8)
+    ap.add_argument("--warmup", type=int, default=3)
+    a = ap.parse_args()
+    if not torch.cuda.is_available():
+        print("train_llama.py: no CUDA GPU visible", file=sys.stderr)
+        return 3
+    torch.backends.cuda.matmul.allow_tf32 = True
+    # CUDA context + allocator bookkeeping, before any model memory: what llmcalc calls cuda_context.
+    torch.zeros(1, device="cuda")
+    free, total = torch.cuda.mem_get_info()
+    context_bytes = total - free - torch.cuda.memory_reserved()
+    results = []
+    for cfg in QUICK_CONFIGS if a.quick else FULL_CONFIGS:
+        print(f"train_llama.py: {cfg}", file=sys.stderr, flush=True)
+        try:
+            results.append(run_config(*cfg, steps=a.steps, warmup=a.warmup))
+        except torch.cuda.OutOfMemoryError as e:
+            results.append(dict(size=cfg[0], micro_batch=cfg[1], seq_len=cfg[2], recompute=cfg[3], oom=True, error=str(e)[:300]))
+        torch.cuda.empty_cache()
+    props = torch.cuda.get_device_properties(0)
+    doc = dict(tool="gpu/groundtruth/train_llama.py", date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
+               device=props.name, memory_bytes=props.total_memory, torch=torch.__version__, cuda=torch.version.cuda,
+               cudnn=torch.backends.cudnn.version(), context_bytes=context_bytes,
+               recipe=dict(params="fp32", grads="fp32", optimizer="AdamW fp32 states (fused)", compute="autocast bf16",
+                           attention="F.scaled_dot_product_attention causal (flash/cuDNN)"),
+               configs=results)
+    with open(a.out + ".tmp", "w") as f:
+        json.dump(doc, f, indent=1)
+    import os
+    os.replace(a.out + ".tmp", a.out)
+    print(f"train_llama.py: wrote {a.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

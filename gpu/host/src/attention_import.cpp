@@ -1,0 +1,49 @@
+#include "llmc_bench/attention_import.h"
+
+#include <nlohmann/json.hpp>
+
+#include "llmc_bench/profile_builder.h"
+
+namespace llmc::bench {
+
+Result<ImportedAttention> import_attention_samples(const std::string& text) {
+  using json = nlohmann::json;
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    return make_error("attention-json", std::string("not valid JSON: ") + e.what());
+  }
+  if (!j.is_object() || !j.contains("points") || !j["points"].is_array())
+    return make_error("attention-json", "must be an object with a \"points\" array");
+  ImportedAttention out;
+  out.dtype = j.value("dtype", std::string("bf16"));
+  if (out.dtype != "bf16" && out.dtype != "fp16") return make_error("attention-json.dtype", "must be bf16 or fp16; got " + out.dtype);
+  out.backend = j.value("backend", std::string("unknown"));
+  for (std::size_t i = 0; i < j["points"].size(); ++i) {
+    const json& p = j["points"][i];
+    const std::string path = "attention-json.points[" + std::to_string(i) + "]";
+    int64_t v[5];
+    const char* keys[5] = {"batch", "seq_len", "heads", "kv_heads", "head_dim"};
+    for (int k = 0; k < 5; ++k) {
+      if (!p.contains(keys[k]) || !p[keys[k]].is_number_integer() || p[keys[k]].get<int64_t>() < 1)
+        return make_error(path + "." + keys[k], "must be a positive integer");
+      v[k] = p[keys[k]].get<int64_t>();
+    }
+    if (v[2] % v[3]) return make_error(path + ".kv_heads", "must divide heads");
+    if (!p.contains("causal") || !p["causal"].is_boolean()) return make_error(path + ".causal", "must be true or false");
+    std::vector<double> fwd, bwd;
+    for (const char* key : {"fwd_seconds", "bwd_seconds"}) {
+      if (!p.contains(key) || !p[key].is_array() || p[key].empty())
+        return make_error(path + "." + key, "must be a non-empty array of seconds");
+      for (const json& x : p[key]) {
+        if (!x.is_number() || !(x.get<double>() > 0)) return make_error(path + "." + key, "every sample must be a positive number");
+        (key[0] == 'f' ? fwd : bwd).push_back(x.get<double>());
+      }
+    }
+    out.points.push_back(attention_point(v[0], v[1], v[2], v[3], v[4], p["causal"].get<bool>(), fwd, bwd));
+  }
+  return out;
+}
+
+}  // namespace llmc::bench

@@ -1,0 +1,218 @@
+// NCCL collectives across all local GPUs from one process (ncclCommInitAll, one communicator per
+// device, launched in one group). Sizes are nccl-tests' "size": the all-reduce buffer, the
+// all-gather output, the reduce-scatter input, the all-to-all send buffer, the send/recv message.
+// Bus bandwidth uses nccl-tests' factors (llmc_bench/fit.h). Multi-node runs: docs/bench.md.
+#include "dtypes.h"
+#include "suites.h"
+
+#ifdef LLMC_HAVE_NCCL
+#include <nccl.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "llmc_bench/fit.h"
+#include "llmc_bench/stats.h"
+
+#define NCCL_CHECK(call)                                                                                  \
+  do {                                                                                                    \
+    ncclResult_t r_ = (call);                                                                             \
+    if (r_ != ncclSuccess) ::llmc::bench::fail("NCCL", #call, __FILE__, __LINE__, ncclGetErrorString(r_)); \
+  } while (0)
+#endif
+
+namespace llmc::bench {
+
+namespace {
+const char* const kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send_recv"};
+}
+
+int nccl_measurement_count(const BenchContext& ctx, int gpus) {
+  if (gpus < 2) return 0;
+  return int(std::size(kOps) * message_sizes_bytes(ctx.opt.quick, int64_t(8) << 30).size());
+}
+
+#ifndef LLMC_HAVE_NCCL
+void run_nccl_suite(BenchContext& ctx) { ctx.note("nccl: skipped (built without NCCL: nccl.h or libnccl not found at configure time)"); }
+#else
+
+namespace {
+
+struct Rank {
+  int device = 0;
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  void* send = nullptr;
+  void* recv = nullptr;
+};
+
+// Enqueues one collective of `bytes` on every rank inside one NCCL group.
+void launch(const std::string& op, std::vector<Rank>& ranks, std::size_t bytes) {
+  const int n = int(ranks.size());
+  const std::size_t count = bytes / sizeof(float);
+  NCCL_CHECK(ncclGroupStart());
+  for (int r = 0; r < n; ++r) {
+    Rank& k = ranks[std::size_t(r)];
+    if (op == "all_reduce") {
+      NCCL_CHECK(ncclAllReduce(k.send, k.recv, count, ncclFloat, ncclSum, k.comm, k.stream));
+    } else if (op == "all_gather") {
+      NCCL_CHECK(ncclAllGather(k.send, k.recv, count / std::size_t(n), ncclFloat, k.comm, k.stream));
+    } else if (op == "reduce_scatter") {
+      NCCL_CHECK(ncclReduceScatter(k.send, k.recv, count / std::size_t(n), ncclFloat, ncclSum, k.comm, k.stream));
+    } else if (op == "all_to_all") {
+      const std::size_t chunk = count / std::size_t(n);
+      for (int p = 0; p < n; ++p) {
+        NCCL_CHECK(ncclSend(static_cast<float*>(k.send) + std::size_t(p) * chunk, chunk, ncclFloat, p, k.comm, k.stream));
+        NCCL_CHECK(ncclRecv(static_cast<float*>(k.recv) + std::size_t(p) * chunk, chunk, ncclFloat, p, k.comm, k.stream));
+      }
+    } else {  // send_recv: a ring, every rank sends to the next and receives from the previous
+      NCCL_CHECK(ncclSend(k.send, count, ncclFloat, (r + 1) % n, k.comm, k.stream));
+      NCCL_CHECK(ncclRecv(k.recv, count, ncclFloat, (r + n - 1) % n, k.comm, k.stream));
+    }
+  }
+  NCCL_CHECK(ncclGroupEnd());
+}
+
+// Seconds of the slowest rank (a collective ends when its last rank does).
+double timed(const std::string& op, std::vector<Rank>& ranks, std::size_t bytes) {
+  for (Rank& k : ranks) {
+    CUDA_CHECK(cudaSetDevice(k.device));
+    CUDA_CHECK(cudaEventRecord(k.start, k.stream));
+  }
+  launch(op, ranks, bytes);
+  double worst = 0;
+  for (Rank& k : ranks) {
+    CUDA_CHECK(cudaSetDevice(k.device));
+    CUDA_CHECK(cudaEventRecord(k.stop, k.stream));
+  }
+  for (Rank& k : ranks) {
+    CUDA_CHECK(cudaSetDevice(k.device));
+    CUDA_CHECK(cudaEventSynchronize(k.stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, k.start, k.stop));
+    worst = std::max(worst, double(ms) * 1e-3);
+  }
+  return worst;
+}
+
+// All-reduce of rank+1 on every rank must give n(n+1)/2 everywhere.
+bool check_all_reduce(std::vector<Rank>& ranks) {
+  const std::size_t count = 4096;
+  const int n = int(ranks.size());
+  for (int r = 0; r < n; ++r) {
+    std::vector<float> h(count, float(r + 1));
+    CUDA_CHECK(cudaSetDevice(ranks[std::size_t(r)].device));
+    CUDA_CHECK(cudaMemcpy(ranks[std::size_t(r)].send, h.data(), count * sizeof(float), cudaMemcpyHostToDevice));
+  }
+  launch("all_reduce", ranks, count * sizeof(float));
+  const float want = float(n * (n + 1) / 2);
+  for (Rank& k : ranks) {
+    std::vector<float> h(count);
+    CUDA_CHECK(cudaSetDevice(k.device));
+    CUDA_CHECK(cudaStreamSynchronize(k.stream));
+    CUDA_CHECK(cudaMemcpy(h.data(), k.recv, count * sizeof(float), cudaMemcpyDeviceToHost));
+    for (float x : h)
+      if (x != want) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void run_nccl_suite(BenchContext& ctx) {
+  int n = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&n));
+  if (n < 2) {
+    ctx.note("nccl: skipped (" + std::to_string(n) + " GPU visible; collectives need at least 2 on this machine; for several "
+             "machines see docs/bench.md, multi-node)");
+    return;
+  }
+  // Buffers: the largest size that leaves room on the smallest GPU (send + recv + slack).
+  std::size_t free_min = SIZE_MAX;
+  for (int d = 0; d < n; ++d) {
+    CUDA_CHECK(cudaSetDevice(d));
+    std::size_t fr = 0, tot = 0;
+    CUDA_CHECK(cudaMemGetInfo(&fr, &tot));
+    free_min = std::min(free_min, fr);
+  }
+  const int64_t cap = int64_t(free_min / 3);
+  std::vector<int64_t> sizes = message_sizes_bytes(ctx.opt.quick, cap);
+  if (sizes.empty()) {
+    ctx.note("nccl: skipped (not enough free GPU memory for a 1 KiB message)");
+    return;
+  }
+  const std::size_t max_bytes = std::size_t(sizes.back());
+  std::vector<Rank> ranks(static_cast<std::size_t>(n));
+  std::vector<ncclComm_t> comms(static_cast<std::size_t>(n));
+  NCCL_CHECK(ncclCommInitAll(comms.data(), n, nullptr));
+  for (int d = 0; d < n; ++d) {
+    Rank& k = ranks[std::size_t(d)];
+    k.device = d;
+    k.comm = comms[std::size_t(d)];
+    CUDA_CHECK(cudaSetDevice(d));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&k.stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&k.start));
+    CUDA_CHECK(cudaEventCreate(&k.stop));
+    CUDA_CHECK(cudaMalloc(&k.send, max_bytes));
+    CUDA_CHECK(cudaMalloc(&k.recv, max_bytes));
+    fill_normal(k.send, Elem::f32, max_bytes / sizeof(float), 1, uint64_t(100 + d), k.stream);
+  }
+  auto cleanup = [&] {
+    for (Rank& k : ranks) {
+      cudaSetDevice(k.device);
+      cudaFree(k.send);
+      cudaFree(k.recv);
+      cudaEventDestroy(k.start);
+      cudaEventDestroy(k.stop);
+      cudaStreamDestroy(k.stream);
+      ncclCommDestroy(k.comm);
+    }
+    cudaSetDevice(ctx.device);
+  };
+  try {
+    if (!check_all_reduce(ranks)) {
+      ctx.note("nccl: all-reduce correctness check FAILED; collectives not timed");
+      ctx.correctness_failed = true;
+      cleanup();
+      return;
+    }
+    for (const char* op : kOps) {
+      CollectiveTable table;
+      table.op = op;
+      table.group = n;
+      table.tier = "intra_node";
+      for (int64_t size : sizes) {
+        // Whole floats per rank chunk.
+        const std::size_t unit = sizeof(float) * std::size_t(n);
+        const std::size_t bytes = std::size_t(size) / unit * unit;
+        const std::string label = std::string("nccl ") + op + " " + std::to_string(n) + " GPUs " + std::to_string(size) + " B";
+        if (ctx.progress) ctx.progress->step(label, ctx.policy.budget_s);
+        if (bytes == 0) continue;
+        for (int w = 0; w < ctx.policy.warmup; ++w) timed(op, ranks, bytes);
+        std::vector<double> t;
+        const auto start = std::chrono::steady_clock::now();
+        while (t.size() < ctx.policy.max_samples) {
+          t.push_back(timed(op, ranks, bytes));
+          if (median_is_stable(t, ctx.policy.rel_halfwidth, ctx.policy.min_samples)) break;
+          if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > ctx.policy.budget_s && t.size() >= 3) break;
+        }
+        const Telemetry tel = ctx.nvml ? ctx.nvml->read() : Telemetry{};
+        ctx.meta.telemetry.push_back({"nccl", label, tel});
+        const SampleStats st = summarize(t);
+        ctx.raw.push_back({{"suite", "nccl"}, {"label", label}, {"params", {{"op", op}, {"ranks", n}, {"bytes", bytes}}},
+                           {"seconds", t}, {"median_s", st.median}, {"p10_s", st.p10}, {"p90_s", st.p90}, {"cv", st.cv},
+                           {"busbw_gbps", busbw_gbps(op, n, double(bytes), st.median)}});
+        table.points.push_back(collective_point(op, n, double(bytes), t));
+      }
+      ctx.profile.collectives.push_back(std::move(table));
+    }
+  } catch (...) {
+    cleanup();
+    throw;
+  }
+  cleanup();
+}
+#endif
+
+}  // namespace llmc::bench
