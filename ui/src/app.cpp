@@ -208,8 +208,8 @@ void App::frame(Platform& platform) {
     ImGui::SameLine();
     ImGui::BeginChild("outputs", ImVec2(0, 0), true);
     if (ImGui::BeginTabBar("output_tabs")) {
-      const char* tabs[] = {"Results", "Scaling", "Layouts"};
-      for (int i = 0; i < 3; ++i) {
+      const char* tabs[] = {"Results", "Scaling", "Layouts", "Search"};
+      for (int i = 0; i < 4; ++i) {
         const bool open = ImGui::BeginTabItem(tabs[i]);
         remember_rect(st, std::string("tab:") + tabs[i]);
         if (!open) continue;
@@ -217,6 +217,7 @@ void App::frame(Platform& platform) {
         if (i == 0) results_panel(st, platform, share);
         if (i == 1) scaling_plot(st);
         if (i == 2) heatmap_panel(st);
+        if (i == 3) search_panel(st);
         ImGui::EndChild();
         ImGui::EndTabItem();
       }
@@ -226,7 +227,7 @@ void App::frame(Platform& platform) {
   }
   ImGui::End();
   if (platform.announce) {
-    const std::string summary = aria_summary(st);
+    const std::string summary = aria_summary(st) + search_summary();
     if (summary != st.announced) {
       st.announced = summary;
       platform.announce(summary);

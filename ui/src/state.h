@@ -89,4 +89,8 @@ void compute_plots(State& st);
 void scaling_plot(State& st);
 void heatmap_panel(State& st);
 
+// search_panel.cpp
+void search_panel(State& st);  // the Search tab: runs llmc::search_layouts only on its button
+std::string search_summary();  // "" before the first search; else a line for the ARIA summary
+
 }  // namespace llmc::ui
