@@ -153,7 +153,10 @@ int main(int argc, char** argv) {
     }
     if (!hooks.poll_control()) running = false;
     if (!running) break;
-    if (SDL_GetWindowFlags(window) & SDL_WINDOW_MINIMIZED) continue;  // nothing visible to draw
+    if (SDL_GetWindowFlags(window) & SDL_WINDOW_MINIMIZED) {  // nothing visible to draw
+      SDL_Delay(kMinFrameMs);
+      continue;
+    }
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
