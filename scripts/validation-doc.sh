@@ -97,12 +97,13 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
 
 By default each record is timed with the bundled published profile of its GPU
 (`site/profiles/index.json`, embedded in the binary), else the datasheet profile; each row says
-which. Read the result with this in mind: the published A100 profile's `compute_efficiency` (0.47)
-is the mean of Narayanan et al. Table 1, and the H100 profile's (0.43) is Llama 3 Table 4 row 1.
-Those records are therefore not independent checks of the flat efficiency; they test the rest of
-the time model (bubble, communication, recompute accounting) and become independent once the
-per-operation model reads the profiles' kernel tables instead. With `--profile datasheet`
-(its stated efficiency assumptions and datasheet links) the throughput result is:
+which. The published profiles' `compute_efficiency` (A100 0.47: the mean of Narayanan et al. Table 1;
+H100 0.43: Llama 3 Table 4 row 1) is informational and not used: the kernel time model times
+every GEMM, attention and memory-bound kernel from the profile's tables, and where a profile has
+none (the bundled published ones have collectives only) from the spec peaks at four datasheet
+fractions set once for every GPU (docs/formulas.md, "Kernel times"). So these records are
+independent checks of the kernel model; what the published profiles add is their measured
+collectives. With `--profile datasheet` (datasheet collectives too) the throughput result is:
 MD
 echo "$datasheet"
 echo

@@ -250,12 +250,20 @@ TEST_CASE("validate: counts over validation/public.json") {
   CHECK(l3.scenario.hardware.gpu.id == "h100-sxm");
 }
 
-// The targets. Expected to fail until the per-op time model lands; then the lead
-// removes may_fail. Nothing may be tuned to these records to make it pass.
-TEST_CASE("validate: throughput targets (MAE ≤ 5%, no record worse than 10%)" * doctest::may_fail()) {
+// The targets, with the kernel time model and the bundled profiles. Nothing is tuned to
+// these records (docs/formulas.md, "Kernel times": four datasheet fractions for every GPU).
+TEST_CASE("validate: mean absolute throughput error ≤ 5%") {
   const ValidationReport r = run_text(public_json(), bundled_options());
   INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
   CHECK(r.summary.throughput.mae <= 0.05);
+}
+
+// Not met: Llama 3 405B on 16,384 GPUs is predicted ~20% fast, because the rule for unpublished
+// knobs picks the best-fitting interleaving (v = 4) while Meta's schedule is not published
+// (docs/validation.md). Kept visible as an expected failure rather than tuned away.
+TEST_CASE("validate: no record worse than 10%" * doctest::may_fail()) {
+  const ValidationReport r = run_text(public_json(), bundled_options());
+  INFO("max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
   CHECK(r.summary.throughput.max_abs_error <= 0.10);
 }
 
