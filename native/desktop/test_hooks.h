@@ -9,7 +9,7 @@
 //                    "input": {"mouse": [x, y], "mouse_down": bool, "mouse_focus": bool, "keyboard_focus": bool},
 //                    "rects": {"<widget id>": [x, y, w, h], ...}}
 //                 rects are App::widget_rect() in window pixels, for the ids asked for with `rect`
-//                 commands (and "tab:*" of the UI's two tab bars, always).
+//                 commands (and, always, the tab ids of test_hooks.cpp's constructor).
 // --control FILE  Polled before every frame; when it exists it is read, deleted, and each line run:
 //                   rect <widget id>     add the id to the report's rects
 //                   drop <path>          push an SDL_DROPFILE event (the drag-and-drop code path;
