@@ -7,6 +7,8 @@
 // Memory-bound kernels are counted in bytes read + written, e the activation element size.
 #include "step_ops.h"
 
+#include "detmath.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -160,7 +162,8 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
     // Size-only model: 6·N FLOPs per token as GEMMs at the profile's rate on square-ish shapes.
     const double tokens_mb = double(ts.micro_batch) * double(ts.seq_len) / double(par.cp);
     const double flops = 2 * p.active / double(par.tp * par.pp) * tokens_mb;
-    const double side = std::cbrt(std::max(flops / 2, 1.0));
+    // det_pow, not std::cbrt: libm cube roots differ in the last bit between glibc and wasm's musl.
+    const double side = det_pow(std::max(flops / 2, 1.0), 1.0 / 3.0);
     KernelTime k = gemm_time(hw, c.gemm_dtype, side, side, side);
     ct.stage_fwd.add_gemm(k);
     ct.stage_bwd.add_gemm(k, 2);
