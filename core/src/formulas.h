@@ -21,6 +21,10 @@ MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, d
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits);
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p);
 
+// Pipeline bubble ÷ ideal compute time for the scenario's schedule: (p − 1)/m for AFAB and 1F1B,
+// ÷ v interleaved, ÷ 3 zero bubble H1 (Narayanan et al. 2021 §2.2; Qi et al. 2023).
+double bubble_fraction(const Resolved& r);
+
 // The flat kernel efficiency in use: hardware.compute_efficiency if set, else the profile's
 // (used when the user sets one, and for kernels a profile has no fit for).
 double compute_efficiency(const Resolved& r);

@@ -67,13 +67,11 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu) {
     if (gpu.peak_tflops(d) <= 0) continue;
     p.gemm[key].fit = ThroughputFit{gpu.peak_tflops(d) * detail::kDatasheetGemmFraction, detail::kKernelOverheadUs};
     p.gemm[key].max_tflops = p.gemm[key].fit.peak;
-  }
-  for (const auto& [key, d] : gemm_dtypes) {
-    if (d != Dtype::bf16 && d != Dtype::fp16) continue;
-    if (gpu.peak_tflops(d) <= 0) continue;
-    const ThroughputFit f{gpu.peak_tflops(d) * detail::kDatasheetAttentionFraction, detail::kKernelOverheadUs};
-    p.attention[key].fwd_fit = f;
-    p.attention[key].bwd_fit = f;
+    if (d == Dtype::bf16 || d == Dtype::fp16) {  // fused attention runs in 16-bit
+      const ThroughputFit f{gpu.peak_tflops(d) * detail::kDatasheetAttentionFraction, detail::kKernelOverheadUs};
+      p.attention[key].fwd_fit = f;
+      p.attention[key].bwd_fit = f;
+    }
   }
   if (gpu.hbm_bandwidth_gbps > 0) p.memory_bound["hbm_copy"].fit = ThroughputFit{gpu.hbm_bandwidth_gbps * detail::kDatasheetHbmFraction, detail::kKernelOverheadUs};
   p.comm_source = "busbw = 0.78 × NVLink one-way (nccl-tests 8×A100 235/300, 8×H100 ring 367/450), 0.9 × NIC; alpha 20/30 µs";

@@ -31,17 +31,6 @@ constexpr double kFitRelErr = 0.10;   // a fitted curve away from its points
 constexpr double kSpecRelErr = 0.20;  // spec × flat efficiency
 constexpr double kReach2 = 1.0;       // squared log2 distance at which a point's weight equals the fit's
 
-const char* dtype_key(Dtype d) {
-  switch (d) {
-    case Dtype::fp32: return "fp32";
-    case Dtype::tf32: return "tf32";
-    case Dtype::bf16: return "bf16";
-    case Dtype::fp16: return "fp16";
-    case Dtype::fp8: return "fp8";
-    default: return "";
-  }
-}
-
 double hbm_gbps(const HardwareSpec& hw) {
   auto it = hw.profile.memory_bound.find("hbm_copy");
   if (it != hw.profile.memory_bound.end() && it->second.fit.peak > 0) return it->second.fit.peak;
@@ -77,7 +66,7 @@ KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, do
   const double flops = 2 * m * n * k * batch;
   const double bytes = (m * k + k * n + m * n) * bytes_of(dtype) * batch;
   const double mem_s = bytes / (hbm_gbps(hw) * 1e9);
-  const auto it = hw.profile.gemm.find(dtype_key(dtype));
+  const auto it = hw.profile.gemm.find(to_string(dtype));
   if (it == hw.profile.gemm.end() || it->second.fit.peak <= 0) {
     const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetGemmFraction;
     return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
@@ -103,7 +92,7 @@ KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, dou
   const double fwd_flops = 4 * batch * q_len * kv_len * heads * head_dim * (causal ? 0.5 : 1.0);
   const double flops = backward ? 2.5 * fwd_flops : fwd_flops;
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
-  const auto it = hw.profile.attention.find(dtype_key(dtype));
+  const auto it = hw.profile.attention.find(to_string(dtype));
   if (it == hw.profile.attention.end() || (backward ? it->second.bwd_fit.peak : it->second.fwd_fit.peak) <= 0) {
     const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetAttentionFraction;
     return {kKernelOverheadUs * 1e-6 + flops / peak, kSpecRelErr, KernelBasis::spec};

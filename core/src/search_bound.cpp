@@ -21,16 +21,7 @@ double step_time_lower_bound(const Resolved& r, const FlopCounts& f) {
   // which cost what the step time costs): 0 prunes nothing, so the answer stays exact.
   if (hw.compute_efficiency <= 0) return 0;
   // Flat efficiency: compute + bubble + exposed communication, with communication taken as zero.
-  const ParallelSpec& par = r.s.parallel;
-  const double p = double(par.pp), m = double(r.micro_batches);
-  double bubble = 0;
-  switch (par.schedule) {
-    case Schedule::afab:
-    case Schedule::one_f_one_b: bubble = (p - 1) / m; break;
-    case Schedule::interleaved: bubble = (p - 1) / (m * double(par.virtual_stages)); break;
-    case Schedule::zero_bubble: bubble = (p - 1) / (3 * m); break;
-  }
-  return compute_seconds(r, f) * (1 + bubble);
+  return compute_seconds(r, f) * (1 + bubble_fraction(r));
 }
 
 }  // namespace llmc::detail

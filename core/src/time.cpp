@@ -19,6 +19,18 @@ namespace llmc::detail {
 // against the published runs in docs/validation.md (llmcalc validate validation/public.json).
 constexpr double kModelRelErr = 0.05;
 
+double bubble_fraction(const Resolved& r) {
+  const ParallelSpec& par = r.s.parallel;
+  const double p = double(par.pp), m = double(r.micro_batches);
+  switch (par.schedule) {
+    case Schedule::afab:
+    case Schedule::one_f_one_b: return (p - 1) / m;
+    case Schedule::interleaved: return (p - 1) / (m * double(par.virtual_stages));
+    case Schedule::zero_bubble: return (p - 1) / (3 * m);  // ZB-H1 with T_F = T_B = T_W (Qi et al. 2023)
+  }
+  return 0;
+}
+
 TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const FlopCounts& f, double tokens, Trace* t,
                        std::vector<std::string>& warnings, std::vector<CommItem>* comm_out) {
   const ComputeTimes ct = compute_times(r, p);
@@ -50,13 +62,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
 
   // Pipeline bubble relative to the ideal compute time (Narayanan et al. 2021; seed 004 (p−1)/m).
   const double p = double(par.pp), m = double(r.micro_batches);
-  double bubble = 0;
-  switch (par.schedule) {
-    case Schedule::afab:
-    case Schedule::one_f_one_b: bubble = (p - 1) / m; break;
-    case Schedule::interleaved: bubble = (p - 1) / (m * double(par.virtual_stages)); break;
-    case Schedule::zero_bubble: bubble = (p - 1) / (3 * m); break;  // ZB-H1 with T_F = T_B = T_W (Qi et al. 2023)
-  }
+  const double bubble = bubble_fraction(r);
   te.bubble_fraction = tr.add("time.bubble_fraction", "(p − 1) / m  (interleaved: ÷ v; zero bubble H1: ÷ 3)", "",
                               "Narayanan et al. 2021 §2.2; seed 004", bubble,
                               {{"p", p}, {"m", m}, {"v", double(par.virtual_stages)}});
