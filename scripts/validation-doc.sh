@@ -16,7 +16,12 @@ if [[ -z "$cli" ]]; then
 fi
 out=docs/validation.md
 tables="$("$cli" validate validation/public.json --markdown)"
-datasheet="$("$cli" validate validation/public.json --profile datasheet | grep -E '^  throughput:' | sed 's/^  //')"
+published="$("$cli" validate validation/public.json --profile published)"
+published_summary="$(grep -E '^  throughput:' <<<"$published" | sed 's/^  //')"
+# record, measured, error with the default (datasheet) profiles, error with the published ones
+default_rows="$("$cli" validate validation/public.json | grep -E '^[A-Za-z0-9_.-]+ +TFLOP/s/GPU ' | awk '{print $1, $(NF-2), $NF}')"
+published_rows="$(grep -E '^[A-Za-z0-9_.-]+ +TFLOP/s/GPU ' <<<"$published" | awk '{print $1, $(NF-1), $NF}')"
+comparison="$(join <(sort <<<"$default_rows") <(sort <<<"$published_rows") | awk '{printf "| `%s` | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}')"
 {
 cat <<'MD'
 # Validation against published runs
@@ -28,15 +33,17 @@ cat <<'MD'
 and prints, per record, the source's measured figure, llmcalc's prediction of the same figure
 and the error `(predicted − measured) / measured`. Records it cannot model are listed as skipped
 with the field and the reason. `--json` gives the same as JSON, `--markdown` the tables below,
-`--only PREFIX` a subset, `--profile FILE` times the records on that profile's GPU with it, and
-`--profile datasheet` uses the datasheet profile for every GPU.
+`--only PREFIX` a subset, `--profile published` times them with the bundled published profiles
+(`site/profiles`), `--profile FILE` times the records on that profile's GPU with it, and the
+default (`--profile datasheet`) uses the datasheet profile of every GPU, as `llmcalc estimate`
+and the web page do when no profile is loaded.
 
 The records are copied from the shared validation set with their citations
 (`validation/README.md`). Targets (from the issue): mean absolute error ≤ 5 % on throughput
 (stretch ≤ 3 %), no throughput record worse than 10 %. Nothing is fitted per record: the
 validator only converts `estimate()`'s step time into each source's metric, so the errors move
 when the time model or a profile changes, and `tests/test_validate.cpp` checks the targets
-(marked `may_fail` until the per-operation time model lands).
+(the 10 % one is marked `may_fail`: it is not met, see the Llama 3 rows below).
 
 `--json` prints `{"rows": [...], "summary": {...}, "conventions": [...], "profiles": [...]}`. A
 row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every target, or
@@ -95,17 +102,58 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
 
 ## Profiles, and what they make circular
 
-By default each record is timed with the bundled published profile of its GPU
-(`site/profiles/index.json`, embedded in the binary), else the datasheet profile; each row says
-which. The published profiles' `compute_efficiency` (A100 0.47: the mean of Narayanan et al. Table 1;
-H100 0.43: Llama 3 Table 4 row 1) is informational and not used: the kernel time model times
-every GEMM, attention and memory-bound kernel from the profile's tables, and where a profile has
-none (the bundled published ones have collectives only) from the spec peaks at four datasheet
-fractions set once for every GPU (docs/formulas.md, "Kernel times"). So these records are
-independent checks of the kernel model; what the published profiles add is their measured
-collectives. With `--profile datasheet` (datasheet collectives too) the throughput result is:
+By default each record is timed with the datasheet profile of its GPU (`core/data/gpus/`): every
+GEMM, attention and memory-bound kernel from the spec peaks at four datasheet fractions set once
+for every GPU (docs/formulas.md, "Kernel times"), collectives at the datasheet bus bandwidths.
+Nothing in it comes from these records, so they are independent checks of the time model. This
+is what `llmcalc estimate` and the web page predict when no profile is loaded.
+
+The bundled published profiles (`site/profiles/*.published.json`, `--profile published`) are
+built by `scripts/published-profiles.sh` from the *kernel* records of the same file (cuBLASLt
+GEMM shapes, FlashAttention-2 forward + backward rates, BabelStream HBM, nccl-tests all-reduce,
+ring all-gather / reduce-scatter; docs/profile-schema.md "Published profiles"). Their
+`compute_efficiency` (A100 0.47, H100 0.43, from the end-to-end papers) is informational and not
+used. With them the throughput result is:
 MD
-echo "$datasheet"
+echo "$published_summary"
+cat <<'MD'
+
+| record | measured | error, datasheet (default) | predicted, published | error, published |
+|---|---:|---:|---:|---:|
+MD
+echo "$comparison"
+cat <<'MD'
+
+What this shows: isolated-kernel benchmarks are faster than the same kernels inside a training
+step. On A100 the 2024 cuBLASLt rates (0.81–0.82 of peak for large shapes) and FlashAttention-2's
+own kernel benchmark put Megatron-LM and FlashAttention-2 end-to-end throughput 0–11 % high,
+where the datasheet fractions (GEMM 0.75, attention 0.50 of peak) land within −3…+7 %. Inside a
+step, NCCL kernels share the SMs and the HBM, and eight GPUs of a node run at their power cap;
+a bench run measures neither. The H100 131K row goes the other way (−17 %): Meta's attention
+kernels were faster than FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's
+0.50 of peak is closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
+its profiles will share the first bias until the ground-truth script (`gpu/groundtruth/`)
+measures the in-step slowdown on a real run; see docs/measurements/README.md.
+
+## Why the Llama 3 8K rows miss the 10 % target
+
+Meta does not publish the micro-batch or the number of virtual stages; the paper (§3.3.2) says
+only that the schedule is interleaved, that 8K pre-training ran without activation checkpointing,
+and that the first and last stages have one layer fewer, which leaves the first model chunk with
+the embedding alone: one-layer chunks (v = 8 on 8-layer stages, 126 = 16·8 − 2). llmcalc models
+neither part of that: a chunk cannot be empty (126 layers < pp·v = 128 is refused), and
+Megatron's interleaved schedule keeps p·(1 + (p−1)/(p·v)) micro-batches of activations in flight
+on the first stage: 100.2 GB of activations (114.8 GB in all) per GPU for v = 2 at 8,192 GPUs (32 micro-batches per replica)
+against 80 GB. The rule for unpublished knobs therefore takes v = 1 on 8,192 GPUs (it fits) and
+v = 4 on 16,384 GPUs (16 micro-batches per replica: fewer in flight), predicting the larger run
+faster per GPU while Meta measured it slower (430 → 400). With one interleaving for both rows the
+datasheet model is within 10 % on both: v = 2 gives 469 (+9 %) and 397 (−1 %) TFLOP/s per GPU
+(`llmcalc estimate examples/llama3.1-405b-16k-h100.json`, ±`hardware.gpu_count`), v = 4 gives 505
+and 455. Choosing v per source instead of per record, or modelling Meta's flexible schedule, would
+be tuning to these two rows, so the miss is reported as it is: Meta's activation memory is lower
+than the Megatron accounting says, by some means the paper names only as "proactively
+deallocate tensors".
+MD
 echo
 echo "$tables"
 } >"$out"

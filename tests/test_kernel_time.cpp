@@ -74,6 +74,30 @@ TEST_CASE("attention and memory-bound kernels: fits, and the fallbacks by kernel
   CHECK(m.s == doctest::Approx(gb / 2400e9).epsilon(1e-9));
 }
 
+TEST_CASE("attention table: a measured (seq_len, head_dim, mask) gives its rate to any batch x heads") {
+  // FlashAttention-2's H100 benchmark (fa2_h100_fwdbwd_hdim128_causal): 16k tokens per batch, 16
+  // heads of 128, 308 TFLOP/s fwd+bwd at 8k. A fit whose overhead absorbed the rise of the rate
+  // with seq_len (hundreds of µs) must not be charged to a shape with less work.
+  HardwareProfile p = datasheet_profile(*find_gpu("h100-sxm"));
+  AttentionTable& t = p.attention["bf16"];
+  t.fwd_fit = ThroughputFit{324, 108};
+  t.bwd_fit = ThroughputFit{324, 269};
+  t.points = {AttentionPoint{2, 8192, 16, 16, 128, true, 308, 308, 0}, AttentionPoint{4, 4096, 16, 16, 128, true, 294, 294, 0}};
+  const HardwareSpec hw = h100_with(p);
+  // Llama 3 405B at tp 8: one sequence, 16 query heads, 2 KV heads, same length and head size.
+  const double fwd_flops = 4.0 * 8192 * 8192 * 16 * 128 * 0.5;
+  const KernelTime f = attention_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, false);
+  CHECK(f.basis == KernelBasis::table);
+  CHECK(f.s == doctest::Approx(fwd_flops / 308e12).epsilon(1e-9));
+  const KernelTime b = attention_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, true);
+  CHECK(b.s == doctest::Approx(2.5 * fwd_flops / 308e12).epsilon(1e-9));
+  // Between 4k and 8k: between the two rates.
+  const KernelTime mid = attention_time(hw, Dtype::bf16, 1, 5793, 5793, 16, 2, 128, true, false);
+  const double rate = 4.0 * 5793 * 5793 * 16 * 128 * 0.5 / mid.s / 1e12;
+  CHECK(rate > 294);
+  CHECK(rate < 308);
+}
+
 TEST_CASE("the estimate reports how its kernels were timed, and an error bar around the step") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
   CHECK(e.time.basis == "profile");

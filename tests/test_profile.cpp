@@ -1,4 +1,7 @@
 // Hardware profile files: schema v1 parsing and the loader's refusals.
+#include <fstream>
+#include <sstream>
+
 #include "llmc/catalog.h"
 #include "llmc/profile.h"
 #include "test_util.h"
@@ -101,4 +104,41 @@ TEST_CASE("measured tables: implausible values are refused with the path and the
   CHECK(profile_from_json(tables_doc("765.2", "760.1", "rmsnorm", "-5")).error().field == "profile: memory_bound.rmsnorm.points[0].bytes");
   CHECK(profile_from_json(tables_doc("-1")).error().field == "profile: gemm.bf16.points[0].tflops");
   CHECK(profile_from_json(doc("0.6", "1", "15", R"( "gemm": {"int4": {}},)")).error().field == "profile: gemm.int4");
+}
+
+// site/profiles/h100-sxm.published.json, built by gpu/host/tools/published_profiles.cpp from the
+// kernel records of validation/public.json (the ctest published_profiles_up_to_date checks the
+// file is what the records give). Its tables carry the cited numbers and the time model reads them.
+TEST_CASE("the published H100 profile: cited kernel numbers, read by the time model") {
+  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/site/profiles/h100-sxm.published.json");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  Result<HardwareProfile> p = profile_from_json(text.str());
+  REQUIRE(p.ok());
+  CHECK(p->source == "published");
+  // FlashAttention-2 fwd+bwd, causal, head dim 128, 8k: 308 TFLOP/s (fa2_h100_fwdbwd_hdim128_causal).
+  bool fa2 = false;
+  for (const AttentionPoint& a : p->attention.at("bf16").points)
+    if (a.seq_len == 8192 && a.head_dim == 128 && a.causal) fa2 = a.fwd_tflops == 308 && a.bwd_tflops == 308 && a.batch == 2 && a.heads == 16;
+  CHECK(fa2);
+  CHECK(p->gemm.at("fp8").max_tflops == 1402.6);                             // mamf_h100_sxm_fp8_e4m3fn
+  CHECK(p->gemm.at("bf16").max_tflops == 794.5);                             // mamf_h100_sxm_bf16
+  CHECK(p->memory_bound.at("hbm_copy").fit.peak == doctest::Approx(2900));  // azure_h100_babelstream
+  int ring = 0;
+  for (const CollectiveTable& c : p->collectives) ring += (c.op == "all_gather" && c.fit.busbw_gbps == 361.4) || (c.op == "reduce_scatter" && c.fit.busbw_gbps == 362.9);
+  CHECK(ring == 2);  // nccl_nvlink4_8gpu_h200_ring_vs_nvls
+
+  // Llama 3.1 8B on one node with sequence parallelism: attention from the FA2 table, tp traffic
+  // as ring all-gather + reduce-scatter (slower than the NVLS all-reduce fit of the same node).
+  Scenario s = scenario({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"},
+                         {"training.global_batch_seqs", "8"}, {"training.sequence_parallel", "true"}});
+  attach_profile(s, *p);
+  Result<Estimate> e = estimate(s);
+  REQUIRE(e.ok());
+  CHECK(e->time.kernels_from_table > 0);
+  bool tp = false;
+  for (const CommItem& c : e->comm)
+    if (c.name == "tp") tp = c.collective == "all_gather+reduce_scatter";
+  CHECK(tp);
 }

@@ -117,9 +117,17 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
 
   if (par.tp > 1 && m.has_shape()) {
     // Two all-reduces per layer forward (after attention and MLP) and two in backward; with SP
-    // each becomes all-gather + reduce-scatter with the same bus volume (Korthikanti 2022 §4.2.2).
+    // each becomes all-gather + reduce-scatter with the same bus volume (Korthikanti 2022 §4.2.2),
+    // timed as those two collectives: on NVSwitch they run as rings, while a large all-reduce can
+    // use NVLink SHARP (8×H100: ring gather/scatter ~362 GB/s busbw, NVLS all-reduce ~479).
     const double bytes = e * tokens_micro * double(m.hidden);
-    CommItem c = make(r, "tp", "all_reduce", par.tp, 1, bytes, L * mb * (2 * fwd_passes + 2));
+    const double count = L * mb * (2 * fwd_passes + 2);
+    CommItem c = make(r, "tp", ts.sequence_parallel ? "all_gather" : "all_reduce", par.tp, 1, bytes, count);
+    if (ts.sequence_parallel) {
+      const CommItem rs = make(r, "tp", "reduce_scatter", par.tp, 1, bytes, count);
+      c.collective = "all_gather+reduce_scatter";
+      c.time_s += rs.time_s;
+    }
     c.overlapped = par.tp_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
     out.push_back(c);

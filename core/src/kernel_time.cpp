@@ -101,15 +101,18 @@ KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, dou
   const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
   const double fit_s = f.overhead_us * 1e-6 + flops / (f.peak * 1e12);
   if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
+  // The table is keyed by (seq_len, head_dim, mask), not by batch × heads, so the correction is
+  // to the throughput, not to the time: a point measured on 16 heads × 8 sequences tells the rate
+  // of one 16-head sequence of the same length, while its time would carry the fit's overhead
+  // to a shape with a different amount of work. (Rates fall once batch × heads no longer fills
+  // the GPU; that occupancy effect is not modelled.)
   const double ls = det_log(kv_len) / det_log(2.0), ld = det_log(head_dim) / det_log(2.0);
+  const double query_rate = flops / fit_s;  // the fit's rate for this shape's work
   // Points of the other mask type are a poorer match: one octave further away.
   const Correction c = correct(
       t.points, [&](const AttentionPoint& p) { return sq(det_log(p.seq_len) / det_log(2.0) - ls) + sq(det_log(p.head_dim) / det_log(2.0) - ld) + (p.causal == causal ? 0 : 1); },
-      [&](const AttentionPoint& p) {
-        const double pf = 4 * p.batch * p.seq_len * p.seq_len * p.heads * p.head_dim * (p.causal ? 0.5 : 1.0) * (backward ? 2.5 : 1.0);
-        const double measured = pf / ((backward ? p.bwd_tflops : p.fwd_tflops) * 1e12);
-        return det_log(measured / (f.overhead_us * 1e-6 + pf / (f.peak * 1e12)));
-      },
+      // log(this shape's work at the point's measured rate / at the fitted rate)
+      [&](const AttentionPoint& p) { return det_log(query_rate / ((backward ? p.bwd_tflops : p.fwd_tflops) * 1e12)); },
       [](const AttentionPoint& p) { return p.cv; });
   return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
 }

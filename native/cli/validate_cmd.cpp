@@ -1,4 +1,4 @@
-// `llmcalc validate FILE [--json|--markdown] [--profile FILE|datasheet] [--only ID_PREFIX]`.
+// `llmcalc validate FILE [--json|--markdown] [--profile datasheet|published|FILE] [--only ID_PREFIX]`.
 // The numbers come from llmc::validate_records(); this file only reads files and prints.
 #include "validate_cmd.h"
 
@@ -135,7 +135,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a) {
   v->add_option("file", a.file, "records file (a JSON array, e.g. validation/public.json)")->required();
   v->add_flag("--json", a.json, "JSON: rows, summary, conventions, profiles");
   v->add_flag("--markdown", a.markdown, "Markdown tables (scripts/validation-doc.sh writes docs/validation.md with them)");
-  v->add_option("--profile,-p", a.profile, "time records on this profile's GPU with it (others keep theirs); 'datasheet': the datasheet profile everywhere");
+  v->add_option("--profile,-p", a.profile, "'datasheet' (default): the datasheet profile of each GPU, as estimate uses; 'published': the bundled published profiles (site/profiles); a file: that profile for its GPU's records");
   v->add_option("--only", a.only, "only records whose id starts with this");
   return v;
 }
@@ -146,13 +146,15 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
   if (!read_text(a.file, text)) return fail(err, make_error(a.file, "cannot read the records file"));
   ValidateOptions opt;
   opt.only_prefix = a.only;
-  if (a.profile != "datasheet") {
+  // Default: the datasheet profile, as `llmcalc estimate` and the web page use when no profile is
+  // loaded. "published": the bundled published profiles (site/profiles). A file: that profile for
+  // its GPU's records.
+  if (a.profile == "published") {
     Result<std::vector<HardwareProfile>> bundled = bundled_profiles();
     if (!bundled) return fail(err, bundled.error());
     opt.default_profiles = *bundled;
     opt.default_label = "site/profiles";
-  }
-  if (!a.profile.empty() && a.profile != "datasheet") {
+  } else if (!a.profile.empty() && a.profile != "datasheet") {
     std::string ptext;
     if (!read_text(a.profile, ptext)) return fail(err, make_error(a.profile, "cannot read profile file"));
     Result<HardwareProfile> p = profile_from_json(ptext);

@@ -202,5 +202,5 @@ test('bundled profiles from site/profiles/ are offered, labelled, and selectable
   const r = await app.widgetRect(id);
   assert.ok(r, 'the bundled H100 profile is listed');
   await app.clickAt(r.x + 8, r.y + r.h / 2, { frames: 3 });
-  assert.match(await app.liveText(), /Profile: published \(H100 SXM 80GB from published measurements/);
+  assert.match(await app.liveText(), /Profile: published \(H100 SXM 80GB from published kernel measurements/);
 });
