@@ -3,10 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "cli_io.h"
 #include "llmc/catalog.h"
 #include "llmc/estimate.h"
 #include "llmc/fields.h"
@@ -34,15 +33,6 @@ void add_scenario_options(CLI::App* cmd, ScenarioArgs& a) {
   cmd->add_option("--gpu,-g", a.gpu, "GPU id, e.g. h100-sxm, a100-sxm-80gb");
   cmd->add_option("--profile,-p", a.profile, "hardware profile JSON (docs/profile-schema.md) to time with");
   cmd->add_option("--set,-s", a.sets, "override a field: key=value (dotted keys: model.*, training.*, parallel.*, hardware.*)");
-}
-
-bool read_file(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return true;
 }
 
 Status load_model(Scenario& s, const std::string& arg) {
@@ -84,11 +74,6 @@ Result<Scenario> build_scenario(const ScenarioArgs& a) {
     if (auto st = set_field(s, kv.substr(0, eq), kv.substr(eq + 1)); !st) return st.error();
   }
   return s;
-}
-
-int fail(std::ostream& err, const Error& e) {
-  err << "llmcalc: error: " << e.text() << "\n";
-  return 2;
 }
 
 int cmd_estimate(const ScenarioArgs& a, bool as_json, bool terms, std::ostream& out, std::ostream& err) {

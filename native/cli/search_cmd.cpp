@@ -4,15 +4,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cli_io.h"
 #include "llmc/search.h"
 
 namespace llmc::cli {
 namespace {
-
-int fail(std::ostream& err, const Error& e) {
-  err << "llmcalc: error: " << e.text() << "\n";
-  return 2;
-}
 
 bool parse_int(const std::string& s, int64_t& v) {
   if (s.empty() || s.size() > 12) return false;

@@ -5,9 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
+#include "cli_io.h"
 #include "llmc/profile.h"
 #include "llmc/validate.h"
 
@@ -22,15 +21,6 @@ extern const size_t kProfilesCount;
 }  // namespace data
 
 namespace {
-
-bool read_text(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return true;
-}
 
 std::string fmt(const char* f, double v) {
   char buf[64];
@@ -113,11 +103,6 @@ void print_markdown(const ValidationReport& r, std::ostream& out) {
     if (x.status == "skipped") out << "| `" << x.id << "` | " << md_cell(x.kind) << " | " << md_cell(x.skip_field) << " | " << md_cell(x.skip_reason) << " |\n";
 }
 
-int fail(std::ostream& err, const Error& e) {
-  err << "llmcalc: error: " << e.text() << "\n";
-  return 2;
-}
-
 }  // namespace
 
 Result<std::vector<HardwareProfile>> bundled_profiles() {
@@ -143,7 +128,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a) {
 int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
   if (a.json && a.markdown) return fail(err, make_error("validate", "give --json or --markdown, not both"));
   std::string text;
-  if (!read_text(a.file, text)) return fail(err, make_error(a.file, "cannot read the records file"));
+  if (!read_file(a.file, text)) return fail(err, make_error(a.file, "cannot read the records file"));
   ValidateOptions opt;
   opt.only_prefix = a.only;
   // Default: the datasheet profile, as `llmcalc estimate` and the web page use when no profile is
@@ -156,7 +141,7 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
     opt.default_label = "site/profiles";
   } else if (!a.profile.empty() && a.profile != "datasheet") {
     std::string ptext;
-    if (!read_text(a.profile, ptext)) return fail(err, make_error(a.profile, "cannot read profile file"));
+    if (!read_file(a.profile, ptext)) return fail(err, make_error(a.profile, "cannot read profile file"));
     Result<HardwareProfile> p = profile_from_json(ptext);
     if (!p) return fail(err, make_error(a.profile, p.error().text()));
     opt.override_profile = *p;

@@ -16,7 +16,7 @@ namespace llmc::cli {
 
 struct ValidateArgs {
   std::string file;
-  std::string profile;  // a profile file, or "datasheet" for the datasheet profile of every GPU
+  std::string profile;  // "" or "datasheet" (the datasheet profile of every GPU), "published" (site/profiles), or a profile file
   std::string only;     // record id prefix
   bool json = false, markdown = false;
 };
