@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "heatmap_gl.h"
+#include "tp_pp_heatmap.h"
 #include "state.h"
 
 namespace llmc::ui {
@@ -116,44 +116,14 @@ void heatmap_panel(State& st) {
     data.push_back(float(v));
     data.push_back(!c.valid ? 0.0f : (c.fits ? 1.0f : 0.5f));
   }
-  const float w = std::min(ImGui::GetContentRegionAvail().x - 60, 420.0f), h = 22.0f * float(rows);
-  if (!st.heatmap) {
-    ImGui::TextDisabled("(heatmap needs GL)");
-    return;
-  }
-  static std::string gl_error;
-  if (!st.heatmap->init(gl_error)) {
-    ImGui::TextWrapped("heatmap shader failed: %s", gl_error.c_str());
-    return;
-  }
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x;
-  const unsigned tex = st.heatmap->render(data, cols, rows, int(w * scale), int(h * scale));
+  if (!heatmap_ready(st)) return;
   ImGui::TextUnformatted("Step time over tp (columns) × pp (rows) on this GPU count");
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::Dummy(ImVec2(40, 0));
-  ImGui::SameLine();
-  const ImVec2 img = ImGui::GetCursorScreenPos();
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(w, h), ImVec2(0, 1), ImVec2(1, 0));
-  remember_rect(st, "heatmap");
-  if (ImGui::IsItemHovered()) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const int cx = std::clamp(int((m.x - img.x) / w * float(cols)), 0, cols - 1), cy = std::clamp(int((m.y - img.y) / h * float(rows)), 0, rows - 1);
-    const HeatCell& c = st.heat[size_t(cy * cols + cx)];
+  const int hovered = draw_tp_pp_heatmap(st, data, st.heat_tp, st.heat_pp, "heatmap");
+  if (hovered >= 0) {
+    const HeatCell& c = st.heat[size_t(hovered)];
     if (!c.valid) ImGui::SetTooltip("tp %lld, pp %lld: not a valid layout", (long long)c.tp, (long long)c.pp);
     else ImGui::SetTooltip("tp %lld, pp %lld: step %.3g s%s", (long long)c.tp, (long long)c.pp, c.step_s, c.fits ? "" : " (does not fit)");
   }
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (int r = 0; r < rows; ++r) {
-    char lab[16];
-    std::snprintf(lab, sizeof lab, "pp %lld", (long long)st.heat_pp[size_t(r)]);
-    dl->AddText(ImVec2(origin.x, img.y + (float(r) + 0.25f) * h / float(rows)), IM_COL32(200, 200, 200, 255), lab);
-  }
-  for (int c = 0; c < cols; ++c) {
-    char lab[16];
-    std::snprintf(lab, sizeof lab, "tp %lld", (long long)st.heat_tp[size_t(c)]);
-    dl->AddText(ImVec2(img.x + (float(c) + 0.3f) * w / float(cols), img.y + h + 2), IM_COL32(200, 200, 200, 255), lab);
-  }
-  ImGui::Dummy(ImVec2(w, 18));
   section_note("Bright = faster; striped red = does not fit; grey = layout not valid (divisibility). Rendered by shaders/heatmap.frag.");
 }
 

@@ -15,7 +15,7 @@
 #include <chrono>
 #endif
 
-#include "heatmap_gl.h"
+#include "tp_pp_heatmap.h"
 #include "llmc/explain.h"
 #include "llmc/search.h"
 #include "state.h"
@@ -111,43 +111,13 @@ void search_heatmap(State& st) {
     data.push_back(c.fits ? 1.0f : 0.0f);  // grey: no layout with this tp and pp divides and fits
   }
   heading("Best step time over tp (columns) × pp (rows), other dimensions optimised");
-  if (!st.heatmap) {
-    ImGui::TextDisabled("(heatmap needs GL)");
-    return;
-  }
-  static std::string gl_error;
-  if (!st.heatmap->init(gl_error)) {
-    ImGui::TextWrapped("heatmap shader failed: %s", gl_error.c_str());
-    return;
-  }
-  const float w = std::min(ImGui::GetContentRegionAvail().x - 60, 420.0f), h = 22.0f * float(rows);
-  const float scale = ImGui::GetIO().DisplayFramebufferScale.x;
-  const unsigned tex = st.heatmap->render(data, cols, rows, int(w * scale), int(h * scale));
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::Dummy(ImVec2(40, 0));
-  ImGui::SameLine();
-  const ImVec2 img = ImGui::GetCursorScreenPos();
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(w, h), ImVec2(0, 1), ImVec2(1, 0));
-  remember_rect(st, "search:heatmap");
-  if (ImGui::IsItemHovered()) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const int cx = std::clamp(int((m.x - img.x) / w * float(cols)), 0, cols - 1), cy = std::clamp(int((m.y - img.y) / h * float(rows)), 0, rows - 1);
-    const SearchCell& c = s.cells[size_t(cy * cols + cx)];
+  if (!heatmap_ready(st)) return;
+  const int hovered = draw_tp_pp_heatmap(st, data, s.tp_axis, s.pp_axis, "search:heatmap");
+  if (hovered >= 0) {
+    const SearchCell& c = s.cells[size_t(hovered)];
     if (!c.fits) ImGui::SetTooltip("tp %lld, pp %lld: no layout divides and fits", (long long)c.tp, (long long)c.pp);
     else ImGui::SetTooltip("tp %lld, pp %lld: best step %.4g s", (long long)c.tp, (long long)c.pp, c.step_s);
   }
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (int r = 0; r < rows; ++r) {
-    char lab[16];
-    std::snprintf(lab, sizeof lab, "pp %lld", (long long)s.pp_axis[size_t(r)]);
-    dl->AddText(ImVec2(origin.x, img.y + (float(r) + 0.25f) * h / float(rows)), IM_COL32(200, 200, 200, 255), lab);
-  }
-  for (int c = 0; c < cols; ++c) {
-    char lab[16];
-    std::snprintf(lab, sizeof lab, "tp %lld", (long long)s.tp_axis[size_t(c)]);
-    dl->AddText(ImVec2(img.x + (float(c) + 0.3f) * w / float(cols), img.y + h + 2), IM_COL32(200, 200, 200, 255), lab);
-  }
-  ImGui::Dummy(ImVec2(w, 18));
   char note[160];
   std::snprintf(note, sizeof note, "Bright = faster; grey = nothing with this tp and pp divides and fits. %zu searches with tp and pp fixed, %.0f ms.",
                 s.cells.size(), s.heat_ms);
