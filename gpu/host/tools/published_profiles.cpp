@@ -31,6 +31,10 @@ namespace {
 using json = nlohmann::json;
 using namespace llmc;
 
+// fp16 and bf16 run on the same tensor cores at the same datasheet peak (A100 312, H100 989
+// TFLOP/s): a point measured in one stands for both.
+const std::vector<const char*> kSixteenBit = {"bf16", "fp16"};
+
 struct Fail {
   std::string what;
 };
@@ -40,7 +44,6 @@ struct Recipe {
   const char* gpu;
   const char* description;
   std::vector<const char*> gemm;                 // kernel_gemm records
-  std::vector<std::string> gemm_16bit_twins;     // dtypes a 16-bit point also stands for
   std::vector<const char*> attention;            // FlashAttention-2 fwd+bwd records
   const char* hbm;                               // STREAM-type record: copy and triad
   const char* all_reduce;                        // nccl-tests all_reduce busbw by size, 8 GPUs
@@ -57,7 +60,6 @@ const std::vector<Recipe>& recipes() {
        {"azure_a100_cublaslt_fp16_4096x4096x4096", "azure_a100_cublaslt_fp16_8192x8192x8192",
         "azure_a100_cublaslt_fp16_16384x16384x16384", "azure_a100_cublaslt_fp16_6144x12288x12288",
         "azure_a100_cublaslt_fp16_802816x192x768", "azure_a100_cublaslt_fp16_1024x2145x1024", "mamf_a100_sxm_bf16"},
-       {"fp16", "bf16"},
        {"fa2_a100_fwdbwd_hdim128_noncausal", "fa2_a100_fwdbwd_hdim128_causal", "fa2_a100_fwdbwd_hdim64_noncausal",
         "fa2_a100_fwdbwd_hdim64_causal"},
        "azure_a100_babelstream",
@@ -73,7 +75,6 @@ const std::vector<Recipe>& recipes() {
         "azure_h100_cublaslt_fp8_8192x8192x8192", "azure_h100_cublaslt_fp8_16384x16384x16384",
         "azure_h100_cublaslt_fp8_32768x32768x32768", "azure_h100_cublaslt_fp8_6144x12288x12288",
         "azure_h100_cublaslt_fp8_802816x192x768", "azure_h100_cublaslt_fp8_1024x2145x1024"},
-       {"bf16", "fp16"},
        {"fa2_h100_fwdbwd_hdim128_noncausal", "fa2_h100_fwdbwd_hdim128_causal", "fa2_h100_fwdbwd_hdim64_noncausal",
         "fa2_h100_fwdbwd_hdim64_causal"},
        "azure_h100_babelstream",
@@ -138,8 +139,7 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
   if (!gpu) throw Fail{gpu.error().text()};
   HardwareProfile p;
 
-  // GEMM points at their shapes. A 16-bit point stands for its twin dtypes too: fp16 and bf16
-  // run on the same tensor cores at the same datasheet peak (A100 312, H100 989 TFLOP/s).
+  // GEMM points at their shapes; a 16-bit point goes to both 16-bit tables (kSixteenBit).
   for (const char* id : rc.gemm) {
     const json& r = record(by_id, id, "kernel_gemm");
     const json& k = r.at("kernel");
@@ -155,7 +155,7 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
     pt.tflops = number(r.at("measured"), "tflops", id);
     const std::string d = dtype_of(k);
     const bool sixteen = d == "bf16" || d == "fp16";
-    for (const std::string& twin : sixteen ? rc.gemm_16bit_twins : std::vector<std::string>{d}) p.gemm[twin].points.push_back(pt);
+    for (const char* twin : sixteen ? kSixteenBit : std::vector<const char*>{d.c_str()}) p.gemm[twin].points.push_back(pt);
     cite(sources, r, "gemm." + (sixteen ? std::string("bf16/fp16") : d) + " " + std::to_string(int64_t(pt.m)) + "x" +
                           std::to_string(int64_t(pt.n)) + "x" + std::to_string(int64_t(pt.k)));
   }
@@ -178,7 +178,7 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
       pt.head_dim = head_dim;
       pt.causal = k.at("causal").get<bool>();
       pt.fwd_tflops = pt.bwd_tflops = tflops.get<double>();
-      for (const std::string& d : {std::string("bf16"), std::string("fp16")}) p.attention[d].points.push_back(pt);
+      for (const char* d : kSixteenBit) p.attention[d].points.push_back(pt);
     }
     cite(sources, r, "attention.bf16/fp16, fwd+bwd rate for both directions");
   }
