@@ -38,6 +38,38 @@ TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
   CHECK(tp->exposed_s == tp->time_s);
 }
 
+// Megatron's pipeline scatter/gather (Narayanan et al. 2021 §4.1): each tp rank sends 1/tp of the
+// boundary activation through its own NIC; without sequence parallelism the receivers all-gather
+// the pieces over NVLink.
+TEST_CASE("communication: pipeline sends carry 1/tp of the activation; without SP an NVLink all-gather follows") {
+  Sets base = {{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "32"},
+               {"training.global_batch_seqs", "16"}, {"training.sequence_parallel", "false"}};
+  Estimate e = run(base);
+  const double tensor_bytes = 2.0 * 8192 * 8192;  // b·s·h in bf16: one micro-batch of 8,192 tokens, hidden 8,192
+  const double count = 2 * (16 + 4 - 1);          // forward and backward, (m·v + p − 1) on the critical path
+  const CommItem *send = nullptr, *gather = nullptr;
+  for (const CommItem& c : e.comm) {
+    if (c.name == "pp" && c.collective == "send_recv") send = &c;
+    if (c.name == "pp" && c.collective == "all_gather") gather = &c;
+  }
+  REQUIRE(send);
+  REQUIRE(gather);
+  CHECK(send->tier == "inter_node");
+  CHECK(send->bytes_per_step == doctest::Approx(tensor_bytes / 8 * count));
+  CHECK(send->time_s == doctest::Approx(count * (30e-6 + tensor_bytes / 8 / (0.9 * 50e9))).epsilon(1e-12));
+  CHECK(gather->tier == "intra_node");
+  CHECK(gather->time_s == doctest::Approx(count * (20e-6 + 7.0 / 8 * tensor_bytes / (0.78 * 450e9))).epsilon(1e-12));
+  // With sequence parallelism the activation is already split over tp: the same sends, no gather.
+  base.back() = {"training.sequence_parallel", "true"};
+  Estimate sp = run(base);
+  int gathers = 0;
+  for (const CommItem& c : sp.comm) {
+    if (c.name == "pp" && c.collective == "send_recv") CHECK(c.bytes_per_step == doctest::Approx(send->bytes_per_step));
+    gathers += c.name == "pp" && c.collective == "all_gather";
+  }
+  CHECK(gathers == 0);
+}
+
 TEST_CASE("data-parallel gradient all-reduce crosses nodes past one node and overlaps the backward") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}});
   bool seen_rs = false;

@@ -17,13 +17,14 @@ namespace {
 using namespace llmc;
 using llmc::test::contains;
 
-std::string public_json() {
-  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/validation/public.json", std::ios::binary);
+std::string validation_file(const std::string& name) {
+  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/validation/" + name, std::ios::binary);
   REQUIRE(in);
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
+std::string public_json() { return validation_file("public.json"); }
 
 ValidateOptions bundled_options() {
   ValidateOptions opt;
@@ -267,6 +268,39 @@ TEST_CASE("validate: no record worse than 10%" * doctest::may_fail()) {
   const ValidationReport r = run_text(public_json());
   INFO("max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
   CHECK(r.summary.throughput.max_abs_error <= 0.10);
+}
+
+// Korthikanti et al. 2022's eight iteration times (validation/korthikanti2022.json) are the runs
+// Calculon validates on: 3.65% mean, 8.87% max error (../shared/docs/anchors.md). Same targets as
+// the issue's; nothing in the model refers to these records.
+TEST_CASE("validate: Korthikanti 2022 iteration times within the issue's targets") {
+  const ValidationReport r = run_text(validation_file("korthikanti2022.json"));
+  CHECK(r.summary.records == 8);
+  CHECK(r.summary.throughput.rows == 8);
+  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
+  CHECK(r.summary.throughput.mae <= 0.05);
+  CHECK(r.summary.throughput.max_abs_error <= 0.10);
+  const ValidationRow& x = row(r, "korthikanti2022_530B_selective");
+  CHECK(x.unit == "s");
+  CHECK(x.measured == 37.83);
+  CHECK(x.predicted == doctest::Approx(x.step_s));
+  CHECK(x.error == doctest::Approx(37.83 / x.predicted - 1));  // throughput error: + = predicted faster
+  // As published: interleaved with 3 chunks, sequence parallel, selective recompute, no DP.
+  CHECK(x.scenario.parallel.virtual_stages == 3);
+  CHECK(x.scenario.training.sequence_parallel);
+  CHECK(x.scenario.training.recompute == Recompute::selective);
+  CHECK(x.scenario.parallel.dp == 1);
+  CHECK(x.scenario.training.flash_attention == false);
+}
+
+TEST_CASE("validate: Megatron-LM 2021 runs reduce gradients after the backward, FlashAttention-2 runs overlap") {
+  const ValidationReport r = run_text(public_json());
+  const ValidationRow& meg = row(r, "narayanan2021_table1_1.7B");
+  CHECK(meg.scenario.parallel.dp_overlap == false);
+  bool noted = false;
+  for (const std::string& n : meg.notes) noted |= contains(n, "not overlapped");
+  CHECK(noted);
+  CHECK(row(r, "flashattention2_table1_gpt3-1.3b_2k").scenario.parallel.dp_overlap == true);
 }
 
 TEST_CASE("validate CLI: table, --json, --only, --profile datasheet, errors") {

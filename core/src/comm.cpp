@@ -167,13 +167,20 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   }
   if (par.pp > 1 && m.has_shape()) {
     // One activation forward and one gradient backward per micro-batch per chunk boundary; on
-    // the critical path (m·v + p − 1) times each way.
-    const double rep = ts.sequence_parallel ? double(par.tp) : 1.0;
-    const double bytes = e * tokens_micro * double(m.hidden) / rep;
+    // the critical path (m·v + p − 1) times each way. Megatron's scatter/gather (Narayanan et al.
+    // 2021 §4.1): each tp rank sends 1/tp of the boundary tensor through its own NIC (with
+    // sequence parallelism the tensor is already split that way); without sequence parallelism
+    // the receiving ranks then all-gather the pieces over NVLink.
+    const double tensor_bytes = e * tokens_micro * double(m.hidden);
     const double count = 2 * (mb * double(par.virtual_stages) + double(par.pp) - 1);
-    CommItem c = make(r, "pp", "send_recv", 2, par.tp * par.cp * par.dp, bytes, count);
+    CommItem c = make(r, "pp", "send_recv", 2, par.tp * par.cp * par.dp, tensor_bytes / double(par.tp), count);
     c.exposed_s = c.time_s;
     out.push_back(c);
+    if (par.tp > 1 && !ts.sequence_parallel) {
+      CommItem g = make(r, "pp", "all_gather", par.tp, 1, tensor_bytes, count);
+      g.exposed_s = g.time_s;
+      out.push_back(g);
+    }
   }
   if (par.cp > 1 && m.has_shape()) {
     // Ring attention: each layer passes this rank's K,V chunk cp−1 times forward, and K,V plus

@@ -104,6 +104,7 @@ std::vector<ValidationRow> memory_rows(const ParsedRecord& r, const FlopConventi
 
 const char* measured_key(const FlopConvention& c) {
   if (c.id == "flashattention2") return "model_tflops_per_gpu_flashattention2";
+  if (c.id == "korthikanti2022") return "iteration_time_s";
   if (c.id == "gpu_hours") return "gpu_hours";
   return "tflops_per_gpu";
 }
@@ -132,7 +133,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   row.in_mae = c.in_throughput_mae;
   row.convention = c.id;
   row.metric = key;
-  row.unit = c.id == "gpu_hours" ? "GPU-hours" : "TFLOP/s/GPU";
+  row.unit = c.id == "gpu_hours" ? "GPU-hours" : c.id == "korthikanti2022" ? "s" : "TFLOP/s/GPU";
   row.measured = *measured;
   row.gpu = res.s.hardware.gpu.id;
   row.profile = pick.label;
@@ -153,6 +154,8 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     const double f = flashattention2_flops_per_seq(seq, e.params.total, double(r.layers), double(r.hidden));
     row.predicted = f * gbs_seqs / (step * gpus) / 1e12;
     row.notes.push_back("N = " + n(e.params.total / 1e9, "%.3f") + "B (llmcalc's count of the shape)");
+  } else if (c.id == "korthikanti2022") {
+    row.predicted = step;
   } else {  // gpu_hours
     row.predicted = e.time.gpu_hours;
     row.notes.push_back("not in the throughput target: GPU count and layout unpublished; the hours include restarts, evaluation and idle time");
@@ -164,6 +167,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   for (const std::string& w : e.warnings)
     if (w.find("training.tokens not set") == std::string::npos) row.notes.push_back("llmcalc: " + w);
   finish_row(row);
+  if (row.unit == "s") row.error = row.measured / row.predicted - 1;  // throughput error: + = predicts faster
   return {row};
 }
 
@@ -274,7 +278,7 @@ std::string validation_to_json(const ValidationReport& r) {
   json conv = json::array();
   for (const FlopConvention& c : flop_conventions())
     conv.push_back({{"id", c.id}, {"source", c.source}, {"metric", c.metric}, {"formula", c.formula}, {"conversion", c.conversion},
-                    {"in_throughput_mae", c.in_throughput_mae}, {"flash_attention", c.flash_attention}});
+                    {"in_throughput_mae", c.in_throughput_mae}, {"flash_attention", c.flash_attention}, {"dp_overlap", c.dp_overlap}});
   json out;
   out["rows"] = rows;
   out["summary"] = sum;

@@ -14,7 +14,12 @@ const std::vector<FlopConvention>& flop_conventions() {
       {"megatron2021", "Narayanan et al. 2021 (Megatron-LM), Table 1", "tflops_per_gpu (TFLOP/s per GPU, counting recompute)",
        "96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)) FLOPs per step (eq. 3 with full recompute: 4 forward passes' worth of "
        "the h² matmuls); B = global batch in sequences; % of peak is this over 312 TFLOP/s",
-       "96·B·s·l·h²·(1 + s/6h + V/16lh) / (predicted step time × GPUs)", true, false},
+       "96·B·s·l·h²·(1 + s/6h + V/16lh) / (predicted step time × GPUs)", true, false, false},
+      {"korthikanti2022", "Korthikanti et al. 2022 (sequence parallelism, selective recompute), end-to-end iteration time",
+       "iteration_time_s (seconds per training step)", "measured wall-clock time of one iteration; no FLOP count is involved",
+       "llmcalc's predicted step time; the error column is that of throughput (measured time / predicted time − 1), so + "
+       "means llmcalc predicts faster, as in every other row",
+       true, false, false},
       {"llama3", "Llama Team 2024 (Llama 3 Herd), Table 4", "tflops_per_gpu (BF16 TFLOP/s per GPU; MFU = this / 989)",
        "not written out in the paper; 430/989 = 0.43 matches its MFU column, so it is model FLOPs (no recompute) "
        "over the dense BF16 peak",
@@ -66,6 +71,7 @@ const FlopConvention* convention_for(const ParsedRecord& r) {
   if (measured("gpu_hours")) return &convention("gpu_hours");
   const std::string& c = r.citation;
   if (measured("tflops_per_gpu") && (has(c, "Narayanan") || r.id.rfind("narayanan2021", 0) == 0)) return &convention("megatron2021");
+  if (measured("iteration_time_s") && (has(c, "Korthikanti") || r.id.rfind("korthikanti2022", 0) == 0)) return &convention("korthikanti2022");
   if (measured("tflops_per_gpu") && (has(c, "Llama 3") || has(c, "Llama Team") || r.id.rfind("llama3", 0) == 0)) return &convention("llama3");
   if (measured("model_tflops_per_gpu_flashattention2") && (has(c, "FlashAttention-2") || r.id.rfind("flashattention2", 0) == 0))
     return &convention("flashattention2");

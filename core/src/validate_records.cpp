@@ -84,8 +84,9 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
     s.model.position = llama ? PositionKind::rotary : PositionKind::learned;
     s.model.attn_bias = s.model.attn_out_bias = s.model.mlp_bias = !llama;
     s.model.tied_embeddings = !llama;
-    notes.push_back(llama ? "Llama-style architecture (SwiGLU, RMSNorm, rotary, no biases, untied): named in the record"
-                          : "GPT-style architecture (GeLU MLP, LayerNorm, learned positions, biases, tied embeddings as GPT-2/3): named in the record");
+    s.model.dropout = !llama;  // GPT-2/3 and Megatron-LM's GPT default to 0.1; Llama trains without
+    notes.push_back(llama ? "Llama-style architecture (SwiGLU, RMSNorm, rotary, no biases, untied, no dropout): named in the record"
+                          : "GPT-style architecture (GeLU MLP, LayerNorm, learned positions, biases, tied embeddings, dropout as GPT-2/3): named in the record");
   }
   s.model.name = r.model_name.empty() ? r.id : r.model_name;
   s.model.layers = r.layers;
@@ -214,6 +215,10 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   t.optimizer = *opt;
   t.flash_attention = c.flash_attention;
   if (!c.flash_attention) notes.push_back("no fused attention: " + c.source + " predates FlashAttention");
+  p.dp_overlap = c.dp_overlap;
+  if (!c.dp_overlap)
+    notes.push_back("data-parallel gradient all-reduce after the backward pass, not overlapped: Megatron-LM's train_step of the time "
+                    "(DDP-impl local) reduces once forward_backward_func returns");
   t.seq_len = r.seq_len;
   if (r.total_tokens) t.tokens = *r.total_tokens;
 

@@ -29,7 +29,7 @@ std::string fmt(const char* f, double v) {
 }
 
 // Enough digits to compare: three significant figures below 1000, whole numbers above.
-std::string value(double v) { return std::fabs(v) >= 1000 ? fmt("%.0f", v) : fmt("%.3g", v); }
+std::string value(double v) { return std::fabs(v) >= 1000 ? fmt("%.0f", v) : fmt("%.4g", v); }
 std::string percent(double e) { return fmt("%+.1f%%", 100 * e); }
 
 std::string md_cell(std::string s) {
@@ -75,10 +75,10 @@ void print_table(const ValidationReport& r, std::ostream& out) {
 
 // The generated part of docs/validation.md (scripts/validation-doc.sh adds the prose).
 void print_markdown(const ValidationReport& r, std::ostream& out) {
-  out << "## FLOP conventions\n\n| convention | source | metric | the source's count | llmcalc's prediction in the same terms | in throughput MAE | fused attention |\n|---|---|---|---|---|---|---|\n";
+  out << "## FLOP conventions\n\n| convention | source | metric | the source's count | llmcalc's prediction in the same terms | in throughput MAE | fused attention | DP reduce overlapped |\n|---|---|---|---|---|---|---|---|\n";
   for (const FlopConvention& c : flop_conventions())
     out << "| `" << c.id << "` | " << md_cell(c.source) << " | " << md_cell(c.metric) << " | " << md_cell(c.formula) << " | " << md_cell(c.conversion) << " | "
-        << (c.in_throughput_mae ? "yes" : "no") << " | " << (c.flash_attention ? "yes" : "no") << " |\n";
+        << (c.in_throughput_mae ? "yes" : "no") << " | " << (c.flash_attention ? "yes" : "no") << " | " << (c.dp_overlap ? "yes" : "no") << " |\n";
   out << "\n## Profiles used\n\n";
   for (const std::string& p : r.profiles_used) out << "- " << md_cell(p) << "\n";
   out << "\n## Results\n\n| record | metric | measured | predicted | error | layout (llmcalc) |\n|---|---|---:|---:|---:|---|\n";

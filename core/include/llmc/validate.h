@@ -16,13 +16,16 @@ namespace llmc {
 // How a source counts the FLOPs behind its "TFLOP/s per GPU" (or other) figure. One row per
 // source; the table lives in validate_conventions.cpp and is printed in docs/validation.md.
 struct FlopConvention {
-  std::string id;           // "megatron2021", "llama3", "flashattention2", "gpu_hours", "model_states"
+  std::string id;           // "megatron2021", "korthikanti2022", "llama3", "flashattention2", "gpu_hours", "model_states"
   std::string source;       // who uses it
   std::string metric;       // what is compared, with its unit
   std::string formula;      // how the source computes it, as written in the source
   std::string conversion;   // how llmcalc's prediction is put into the same metric
   bool in_throughput_mae = false;  // counts towards the throughput target
   bool flash_attention = true;     // the attention kernel the source's runs used
+  // Whether the framework of the source's runs overlaps the data-parallel gradient reduction
+  // with the backward pass (Megatron-LM before its 2023 distributed optimizer did not).
+  bool dp_overlap = true;
 };
 const std::vector<FlopConvention>& flop_conventions();
 
@@ -41,7 +44,8 @@ struct ValidationRow {
   std::string metric;             // e.g. "tflops_per_gpu"
   std::string unit;
   double measured = 0, predicted = 0;
-  double error = 0;               // (predicted − measured) / measured
+  double error = 0;               // (predicted − measured) / measured; for a time metric the
+                                  // error of throughput, measured / predicted − 1 (+ = faster)
   bool in_mae = false;            // part of the throughput MAE
   std::string gpu;                // llmcalc GPU id
   std::string profile;            // "published (site/profiles/...)", "datasheet", "file: ..."
