@@ -202,7 +202,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   if (t) {
     for (const CommItem& c : out) {
       const char* key = c.name == "tp"     ? "comm.tp_s"
-                        : c.name == "pp"   ? "comm.pp_s"
+                        : c.name == "pp"   ? (c.collective == "all_gather" ? "comm.pp_gather_s" : "comm.pp_s")
                         : c.name == "cp"   ? "comm.cp_s"
                         : c.name == "ep"   ? "comm.ep_s"
                         : c.name == "fsdp" ? "comm.fsdp_param_gather_s"
