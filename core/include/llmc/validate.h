@@ -24,7 +24,7 @@ struct FlopConvention {
   bool in_throughput_mae = false;  // counts towards the throughput target
   bool flash_attention = true;     // the attention kernel the source's runs used
   // Whether the framework of the source's runs overlaps the data-parallel gradient reduction
-  // with the backward pass (Megatron-LM before its 2023 distributed optimizer did not).
+  // with the backward pass (Megatron-LM's local DDP of 2021-22 did not: train_step reduced after it).
   bool dp_overlap = true;
 };
 const std::vector<FlopConvention>& flop_conventions();
