@@ -47,8 +47,10 @@ ProfilePick pick_profile(const std::string& gpu, const ValidateOptions& opt) {
   return {std::nullopt, "datasheet (core/data/gpus/" + gpu + ".json)"};
 }
 
+// For a time metric (unit "s") the error is that of throughput, measured / predicted − 1, so +
+// means predicted faster for every row.
 void finish_row(ValidationRow& row) {
-  row.error = (row.predicted - row.measured) / row.measured;
+  row.error = row.unit == "s" ? row.measured / row.predicted - 1 : (row.predicted - row.measured) / row.measured;
   if (!std::isfinite(row.error)) row.error = 0;
 }
 
@@ -167,7 +169,6 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   for (const std::string& w : e.warnings)
     if (w.find("training.tokens not set") == std::string::npos) row.notes.push_back("llmcalc: " + w);
   finish_row(row);
-  if (row.unit == "s") row.error = row.measured / row.predicted - 1;  // throughput error: + = predicts faster
   return {row};
 }
 
