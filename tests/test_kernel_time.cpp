@@ -14,7 +14,7 @@ namespace {
 HardwareSpec h100_with(const HardwareProfile& p) {
   HardwareSpec hw;
   hw.gpu = *find_gpu("h100-sxm");
-  hw.profile = p;
+  hw.profile = std::make_shared<const HardwareProfile>(p);
   return hw;
 }
 HardwareProfile gemm_profile() {

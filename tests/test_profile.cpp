@@ -35,7 +35,7 @@ TEST_CASE("a valid profile drives the time estimate") {
   CHECK(base->time.kernels_from_fit > 0);
   CHECK(prof->time.gemm_s == doctest::Approx(base->time.gemm_s).epsilon(1e-12));
   CHECK(prof->time.comm_exposed_s != base->time.comm_exposed_s);
-  CHECK(prof->r.s.hardware.profile.source == "published");
+  CHECK(prof->r.s.hardware.profile->source == "published");
 }
 
 TEST_CASE("round trip: the datasheet profile written out reads back") {

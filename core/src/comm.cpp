@@ -18,7 +18,7 @@ double ring_factor(const std::string& collective, double n) {
 }
 
 AlphaBeta tier_ab(const Resolved& r, bool intra) {
-  const HardwareProfile& prof = r.s.hardware.profile;
+  const HardwareProfile& prof = *r.s.hardware.profile;
   AlphaBeta ab = intra ? prof.intra_node : prof.inter_node;
   const std::optional<double>& user = intra ? r.s.hardware.intra_node_bandwidth_gbps : r.s.hardware.inter_node_bandwidth_gbps;
   if (user) ab.busbw_gbps = intra ? intra_node_busbw_gbps(*user) : inter_node_busbw_gbps(*user);
@@ -28,7 +28,7 @@ AlphaBeta tier_ab(const Resolved& r, bool intra) {
 // A measured collective of this op and group size on this tier, if the profile has one.
 const AlphaBeta* measured(const Resolved& r, const char* collective, int64_t group, bool intra) {
   if (r.s.hardware.intra_node_bandwidth_gbps || r.s.hardware.inter_node_bandwidth_gbps) return nullptr;  // the user's bandwidth wins
-  for (const CollectiveTable& c : r.s.hardware.profile.collectives)
+  for (const CollectiveTable& c : r.s.hardware.profile->collectives)
     if (c.op == collective && c.group == group && (c.tier == "intra_node") == intra) return &c.fit;
   return nullptr;
 }
@@ -80,7 +80,7 @@ CommItem make(const Resolved& r, const char* name, const char* collective, int64
 
 double compute_efficiency(const Resolved& r) {
   const HardwareSpec& hw = r.s.hardware;
-  return hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile.compute_efficiency;
+  return hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile->compute_efficiency;
 }
 
 double compute_seconds(const Resolved& r, const FlopCounts& f) {

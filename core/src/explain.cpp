@@ -8,17 +8,13 @@ namespace llmc {
 
 double Trace::record(const char* key, const char* formula, const char* unit, const char* source, double value,
                      std::initializer_list<TermInput> inputs) {
-  Term t;
-  t.key = key;
-  t.formula = formula;
-  t.unit = unit;
-  t.source = source;
-  t.value = value;
+  // Built in place: a Term built on the stack and copied in cost more than the rest of
+  // recording (store-forwarding stalls on the 176-byte copy; docs/benchmarks.md).
+  Term& t = terms_.emplace_back(key, formula, unit, source, value);
   for (const TermInput& in : inputs) {
     if (t.n_inputs == static_cast<int>(t.inputs.size())) break;
     t.inputs[t.n_inputs++] = in;
   }
-  terms_.push_back(t);
   return value;
 }
 

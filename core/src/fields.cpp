@@ -201,7 +201,7 @@ Status set_field(Scenario& s, const std::string& key, const std::string& text) {
     Result<GpuSpec> g = find_gpu(text);
     if (!g) return make_error(key, g.error().message);
     s.hardware.gpu = *g;
-    s.hardware.profile = datasheet_profile(*g);
+    s.hardware.profile = shared_datasheet_profile(*g);
     s.hardware.profile_loaded = false;
     return ok_status();
   }

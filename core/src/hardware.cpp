@@ -78,4 +78,16 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu) {
   return p;
 }
 
+std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu) {
+  // The last one built, per thread (estimates run on worker threads in the CLI's search and
+  // validate): callers alternate between few GPUs, so one entry is enough to skip the rebuild.
+  struct Last {
+    GpuSpec gpu;
+    std::shared_ptr<const HardwareProfile> profile;
+  };
+  thread_local Last last;
+  if (!last.profile || !(last.gpu == gpu)) last = {gpu, std::make_shared<const HardwareProfile>(datasheet_profile(gpu))};
+  return last.profile;
+}
+
 }  // namespace llmc

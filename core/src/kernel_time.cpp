@@ -10,7 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
+#include <cstring>
 
 #include "detmath.h"
 
@@ -32,8 +32,8 @@ constexpr double kSpecRelErr = 0.20;  // spec × flat efficiency
 constexpr double kReach2 = 1.0;       // squared log2 distance at which a point's weight equals the fit's
 
 double hbm_gbps(const HardwareSpec& hw) {
-  auto it = hw.profile.memory_bound.find("hbm_copy");
-  if (it != hw.profile.memory_bound.end() && it->second.fit.peak > 0) return it->second.fit.peak;
+  auto it = hw.profile->memory_bound.find("hbm_copy");
+  if (it != hw.profile->memory_bound.end() && it->second.fit.peak > 0) return it->second.fit.peak;
   return hw.gpu.hbm_bandwidth_gbps * kDatasheetHbmFraction;
 }
 
@@ -65,9 +65,10 @@ double sq(double x) { return x * x; }
 KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, double k, double batch) {
   const double flops = 2 * m * n * k * batch;
   const double bytes = (m * k + k * n + m * n) * bytes_of(dtype) * batch;
-  const double mem_s = bytes / (hbm_gbps(hw) * 1e9);
-  const auto it = hw.profile.gemm.find(to_string(dtype));
-  if (it == hw.profile.gemm.end() || it->second.fit.peak <= 0) {
+  const double hbm_bytes_per_s = hbm_gbps(hw) * 1e9;
+  const double mem_s = bytes / hbm_bytes_per_s;
+  const auto it = hw.profile->gemm.find(to_string(dtype));
+  if (it == hw.profile->gemm.end() || it->second.fit.peak <= 0) {
     const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetGemmFraction;
     return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
   }
@@ -75,7 +76,7 @@ KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, do
   auto fitted = [&](double mm, double nn, double kk, double b) {
     const double f = 2 * mm * nn * kk * b;
     const double by = (mm * kk + kk * nn + mm * nn) * bytes_of(dtype) * b;
-    return t.fit.overhead_us * 1e-6 + std::max(f / (t.fit.peak * 1e12), by / (hbm_gbps(hw) * 1e9));
+    return t.fit.overhead_us * 1e-6 + std::max(f / (t.fit.peak * 1e12), by / hbm_bytes_per_s);
   };
   const double fit_s = fitted(m, n, k, batch);
   if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
@@ -92,8 +93,8 @@ KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, dou
   const double fwd_flops = 4 * batch * q_len * kv_len * heads * head_dim * (causal ? 0.5 : 1.0);
   const double flops = backward ? 2.5 * fwd_flops : fwd_flops;
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
-  const auto it = hw.profile.attention.find(to_string(dtype));
-  if (it == hw.profile.attention.end() || (backward ? it->second.bwd_fit.peak : it->second.fwd_fit.peak) <= 0) {
+  const auto it = hw.profile->attention.find(to_string(dtype));
+  if (it == hw.profile->attention.end() || (backward ? it->second.bwd_fit.peak : it->second.fwd_fit.peak) <= 0) {
     const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetAttentionFraction;
     return {kKernelOverheadUs * 1e-6 + flops / peak, kSpecRelErr, KernelBasis::spec};
   }
@@ -118,13 +119,12 @@ KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, dou
 }
 
 KernelTime memory_time(const HardwareSpec& hw, const char* kernel, double bytes) {
-  const HardwareProfile& prof = hw.profile;
+  const HardwareProfile& prof = *hw.profile;
   auto it = prof.memory_bound.find(kernel);
   if (it == prof.memory_bound.end() || it->second.fit.peak <= 0) {
     // Unmeasured kernel: streaming copies run at the measured (or datasheet) copy bandwidth;
     // framework element-wise kernels at the element-wise fraction of spec.
-    const std::string k = kernel;
-    const bool streaming = k == "hbm_copy" || k == "hbm_triad" || k == "adamw" || k == "cast";
+    const bool streaming = !std::strcmp(kernel, "hbm_copy") || !std::strcmp(kernel, "hbm_triad") || !std::strcmp(kernel, "adamw") || !std::strcmp(kernel, "cast");
     it = streaming ? prof.memory_bound.find("hbm_copy") : prof.memory_bound.end();
     if (it == prof.memory_bound.end() || it->second.fit.peak <= 0) {
       const double frac = streaming ? kDatasheetHbmFraction : kDatasheetElementwiseFraction;

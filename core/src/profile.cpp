@@ -128,7 +128,7 @@ std::string profile_to_json(const HardwareProfile& p) {
 }
 
 void attach_profile(Scenario& s, const HardwareProfile& p) {
-  s.hardware.profile = p;
+  s.hardware.profile = std::make_shared<const HardwareProfile>(p);
   s.hardware.profile_loaded = true;
 }
 

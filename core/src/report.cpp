@@ -147,8 +147,8 @@ std::string estimate_to_json(const Estimate& e, bool include_terms, int indent) 
       .s("gpu_name", e.r.s.hardware.gpu.name)
       .i("gpu_count", e.r.gpu_count)
       .s("compute_dtype", to_string(e.r.compute_dtype))
-      .s("profile_source", e.r.s.hardware.profile.source)
-      .s("profile_description", e.r.s.hardware.profile.description);
+      .s("profile_source", e.r.s.hardware.profile->source)
+      .s("profile_description", e.r.s.hardware.profile->description);
   ojson& warnings = j["warnings"] = ojson::array();
   for (const std::string& w : e.warnings) warnings.push_back(w);
   if (include_terms) {

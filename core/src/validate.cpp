@@ -139,7 +139,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   row.measured = *measured;
   row.gpu = res.s.hardware.gpu.id;
   row.profile = pick.label;
-  profiles_used.insert(res.s.hardware.gpu.id + ": " + pick.label + " — " + res.s.hardware.profile.description);
+  profiles_used.insert(res.s.hardware.gpu.id + ": " + pick.label + " — " + res.s.hardware.profile->description);
   row.layout = layout_text(e);
   row.step_s = step;
   row.scenario = res.s;

@@ -175,9 +175,9 @@ void hardware_panel(State& st, Platform& platform) {
   field_editor(st, "hardware.compute_efficiency", "kernel efficiency (0: profile)");
   ImGui::Separator();
   ImGui::TextUnformatted("Hardware profile");
-  const HardwareProfile& active = st.scenario.hardware.profile;
   if (ImGui::RadioButton(("datasheet (built in) for " + gpu).c_str(), st.active_profile < 0)) {
     st.active_profile = -1;
+    st.scenario.hardware.profile = shared_datasheet_profile(st.scenario.hardware.gpu);
     st.scenario.hardware.profile_loaded = false;
     st.dirty = true;
   }
@@ -193,7 +193,7 @@ void hardware_panel(State& st, Platform& platform) {
     remember_rect(st, "profile:" + lp.name);
     if (chosen) {
       st.active_profile = int(i);
-      st.scenario.hardware.profile = lp.profile;
+      st.scenario.hardware.profile = std::make_shared<const HardwareProfile>(lp.profile);
       st.scenario.hardware.profile_loaded = true;
       st.dirty = true;
     }
@@ -205,6 +205,7 @@ void hardware_panel(State& st, Platform& platform) {
   }
   if (ImGui::Button("Load profile...") && platform.open_file_picker) platform.open_file_picker();
   remember_rect(st, "Load profile");
+  const HardwareProfile& active = *st.scenario.hardware.profile;
   section_note(("In use: " + active.source + " (" + active.description + ")").c_str());
 }
 

@@ -145,7 +145,7 @@ void results_panel(State& st, Platform& platform, const std::string& share_url) 
   figure(st, "MFU", "time.mfu", format_value(t.mfu, "fraction"));
   figure(st, "tokens/s", "time.tokens_per_s", sci(t.tokens_per_s));
   figure(st, "pipeline bubble", "time.bubble_fraction", format_value(t.bubble_fraction, "fraction"));
-  section_note(("time basis: " + t.basis + "; profile: " + e.r.s.hardware.profile.source).c_str());
+  section_note(("time basis: " + t.basis + "; profile: " + e.r.s.hardware.profile->source).c_str());
   time_bar(st);
 
   if (!e.warnings.empty()) {
@@ -178,7 +178,7 @@ std::string aria_summary(const State& st) {
                 e.params.total, e.params.total, e.flops.model_total, e.flops.model_total, format_value(e.mem.total_bytes, "bytes").c_str(),
                 format_value(e.mem.capacity_bytes, "bytes").c_str(), e.fits ? "fits" : "does not fit", e.mem.total_bytes, e.fits ? "true" : "false",
                 e.time.step_s, e.time.step_s, e.time.total_days, e.time.total_days, e.time.gpu_hours, e.time.gpu_hours, e.time.cost_usd,
-                e.time.cost_usd, 100 * e.time.mfu, e.time.mfu, e.r.s.hardware.profile.source.c_str(), e.r.s.hardware.profile.description.c_str(),
+                e.time.cost_usd, 100 * e.time.mfu, e.time.mfu, e.r.s.hardware.profile->source.c_str(), e.r.s.hardware.profile->description.c_str(),
                 e.warnings.size());
   return message + buf;
 }

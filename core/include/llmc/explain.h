@@ -14,6 +14,10 @@ struct TermInput {
 };
 
 struct Term {
+  // User-provided, so emplace_back() runs only these initialisers: a value-initialised Term is
+  // first zero-filled whole (176 bytes, a `rep stos` that cost more than the rest of recording).
+  Term(const char* key_, const char* formula_, const char* unit_, const char* source_, double value_)
+      : key(key_), formula(formula_), unit(unit_), source(source_), value(value_) {}
   const char* key = "";      // JSON key of the figure, e.g. "memory.per_gpu.weights_bytes"
   const char* formula = "";  // symbolic, using the input names, e.g. "params_local × bytes_per_param"
   const char* unit = "";     // "bytes", "FLOPs", "s", "" ...

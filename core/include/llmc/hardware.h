@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct GpuSpec {
   std::string source_peaks, source_memory, source_interconnect, source_price;
 
   double peak_tflops(Dtype d) const;
+  bool operator==(const GpuSpec&) const = default;
 };
 
 // A collective's cost on one tier: t = alpha_s + bytes_on_the_wire / (busbw_gbps · 1e9).
@@ -102,10 +104,11 @@ struct HardwareProfile {
   AlphaBeta intra_node;               // NVLink / scale-up domain
   AlphaBeta inter_node;               // network
   std::string comm_source;
-  // Optional measured tables; empty when absent.
-  std::map<std::string, GemmTable> gemm;            // by dtype: bf16, fp16, tf32, fp8
-  std::map<std::string, AttentionTable> attention;  // by dtype
-  std::map<std::string, BandwidthTable> memory_bound;  // hbm_copy, hbm_triad, rmsnorm, softmax, swiglu, rotary, adamw, cast
+  // Optional measured tables; empty when absent. std::less<> lets the time model look them up
+  // by a C string without building a std::string per kernel.
+  std::map<std::string, GemmTable, std::less<>> gemm;            // by dtype: bf16, fp16, tf32, fp8
+  std::map<std::string, AttentionTable, std::less<>> attention;  // by dtype
+  std::map<std::string, BandwidthTable, std::less<>> memory_bound;  // hbm_copy, hbm_triad, rmsnorm, softmax, swiglu, rotary, adamw, cast
   std::vector<CollectiveTable> collectives;
   double h2d_gbps = 0, d2h_gbps = 0;  // pinned host <-> device copies; 0 = not measured
   double usable_memory_bytes = 0;     // what cudaMemGetInfo left free on an idle GPU; 0 = not measured
@@ -119,5 +122,8 @@ double inter_node_busbw_gbps(double nic_gbps);
 
 // The profile llmcalc uses when none is loaded: datasheet bandwidths with stated efficiencies.
 HardwareProfile datasheet_profile(const GpuSpec& gpu);
+// The same, built once per GPU spec and shared: resolve() needs it on every estimate, and
+// rebuilding its tables was an eighth of an estimate's time (docs/benchmarks.md).
+std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu);
 
 }  // namespace llmc

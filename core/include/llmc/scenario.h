@@ -67,7 +67,9 @@ struct HardwareSpec {
   double compute_efficiency = 0;         // flat kernel efficiency; 0: from the profile
   double cuda_context_gib = 0.5;         // CUDA context + kernels resident per process (assumption)
   double fragmentation_fraction = 0.05;  // caching-allocator reserve beyond allocated (assumption)
-  HardwareProfile profile;               // datasheet_profile(gpu) unless a profile is loaded
+  // datasheet_profile(gpu) unless a profile is loaded; set by set_field("hardware.gpu") and by
+  // resolve(). Shared and immutable because every estimate copies the Scenario, not the tables.
+  std::shared_ptr<const HardwareProfile> profile;
   bool profile_loaded = false;
 };
 
