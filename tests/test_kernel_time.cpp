@@ -28,24 +28,24 @@ HardwareProfile gemm_profile() {
 
 TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no table: spec × 0.75") {
   const HardwareSpec hw = h100_with(gemm_profile());
-  const KernelTime at = gemm_time(hw, Dtype::bf16, 8192, 8192, 8192);
+  const KernelTime at = gemm_time(KernelProfile(hw), Dtype::bf16, 8192, 8192, 8192);
   CHECK(at.basis == KernelBasis::table);
   CHECK(at.s == doctest::Approx(2.0 * 8192 * 8192 * 8192 / 760e12).epsilon(1e-9));
   CHECK(at.rel_err == 0.004);
   // Between the two points (one octave from each): between their throughputs.
-  const KernelTime mid = gemm_time(hw, Dtype::bf16, 5793, 5793, 5793);
+  const KernelTime mid = gemm_time(KernelProfile(hw), Dtype::bf16, 5793, 5793, 5793);
   const double tflops = 2.0 * 5793 * 5793 * 5793 / mid.s / 1e12;
   CHECK(tflops > 600);
   CHECK(tflops < 760);
   // Eight octaves from every point: the fit (5 µs + flops / 700 TFLOP/s), nearly unweighted.
-  const KernelTime far = gemm_time(hw, Dtype::bf16, 32, 32, 1048576);
+  const KernelTime far = gemm_time(KernelProfile(hw), Dtype::bf16, 32, 32, 1048576);
   CHECK(far.basis == KernelBasis::fit);
   const double fit_s = 5e-6 + std::max(2.0 * 32 * 32 * 1048576 / 700e12, (32.0 * 1048576 * 2 + 1048576.0 * 32 * 2 + 32 * 32 * 2) / (3350e9 * 0.85));
   CHECK(far.s == doctest::Approx(fit_s).epsilon(0.01));
   // A dtype the profile has no table or fit for: spec peak × 0.75 plus the launch cost.
   HardwareProfile bare = gemm_profile();
   bare.gemm.clear();
-  const KernelTime spec = gemm_time(h100_with(bare), Dtype::bf16, 8192, 8192, 8192);
+  const KernelTime spec = gemm_time(KernelProfile(h100_with(bare)), Dtype::bf16, 8192, 8192, 8192);
   CHECK(spec.basis == KernelBasis::spec);
   CHECK(spec.s == doctest::Approx(4e-6 + 2.0 * 8192 * 8192 * 8192 / (989.4e12 * 0.75)).epsilon(1e-9));
 }
@@ -54,22 +54,22 @@ TEST_CASE("attention and memory-bound kernels: fits, and the fallbacks by kernel
   HardwareProfile p = datasheet_profile(*find_gpu("h100-sxm"));
   const HardwareSpec hw = h100_with(p);
   // Datasheet fit: 0.5 of the bf16 peak; causal halves the FLOPs; backward is 2.5 × forward.
-  const KernelTime f = attention_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, false);
+  const KernelTime f = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, false);
   const double fwd_flops = 4.0 * 8192 * 8192 * 16 * 128 * 0.5;
   CHECK(f.basis == KernelBasis::fit);
   CHECK(f.s == doctest::Approx(4e-6 + fwd_flops / (989.4e12 * 0.5)).epsilon(1e-9));
-  const KernelTime b = attention_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, true);
+  const KernelTime b = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, true);
   CHECK(b.s == doctest::Approx(4e-6 + 2.5 * fwd_flops / (989.4e12 * 0.5)).epsilon(1e-9));
   // Streaming kernels use the copy bandwidth (datasheet 0.85 × 3350 GB/s); framework element-wise
   // kernels without a measurement 0.5 × spec.
   const double gb = 1e9;
-  CHECK(memory_time(hw, "adamw", gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.85)).epsilon(1e-9));
-  CHECK(memory_time(hw, "rmsnorm", gb).basis == KernelBasis::spec);
-  CHECK(memory_time(hw, "rmsnorm", gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.5)).epsilon(1e-9));
+  CHECK(memory_time(KernelProfile(hw), MemKernel::adamw, gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.85)).epsilon(1e-9));
+  CHECK(memory_time(KernelProfile(hw), MemKernel::rmsnorm, gb).basis == KernelBasis::spec);
+  CHECK(memory_time(KernelProfile(hw), MemKernel::rmsnorm, gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.5)).epsilon(1e-9));
   // A measured RMSNorm point is returned as measured.
   p.memory_bound["rmsnorm"].fit = ThroughputFit{2500, 3};
   p.memory_bound["rmsnorm"].points = {BandwidthPoint{gb, 2400, 0, 0, 0.02}};
-  const KernelTime m = memory_time(h100_with(p), "rmsnorm", gb);
+  const KernelTime m = memory_time(KernelProfile(h100_with(p)), MemKernel::rmsnorm, gb);
   CHECK(m.basis == KernelBasis::table);
   CHECK(m.s == doctest::Approx(gb / 2400e9).epsilon(1e-9));
 }
@@ -86,13 +86,13 @@ TEST_CASE("attention table: a measured (seq_len, head_dim, mask) gives its rate 
   const HardwareSpec hw = h100_with(p);
   // Llama 3 405B at tp 8: one sequence, 16 query heads, 2 KV heads, same length and head size.
   const double fwd_flops = 4.0 * 8192 * 8192 * 16 * 128 * 0.5;
-  const KernelTime f = attention_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, false);
+  const KernelTime f = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, false);
   CHECK(f.basis == KernelBasis::table);
   CHECK(f.s == doctest::Approx(fwd_flops / 308e12).epsilon(1e-9));
-  const KernelTime b = attention_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, true);
+  const KernelTime b = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, true);
   CHECK(b.s == doctest::Approx(2.5 * fwd_flops / 308e12).epsilon(1e-9));
   // Between 4k and 8k: between the two rates.
-  const KernelTime mid = attention_time(hw, Dtype::bf16, 1, 5793, 5793, 16, 2, 128, true, false);
+  const KernelTime mid = attention_time(KernelProfile(hw), Dtype::bf16, 1, 5793, 5793, 16, 2, 128, true, false);
   const double rate = 4.0 * 5793 * 5793 * 16 * 128 * 0.5 / mid.s / 1e12;
   CHECK(rate > 294);
   CHECK(rate < 308);

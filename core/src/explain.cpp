@@ -38,15 +38,36 @@ static std::string plain(double v) {
   return buf;
 }
 
+// printf("%.2f<suffix>") without printf: glibc formats a double in ~250 ns, which was a tenth of
+// an estimate() whose "does not fit" warning quotes two sizes (docs/benchmarks.md). Rounds the
+// scaled value half away from zero; printf rounds the exact binary value, so the two differ only
+// within an ulp of a tie (…5 at the third decimal). Beyond 1e15 printf itself is used.
+static std::string fixed2(double v, const char* suffix) {
+  if (std::fabs(v) >= 1e15) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f%s", v, suffix);
+    return buf;
+  }
+  const long long cents = std::llround(v * 100);
+  const unsigned long long a = cents < 0 ? 0ULL - static_cast<unsigned long long>(cents) : static_cast<unsigned long long>(cents);
+  std::string out = cents < 0 ? "-" : "";
+  out += std::to_string(a / 100);
+  out += '.';
+  out += char('0' + (a % 100) / 10);
+  out += char('0' + a % 10);
+  out += suffix;
+  return out;
+}
+
 std::string format_value(double v, const std::string& unit) {
   char buf[64];
   if (!std::isfinite(v)) return "n/a";
   if (unit == "bytes") {
     const double a = std::fabs(v);
-    if (a >= 1e12) std::snprintf(buf, sizeof buf, "%.2f TB", v / 1e12);
-    else if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", v / 1e9);
-    else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.2f MB", v / 1e6);
-    else std::snprintf(buf, sizeof buf, "%.0f B", v);
+    if (a >= 1e12) return fixed2(v / 1e12, " TB");
+    if (a >= 1e9) return fixed2(v / 1e9, " GB");
+    if (a >= 1e6) return fixed2(v / 1e6, " MB");
+    std::snprintf(buf, sizeof buf, "%.0f B", v);
     return buf;
   }
   if (unit == "s") {
@@ -55,10 +76,7 @@ std::string format_value(double v, const std::string& unit) {
     else std::snprintf(buf, sizeof buf, "%.3g ms", v * 1e3);
     return buf;
   }
-  if (unit == "fraction") {
-    std::snprintf(buf, sizeof buf, "%.2f%%", v * 100);
-    return buf;
-  }
+  if (unit == "fraction") return fixed2(v * 100, "%");
   return unit.empty() ? plain(v) : plain(v) + " " + unit;
 }
 

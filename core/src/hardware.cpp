@@ -17,6 +17,24 @@ const char* to_string(Dtype d) {
   return "?";
 }
 
+const char* to_string(MemKernel k) {
+  switch (k) {
+    case MemKernel::hbm_copy: return "hbm_copy";
+    case MemKernel::hbm_triad: return "hbm_triad";
+    case MemKernel::rmsnorm: return "rmsnorm";
+    case MemKernel::layernorm: return "layernorm";
+    case MemKernel::softmax: return "softmax";
+    case MemKernel::swiglu: return "swiglu";
+    case MemKernel::gelu: return "gelu";
+    case MemKernel::rotary: return "rotary";
+    case MemKernel::adamw: return "adamw";
+    case MemKernel::cast: return "cast";
+    case MemKernel::dropout: return "dropout";
+    case MemKernel::cross_entropy: return "cross_entropy";
+  }
+  return "?";
+}
+
 double bytes_of(Dtype d) {
   switch (d) {
     case Dtype::fp32:

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "detmath.h"
 
@@ -30,12 +29,6 @@ namespace {
 constexpr double kFitRelErr = 0.10;   // a fitted curve away from its points
 constexpr double kSpecRelErr = 0.20;  // spec × flat efficiency
 constexpr double kReach2 = 1.0;       // squared log2 distance at which a point's weight equals the fit's
-
-double hbm_gbps(const HardwareSpec& hw) {
-  auto it = hw.profile->memory_bound.find("hbm_copy");
-  if (it != hw.profile->memory_bound.end() && it->second.fit.peak > 0) return it->second.fit.peak;
-  return hw.gpu.hbm_bandwidth_gbps * kDatasheetHbmFraction;
-}
 
 
 // Weighted mean of log(measured/fitted) over points at squared log2 distance d2; the fit itself
@@ -62,17 +55,53 @@ double sq(double x) { return x * x; }
 
 }  // namespace
 
-KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, double k, double batch) {
+KernelProfile::KernelProfile(const HardwareSpec& hw_) : hw(hw_) {
+  const HardwareProfile& prof = *hw.profile;
+  const auto copy = prof.memory_bound.find("hbm_copy");
+  hbm_gbps = copy != prof.memory_bound.end() && copy->second.fit.peak > 0 ? copy->second.fit.peak : hw.gpu.hbm_bandwidth_gbps * kDatasheetHbmFraction;
+}
+
+const GemmTable* KernelProfile::gemm(Dtype d) const {
+  const int i = int(d);
+  if (!gemm_known_[i]) {
+    const auto it = hw.profile->gemm.find(to_string(d));
+    gemm_[i] = it != hw.profile->gemm.end() && it->second.fit.peak > 0 ? &it->second : nullptr;
+    gemm_known_[i] = true;
+  }
+  return gemm_[i];
+}
+
+const BandwidthTable* KernelProfile::memory(MemKernel k) const {
+  const int i = int(k);
+  if (!memory_known_[i]) {
+    const auto it = hw.profile->memory_bound.find(to_string(k));
+    memory_[i] = it != hw.profile->memory_bound.end() && it->second.fit.peak > 0 ? &it->second : nullptr;
+    memory_known_[i] = true;
+  }
+  return memory_[i];
+}
+
+const AttentionTable* KernelProfile::attention(Dtype d) const {
+  const int i = int(d);
+  if (!attention_known_[i]) {
+    const auto it = hw.profile->attention.find(to_string(d));
+    attention_[i] = it != hw.profile->attention.end() ? &it->second : nullptr;
+    attention_known_[i] = true;
+  }
+  return attention_[i];
+}
+
+KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, double k, double batch) {
   const double flops = 2 * m * n * k * batch;
   const double bytes = (m * k + k * n + m * n) * bytes_of(dtype) * batch;
-  const double hbm_bytes_per_s = hbm_gbps(hw) * 1e9;
+  const double hbm_bytes_per_s = kp.hbm_gbps * 1e9;
   const double mem_s = bytes / hbm_bytes_per_s;
-  const auto it = hw.profile->gemm.find(to_string(dtype));
-  if (it == hw.profile->gemm.end() || it->second.fit.peak <= 0) {
-    const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetGemmFraction;
+  const GemmTable* table = kp.gemm(dtype);
+  if (!table) {
+    const double peak = kp.hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetGemmFraction;
     return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
   }
-  const GemmTable& t = it->second;
+  const GemmTable& t = *table;
   auto fitted = [&](double mm, double nn, double kk, double b) {
     const double f = 2 * mm * nn * kk * b;
     const double by = (mm * kk + kk * nn + mm * nn) * bytes_of(dtype) * b;
@@ -88,17 +117,17 @@ KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, do
   return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
 }
 
-KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, double q_len, double kv_len, double heads,
+KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, double q_len, double kv_len, double heads,
                           double kv_heads, double head_dim, bool causal, bool backward) {
   const double fwd_flops = 4 * batch * q_len * kv_len * heads * head_dim * (causal ? 0.5 : 1.0);
   const double flops = backward ? 2.5 * fwd_flops : fwd_flops;
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
-  const auto it = hw.profile->attention.find(to_string(dtype));
-  if (it == hw.profile->attention.end() || (backward ? it->second.bwd_fit.peak : it->second.fwd_fit.peak) <= 0) {
-    const double peak = hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetAttentionFraction;
+  const AttentionTable* table = kp.attention(dtype);
+  if (!table || (backward ? table->bwd_fit.peak : table->fwd_fit.peak) <= 0) {
+    const double peak = kp.hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetAttentionFraction;
     return {kKernelOverheadUs * 1e-6 + flops / peak, kSpecRelErr, KernelBasis::spec};
   }
-  const AttentionTable& t = it->second;
+  const AttentionTable& t = *table;
   const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
   const double fit_s = f.overhead_us * 1e-6 + flops / (f.peak * 1e12);
   if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
@@ -118,20 +147,19 @@ KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, dou
   return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
 }
 
-KernelTime memory_time(const HardwareSpec& hw, const char* kernel, double bytes) {
-  const HardwareProfile& prof = *hw.profile;
-  auto it = prof.memory_bound.find(kernel);
-  if (it == prof.memory_bound.end() || it->second.fit.peak <= 0) {
+KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes) {
+  const BandwidthTable* table = kp.memory(kernel);
+  if (!table) {
     // Unmeasured kernel: streaming copies run at the measured (or datasheet) copy bandwidth;
     // framework element-wise kernels at the element-wise fraction of spec.
-    const bool streaming = !std::strcmp(kernel, "hbm_copy") || !std::strcmp(kernel, "hbm_triad") || !std::strcmp(kernel, "adamw") || !std::strcmp(kernel, "cast");
-    it = streaming ? prof.memory_bound.find("hbm_copy") : prof.memory_bound.end();
-    if (it == prof.memory_bound.end() || it->second.fit.peak <= 0) {
+    const bool streaming = kernel == MemKernel::hbm_copy || kernel == MemKernel::hbm_triad || kernel == MemKernel::adamw || kernel == MemKernel::cast;
+    table = streaming ? kp.memory(MemKernel::hbm_copy) : nullptr;
+    if (!table) {
       const double frac = streaming ? kDatasheetHbmFraction : kDatasheetElementwiseFraction;
-      return {kKernelOverheadUs * 1e-6 + bytes / (hw.gpu.hbm_bandwidth_gbps * frac * 1e9), kSpecRelErr, KernelBasis::spec};
+      return {kKernelOverheadUs * 1e-6 + bytes / (kp.hw.gpu.hbm_bandwidth_gbps * frac * 1e9), kSpecRelErr, KernelBasis::spec};
     }
   }
-  const BandwidthTable& t = it->second;
+  const BandwidthTable& t = *table;
   auto fitted = [&](double b) { return t.fit.overhead_us * 1e-6 + b / (t.fit.peak * 1e9); };
   const double fit_s = fitted(bytes);
   if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};

@@ -15,17 +15,37 @@ struct KernelTime {
   KernelBasis basis = KernelBasis::spec;
 };
 
+// The profile entries kernel times read, looked up by name once per step instead of once per
+// kernel (the lookups were a tenth of an estimate's time; docs/benchmarks.md).
+class KernelProfile {
+ public:
+  explicit KernelProfile(const HardwareSpec& hw);
+  const HardwareSpec& hw;
+  double hbm_gbps = 0;  // streaming copy bandwidth: the profile's hbm_copy fit, else datasheet × fraction
+  const GemmTable* gemm(Dtype d) const;            // null when the profile has no GEMM fit for d
+  const AttentionTable* attention(Dtype d) const;  // null when the profile has no attention table for d
+  const BandwidthTable* memory(MemKernel k) const;  // null when the profile has no fit for k
+
+ private:
+  // Looked up on first use: a step times one or two of the seven dtypes.
+  static constexpr int kDtypes = int(Dtype::int8) + 1;
+  mutable const GemmTable* gemm_[kDtypes] = {};
+  mutable const AttentionTable* attention_[kDtypes] = {};
+  mutable bool gemm_known_[kDtypes] = {}, attention_known_[kDtypes] = {};
+  mutable const BandwidthTable* memory_[kMemKernels] = {};
+  mutable bool memory_known_[kMemKernels] = {};
+};
+
 // C[m×n] = A[m×k]·B[k×n] in `dtype`, `batch` independent products (batched attention GEMMs).
-KernelTime gemm_time(const HardwareSpec& hw, Dtype dtype, double m, double n, double k, double batch = 1);
+KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, double k, double batch = 1);
 
 // Fused (flash) attention of `batch` sequences: `q_len` queries against `kv_len` keys,
 // `heads` query heads of `head_dim`, FLOPs 4·b·q·kv·h·d (÷2 causal), backward 2.5× forward.
-KernelTime attention_time(const HardwareSpec& hw, Dtype dtype, double batch, double q_len, double kv_len, double heads,
+KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, double q_len, double kv_len, double heads,
                           double kv_heads, double head_dim, bool causal, bool backward);
 
-// A memory-bound kernel (`kernel` names a profile memory_bound entry: rmsnorm, softmax, adamw…)
-// moving `bytes` (read + written).
-KernelTime memory_time(const HardwareSpec& hw, const char* kernel, double bytes);
+// A memory-bound kernel moving `bytes` (read + written).
+KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes);
 
 // The achievable fraction of spec the datasheet profile assumes (documented in
 // docs/formulas.md "Kernel times"); exposed for the datasheet profile and tests.

@@ -265,16 +265,13 @@ MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b
     if (params_per_gpu) *params_per_gpu = s.params;
     return s.mem;
   }
-  Trace first_terms(t != nullptr), last_terms(t != nullptr);
-  if (t) {
-    first_terms.reserve(24);
-    last_terms.reserve(24);
-  }
-  StageMemory first = stage_memory(r, p, true, b, t ? &first_terms : nullptr);
-  StageMemory last = stage_memory(r, p, false, b, t ? &last_terms : nullptr);
+  // Both stages silently, then the peak one again with its terms: cheaper than recording both
+  // and keeping one.
+  const StageMemory first = stage_memory(r, p, true, b, nullptr);
+  const StageMemory last = stage_memory(r, p, false, b, nullptr);
   const bool first_wins = first.mem.total_bytes >= last.mem.total_bytes;
   if (params_per_gpu) *params_per_gpu = first_wins ? first.params : last.params;
-  if (t) t->append(first_wins ? first_terms : last_terms);  // the terms of the peak stage
+  if (t) return stage_memory(r, p, first_wins, b, t).mem;
   return first_wins ? first.mem : last.mem;
 }
 

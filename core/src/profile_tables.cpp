@@ -155,12 +155,13 @@ Status read_attention(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
 }
 
 Status read_memory_bound(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
-  static const char* known[] = {"hbm_copy", "hbm_triad", "rmsnorm", "layernorm", "softmax", "swiglu", "gelu", "rotary", "adamw", "cast", "dropout", "cross_entropy"};
+  std::string known;
+  for (int k = 0; k < kMemKernels; ++k) known += std::string(k ? ", " : "") + to_string(MemKernel(k));
   const double hbm = gpu.hbm_bandwidth_gbps;
   for (auto it = all.begin(); it != all.end(); ++it) {
     bool ok = false;
-    for (const char* k : known) ok |= it.key() == k;
-    if (!ok) return make_error("profile: memory_bound." + it.key(), "unknown kernel (known: hbm_copy, hbm_triad, rmsnorm, layernorm, softmax, swiglu, gelu, rotary, adamw, cast, dropout, cross_entropy)");
+    for (int k = 0; k < kMemKernels; ++k) ok |= it.key() == to_string(MemKernel(k));
+    if (!ok) return make_error("profile: memory_bound." + it.key(), "unknown kernel (known: " + known + ")");
     const std::string path = "memory_bound." + it.key() + ".";
     const json& t = it.value();
     if (!t.is_object()) return make_error("profile: memory_bound." + it.key(), "must be an object");

@@ -40,7 +40,7 @@ void OpTally::add(const OpTally& o, double times) {
 namespace {
 
 struct Ctx {
-  const HardwareSpec& hw;
+  const KernelProfile& kp;
   Dtype gemm_dtype, attn_dtype;
   double e;  // activation bytes per element
 };
@@ -48,14 +48,14 @@ struct Ctx {
 // A linear layer y[T×n] = x[T×k]·W[k×n]: forward, and backward dX + dW.
 void linear(const Ctx& c, double T, double k, double n, OpTally& fwd, OpTally& bwd, double batch = 1) {
   if (T <= 0 || k <= 0 || n <= 0) return;
-  fwd.add_gemm(gemm_time(c.hw, c.gemm_dtype, T, n, k, batch));
-  bwd.add_gemm(gemm_time(c.hw, c.gemm_dtype, T, k, n, batch));
-  bwd.add_gemm(gemm_time(c.hw, c.gemm_dtype, k, n, T, batch));
+  fwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, n, k, batch));
+  bwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, k, n, batch));
+  bwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, k, n, T, batch));
 }
 
-void elementwise(const Ctx& c, const char* kernel, double fwd_bytes, double bwd_bytes, OpTally& fwd, OpTally& bwd) {
-  if (fwd_bytes > 0) fwd.add_memory(memory_time(c.hw, kernel, fwd_bytes));
-  if (bwd_bytes > 0) bwd.add_memory(memory_time(c.hw, kernel, bwd_bytes));
+void elementwise(const Ctx& c, MemKernel kernel, double fwd_bytes, double bwd_bytes, OpTally& fwd, OpTally& bwd) {
+  if (fwd_bytes > 0) fwd.add_memory(memory_time(c.kp, kernel, fwd_bytes));
+  if (bwd_bytes > 0) bwd.add_memory(memory_time(c.kp, kernel, bwd_bytes));
 }
 
 struct Layer {
@@ -72,13 +72,13 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   const double T = b * s / cp;
   const double Tn = ts.sequence_parallel ? T / tp : T;
   const double h = double(m.hidden), a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim);
-  const char* norm = m.norm == NormKind::rmsnorm ? "rmsnorm" : "layernorm";
+  const MemKernel norm = m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm;
 
   // Norms: read x, write y; backward reads x and dy, writes dx.
   for (int64_t i = 0; i < m.norms_per_layer; ++i) elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, L.fwd, L.bwd);
   // Two residual adds (with bias-dropout-add fused when the model has dropout: + 1-byte mask).
   const double drop = m.dropout ? 1 : 0;
-  for (int i = 0; i < 2; ++i) elementwise(c, m.dropout ? "dropout" : "hbm_triad", (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, L.fwd, L.bwd);
+  for (int i = 0; i < 2; ++i) elementwise(c, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, L.fwd, L.bwd);
 
   // Attention projections.
   if (m.attention == AttentionKind::standard) {
@@ -89,33 +89,33 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   }
   if (m.position == PositionKind::rotary) {
     const double qk = T * (a + kv) * d / tp * e;
-    elementwise(c, "rotary", 2 * qk, 2 * qk, L.fwd, L.bwd);
+    elementwise(c, MemKernel::rotary, 2 * qk, 2 * qk, L.fwd, L.bwd);
   }
   // Core attention.
   const double heads = a / tp;
   if (ts.flash_attention) {
-    L.attn_core_fwd.add_attention(attention_time(c.hw, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, false));
+    L.attn_core_fwd.add_attention(attention_time(c.kp, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, false));
     L.fwd.add(L.attn_core_fwd, 1);
-    L.bwd.add_attention(attention_time(c.hw, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, true));
+    L.bwd.add_attention(attention_time(c.kp, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, true));
   } else {
     // Unfused: QKᵀ and PV as batched GEMMs over b·heads, softmax (scale, mask, dropout fused)
     // over the s/cp × s score matrix (Megatron fused softmax; Korthikanti 2022 §4.1).
     const double bh = b * heads, q = s / cp, scores = bh * q * s;
     OpTally& f = L.attn_core_fwd;
-    f.add_gemm(gemm_time(c.hw, c.attn_dtype, q, s, d, bh));
-    f.add_memory(memory_time(c.hw, "softmax", scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
-    f.add_gemm(gemm_time(c.hw, c.attn_dtype, q, d, s, bh));
+    f.add_gemm(gemm_time(c.kp, c.attn_dtype, q, s, d, bh));
+    f.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
+    f.add_gemm(gemm_time(c.kp, c.attn_dtype, q, d, s, bh));
     L.fwd.add(f, 1);
-    L.bwd.add_gemm(gemm_time(c.hw, c.attn_dtype, q, s, d, bh));  // dP = dO·Vᵀ
-    L.bwd.add_gemm(gemm_time(c.hw, c.attn_dtype, s, d, q, bh));  // dV = Pᵀ·dO
-    L.bwd.add_memory(memory_time(c.hw, "softmax", scores * (3 * e + (m.dropout ? 2 * e + 1 : 0))));
-    L.bwd.add_gemm(gemm_time(c.hw, c.attn_dtype, q, d, s, bh));  // dQ = dS·K
-    L.bwd.add_gemm(gemm_time(c.hw, c.attn_dtype, s, d, q, bh));  // dK = dSᵀ·Q
+    L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, q, s, d, bh));  // dP = dO·Vᵀ
+    L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, s, d, q, bh));  // dV = Pᵀ·dO
+    L.bwd.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (3 * e + (m.dropout ? 2 * e + 1 : 0))));
+    L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, q, d, s, bh));  // dQ = dS·K
+    L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, s, d, q, bh));  // dK = dSᵀ·Q
   }
 
   // MLP or MoE.
   const bool gated = m.mlp != MlpKind::gelu;
-  const char* act = gated ? "swiglu" : "gelu";
+  const MemKernel act = gated ? MemKernel::swiglu : MemKernel::gelu;
   auto mlp = [&](double tokens, double width, double shard, double batch) {
     linear(c, tokens, h, (gated ? 2 : 1) * width / shard, L.fwd, L.bwd, batch);
     linear(c, tokens, width / shard, h, L.fwd, L.bwd, batch);
@@ -131,7 +131,7 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     const double per_expert = T * k * ep / E;
     mlp(per_expert, double(m.expert_ffn_hidden), etp, E / ep);
     // Permute before the experts and unpermute after: gather/scatter of T·top_k rows.
-    elementwise(c, "hbm_copy", 4 * T * k * h * e, 4 * T * k * h * e, L.fwd, L.bwd);
+    elementwise(c, MemKernel::hbm_copy, 4 * T * k * h * e, 4 * T * k * h * e, L.fwd, L.bwd);
     const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
     if (shared > 0) mlp(T, shared, tp, 1);
   }
@@ -147,7 +147,8 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const ParallelSpec& par = r.s.parallel;
   const HardwareSpec& hw = r.s.hardware;
   const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;  // attention stays 16-bit in fp8 recipes
-  const Ctx c{hw, r.compute_dtype, attn, r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0};
+  const KernelProfile kp(hw);
+  const Ctx c{kp, r.compute_dtype, attn, r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0};
 
   // Optimizer step on this GPU's shard: read master (or weights), gradients and states, write
   // master, states and the 16-bit weights; gradient-norm clipping reads the gradients once more.
@@ -156,7 +157,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const double master = r.master_weights ? 4 : bytes_of(r.weight_dtype);
   const double states = ts.optimizer == Optimizer::adamw || ts.optimizer == Optimizer::adam8bit ? 2 : ts.optimizer == Optimizer::adafactor ? 0 : 1;
   const double opt_bytes = local * (2 * master + 2 * bytes_of(r.grad_dtype) + 2 * states * bytes_of(r.optimizer_state_dtype) + (r.master_weights ? bytes_of(r.weight_dtype) : 0));
-  if (!ts.cpu_offload_optimizer && opt_bytes > 0) ct.optimizer.add_memory(memory_time(hw, "adamw", opt_bytes));
+  if (!ts.cpu_offload_optimizer && opt_bytes > 0) ct.optimizer.add_memory(memory_time(kp, MemKernel::adamw, opt_bytes));
 
   if (!m.has_shape()) {
     // Size-only model: 6·N FLOPs per token as GEMMs at the profile's rate on square-ish shapes.
@@ -164,7 +165,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
     const double flops = 2 * p.active / double(par.tp * par.pp) * tokens_mb;
     // det_pow, not std::cbrt: libm cube roots differ in the last bit between glibc and wasm's musl.
     const double side = det_pow(std::max(flops / 2, 1.0), 1.0 / 3.0);
-    KernelTime k = gemm_time(hw, c.gemm_dtype, side, side, side);
+    KernelTime k = gemm_time(kp, c.gemm_dtype, side, side, side);
     ct.stage_fwd.add_gemm(k);
     ct.stage_bwd.add_gemm(k, 2);
     ct.layer_fwd_s = ct.stage_fwd.total();
@@ -197,11 +198,11 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const double T = double(ts.micro_batch) * double(ts.seq_len) / double(par.cp);
   const double tp = double(par.tp), h = double(m.hidden), V = double(m.vocab);
   OpTally emb_f, emb_b, head_f, head_b;
-  elementwise(c, "hbm_copy", 2 * T * h * c.e, 2 * T * h * c.e, emb_f, emb_b);
+  elementwise(c, MemKernel::hbm_copy, 2 * T * h * c.e, 2 * T * h * c.e, emb_f, emb_b);
   const double Tn = ts.sequence_parallel ? T / tp : T;
-  elementwise(c, m.norm == NormKind::rmsnorm ? "rmsnorm" : "layernorm", 2 * Tn * h * c.e, 3 * Tn * h * c.e, head_f, head_b);
+  elementwise(c, m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm, 2 * Tn * h * c.e, 3 * Tn * h * c.e, head_f, head_b);
   linear(c, T, h, V / tp, head_f, head_b);
-  elementwise(c, "cross_entropy", T * V / tp * (c.e + 8), T * V / tp * (4 + c.e), head_f, head_b);
+  elementwise(c, MemKernel::cross_entropy, T * V / tp * (c.e + 8), T * V / tp * (4 + c.e), head_f, head_b);
 
   // The slowest stage: with pp = 1 one stage holds everything; otherwise the layers split as
   // evenly as they go, the first and last stages taking the shortfall when pp does not divide

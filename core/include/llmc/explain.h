@@ -39,7 +39,6 @@ class Trace {
     return record(key, formula, unit, source, value, inputs);
   }
   const std::vector<Term>& terms() const { return terms_; }
-  void append(const Trace& other) { terms_.insert(terms_.end(), other.terms_.begin(), other.terms_.end()); }
   void reserve(size_t n) { terms_.reserve(n); }
   const Term* find(const std::string& key) const;
 

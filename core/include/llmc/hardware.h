@@ -10,7 +10,13 @@ namespace llmc {
 
 enum class Dtype { fp32, tf32, bf16, fp16, fp8, fp4, int8 };
 const char* to_string(Dtype d);
-double bytes_of(Dtype d);  // storage bytes per element (tf32 is stored as fp32)
+double bytes_of(Dtype d);
+
+// The memory-bound kernels the time model uses and a profile may measure; a profile's
+// memory_bound keys are these names (docs/profile-schema.md).
+enum class MemKernel { hbm_copy, hbm_triad, rmsnorm, layernorm, softmax, swiglu, gelu, rotary, adamw, cast, dropout, cross_entropy };
+constexpr int kMemKernels = int(MemKernel::cross_entropy) + 1;
+const char* to_string(MemKernel k);  // storage bytes per element (tf32 is stored as fp32)
 
 struct GpuSpec {
   std::string id;
@@ -108,7 +114,7 @@ struct HardwareProfile {
   // by a C string without building a std::string per kernel.
   std::map<std::string, GemmTable, std::less<>> gemm;            // by dtype: bf16, fp16, tf32, fp8
   std::map<std::string, AttentionTable, std::less<>> attention;  // by dtype
-  std::map<std::string, BandwidthTable, std::less<>> memory_bound;  // hbm_copy, hbm_triad, rmsnorm, softmax, swiglu, rotary, adamw, cast
+  std::map<std::string, BandwidthTable, std::less<>> memory_bound;  // by to_string(MemKernel)
   std::vector<CollectiveTable> collectives;
   double h2d_gbps = 0, d2h_gbps = 0;  // pinned host <-> device copies; 0 = not measured
   double usable_memory_bytes = 0;     // what cudaMemGetInfo left free on an idle GPU; 0 = not measured
