@@ -84,7 +84,7 @@ std::vector<ValidationRow> memory_rows(const ParsedRecord& r, const FlopConventi
     row.kind = r.kind;
     row.convention = c.id;
     row.metric = key;
-    row.unit = "GB";
+    row.unit = c.unit;
     row.measured = value;
     row.gpu = s.hardware.gpu.id;
     row.profile = "n/a (memory)";
@@ -104,18 +104,11 @@ std::vector<ValidationRow> memory_rows(const ParsedRecord& r, const FlopConventi
   return rows;
 }
 
-const char* measured_key(const FlopConvention& c) {
-  if (c.id == "flashattention2") return "model_tflops_per_gpu_flashattention2";
-  if (c.id == "korthikanti2022") return "iteration_time_s";
-  if (c.id == "gpu_hours") return "gpu_hours";
-  return "tflops_per_gpu";
-}
-
 std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConvention& c, const ValidateOptions& opt, std::set<std::string>& profiles_used) {
-  const char* key = measured_key(c);
+  const std::string& key = c.measured_key;
   const double* measured = r.measured_value(key);
-  if (!measured) return {skipped(r.id, r.kind, make_error(std::string("measured.") + key, "missing"))};
-  if (*measured <= 0) return {skipped(r.id, r.kind, make_error(std::string("measured.") + key, "must be positive to compare"))};
+  if (!measured) return {skipped(r.id, r.kind, make_error("measured." + key, "missing"))};
+  if (*measured <= 0) return {skipped(r.id, r.kind, make_error("measured." + key, "must be positive to compare"))};
   Result<Mapped> mr = map_record(r, c);
   if (!mr) return {skipped(r.id, r.kind, mr.error())};
   Mapped m = std::move(mr).value();
@@ -135,7 +128,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   row.in_mae = c.in_throughput_mae;
   row.convention = c.id;
   row.metric = key;
-  row.unit = c.id == "gpu_hours" ? "GPU-hours" : c.id == "korthikanti2022" ? "s" : "TFLOP/s/GPU";
+  row.unit = c.unit;
   row.measured = *measured;
   row.gpu = res.s.hardware.gpu.id;
   row.profile = pick.label;
@@ -278,7 +271,7 @@ std::string validation_to_json(const ValidationReport& r) {
   sum["meets_stretch"] = s.meets_stretch;
   json conv = json::array();
   for (const FlopConvention& c : flop_conventions())
-    conv.push_back({{"id", c.id}, {"source", c.source}, {"metric", c.metric}, {"formula", c.formula}, {"conversion", c.conversion},
+    conv.push_back({{"id", c.id}, {"source", c.source}, {"metric", c.metric}, {"measured_key", c.measured_key}, {"unit", c.unit}, {"formula", c.formula}, {"conversion", c.conversion},
                     {"in_throughput_mae", c.in_throughput_mae}, {"flash_attention", c.flash_attention}, {"dp_overlap", c.dp_overlap}});
   json out;
   out["rows"] = rows;

@@ -19,6 +19,8 @@ struct FlopConvention {
   std::string id;           // "megatron2021", "korthikanti2022", "llama3", "flashattention2", "gpu_hours", "model_states"
   std::string source;       // who uses it
   std::string metric;       // what is compared, with its unit
+  std::string measured_key; // the record's `measured` entry compared ("" for model_states: one per ZeRO stage)
+  std::string unit;         // of the measured and predicted values
   std::string formula;      // how the source computes it, as written in the source
   std::string conversion;   // how llmcalc's prediction is put into the same metric
   bool in_throughput_mae = false;  // counts towards the throughput target
