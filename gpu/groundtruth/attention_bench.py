@@ -1,19 +1,52 @@
 #!/usr/bin/env python3
 """Attention fwd/bwd timings for llmcalc-bench --attention-json (never run in CI; needs PyTorch
-and a CUDA GPU). Times F.scaled_dot_product_attention (PyTorch picks cuDNN or FlashAttention) in
-bf16 over seq_len, head_dim, heads, GQA ratio and causal, with CUDA events and an L2 flush
-between samples. Output: {"dtype", "backend", "points": [{batch, seq_len, heads, kv_heads,
-head_dim, causal, fwd_seconds: [...], bwd_seconds: [...]}]} (gpu/host/src/attention_import.cpp).
+and a CUDA GPU). Times F.scaled_dot_product_attention in bf16 over seq_len, head_dim, heads, GQA
+ratio and causal, with CUDA events and an L2 flush between samples. The kernel is chosen, per
+shape, as the first of --backends that accepts it: cuDNN's fused flash SDPA first (the kernel the
+bench's attention suite is specified on), then FlashAttention-2, then memory-efficient attention;
+each point records the one that ran. Output: {"dtype", "backend", "points": [{batch, seq_len,
+heads, kv_heads, head_dim, causal, backend, fwd_seconds: [...], bwd_seconds: [...]}]}
+(gpu/host/src/attention_import.cpp reads it; the per-point backend is informational).
 
 Usage: python3 gpu/groundtruth/attention_bench.py --out attention.json [--quick]
+           [--backends cudnn,flash,efficient]
 """
 import argparse
+import contextlib
 import json
 import os
 import sys
 
 import torch
 import torch.nn.functional as F
+
+try:  # torch >= 2.3
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+except ImportError:  # older torch: let PyTorch choose, and say so
+    SDPBackend = sdpa_kernel = None
+
+BACKENDS = {"cudnn": "CUDNN_ATTENTION", "flash": "FLASH_ATTENTION", "efficient": "EFFICIENT_ATTENTION"}
+
+
+def pick_backend(names, q, k, v, causal, gqa):
+    """The first backend in `names` that runs this shape forward and backward, as (name, context
+    factory); ("auto", None) when this torch cannot pin one."""
+    if sdpa_kernel is None:
+        return "auto", None
+    for name in names:
+        member = getattr(SDPBackend, BACKENDS[name], None)
+        if member is None:  # e.g. CUDNN_ATTENTION before torch 2.5
+            continue
+        try:
+            with sdpa_kernel([member]):
+                F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa).sum().backward()
+            torch.cuda.synchronize()
+            return name, lambda m=member: sdpa_kernel([m])
+        except RuntimeError:  # "No available kernel": this backend does not take the shape
+            continue
+        finally:
+            q.grad = k.grad = v.grad = None
+    raise RuntimeError(f"none of the backends {names} runs q={tuple(q.shape)} k={tuple(k.shape)} causal={causal}")
 
 
 def grid(quick):
@@ -42,7 +75,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--backends", default="cudnn,flash,efficient",
+                    help="SDPA backends to try per shape, in order (cudnn, flash, efficient)")
     a = ap.parse_args()
+    names = [n for n in a.backends.split(",") if n]
+    if not names or any(n not in BACKENDS for n in names):
+        print(f"attention_bench.py: --backends must list some of {', '.join(BACKENDS)}; got {a.backends!r}", file=sys.stderr)
+        return 2
     if not torch.cuda.is_available():
         print("attention_bench.py: no CUDA GPU visible", file=sys.stderr)
         return 3
@@ -53,15 +92,22 @@ def main():
         q = torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
         k = torch.randn(b, kv, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
         v = torch.randn(b, kv, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-        fwd = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=kv != h)
+        backend, pinned = pick_backend(names, q, k, v, causal, kv != h)
+
+        def fwd():
+            if pinned is None:
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=kv != h)
+            with pinned():
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=kv != h)
+
         o = fwd()
         g = torch.randn_like(o)
-        # Correctness before timing: a small slice against the math reference.
+        # Correctness before timing: the chosen kernel on a small slice against the fp32 math reference.
         with torch.no_grad():
-            ref = F.scaled_dot_product_attention(q[:1, :, :256].float(), k[:1, :, :256].float(), v[:1, :, :256].float(),
-                                                 is_causal=causal, enable_gqa=kv != h)
-            got = F.scaled_dot_product_attention(q[:1, :, :256], k[:1, :, :256], v[:1, :, :256], is_causal=causal,
-                                                 enable_gqa=kv != h).float()
+            qs, ks, vs = (t[:1, :, :256].contiguous() for t in (q, k, v))
+            ref = F.scaled_dot_product_attention(qs.float(), ks.float(), vs.float(), is_causal=causal, enable_gqa=kv != h)
+            with (pinned() if pinned is not None else contextlib.nullcontext()):
+                got = F.scaled_dot_product_attention(qs, ks, vs, is_causal=causal, enable_gqa=kv != h).float()
             if (got - ref).abs().max().item() > 3e-2:
                 raise RuntimeError(f"SDPA mismatch at b={b} s={s} h={h} kv={kv} d={d}")
         for _ in range(3):
@@ -77,12 +123,15 @@ def main():
             e1.record()
             e1.synchronize()
             bwd_s.append(e0.elapsed_time(e1) / 1e3)
-        points.append(dict(batch=b, seq_len=s, heads=h, kv_heads=kv, head_dim=d, causal=causal, fwd_seconds=fwd_s,
-                           bwd_seconds=bwd_s))
-        print(f"attention_bench.py: b={b} s={s} h={h}/{kv} d={d} causal={causal} fwd {sorted(fwd_s)[len(fwd_s)//2]*1e3:.3f} ms",
+        points.append(dict(batch=b, seq_len=s, heads=h, kv_heads=kv, head_dim=d, causal=causal, backend=backend,
+                           fwd_seconds=fwd_s, bwd_seconds=bwd_s))
+        print(f"attention_bench.py: b={b} s={s} h={h}/{kv} d={d} causal={causal} [{backend}] "
+              f"fwd {sorted(fwd_s)[len(fwd_s)//2]*1e3:.3f} ms",
               file=sys.stderr, flush=True)
         del q, k, v, o, g
-    doc = dict(dtype="bf16", backend=f"torch {torch.__version__} SDPA (cudnn {torch.backends.cudnn.version()})", points=points)
+    used = sorted({p["backend"] for p in points})
+    doc = dict(dtype="bf16", backend=f"torch {torch.__version__} SDPA [{', '.join(used)}] (cudnn {torch.backends.cudnn.version()})",
+               points=points)
     with open(a.out + ".tmp", "w") as f:
         json.dump(doc, f)
     os.replace(a.out + ".tmp", a.out)
