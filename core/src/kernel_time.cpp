@@ -56,9 +56,8 @@ double sq(double x) { return x * x; }
 }  // namespace
 
 KernelProfile::KernelProfile(const HardwareSpec& hw_) : hw(hw_) {
-  const HardwareProfile& prof = *hw.profile;
-  const auto copy = prof.memory_bound.find("hbm_copy");
-  hbm_gbps = copy != prof.memory_bound.end() && copy->second.fit.peak > 0 ? copy->second.fit.peak : hw.gpu.hbm_bandwidth_gbps * kDatasheetHbmFraction;
+  const BandwidthTable* copy = memory(MemKernel::hbm_copy);
+  hbm_gbps = copy ? copy->fit.peak : hw.gpu.hbm_bandwidth_gbps * kDatasheetHbmFraction;
 }
 
 const GemmTable* KernelProfile::gemm(Dtype d) const {
