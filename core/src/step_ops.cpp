@@ -173,10 +173,10 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
     return ct;
   }
 
-  const Layer dense = layer_ops(c, r, p, false);
   const double L_stage = double(r.layers_per_stage);
   const double moe_share = m.is_moe() ? double(p.moe_layers) / double(m.layers) : 0;
-  Layer moe;
+  Layer dense, moe;  // each timed only when some layer is of its kind (Mixtral has no dense layer)
+  if (moe_share < 1) dense = layer_ops(c, r, p, false);
   if (moe_share > 0) moe = layer_ops(c, r, p, true);
   OpTally layer_fwd, layer_bwd, layer_core;
   layer_fwd.add(dense.fwd, 1 - moe_share);
