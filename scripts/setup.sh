@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs everything llmcalc needs on a fresh Debian 12 machine, from Debian's archive only.
 # Idempotent: packages already present are skipped by apt; safe to run on every build.
-# Usage: scripts/setup.sh [core|wasm|web|desktop|all]   (default: all = core + wasm + web + desktop)
+# Usage: scripts/setup.sh [core|wasm|web|desktop|mpi|all]   (default: all = every group)
 #   web: the wasm packages plus chromium (headless browser tests), then scripts/setup-web.sh
 #        (ImGui + SDL2 sources from Debian source packages, SDL2 built for wasm, cached;
 #        npm ci for playwright-core).
 #   desktop: SDL2, Dear ImGui (libimgui.a with its SDL2/OpenGL3 backends), OpenGL headers and Mesa's
 #        software renderer for llmcalc-desktop; Xvfb, xdotool and ImageMagick for its test
 #        (tests/desktop/run.sh). docs/desktop.md.
+#   mpi: OpenMPI, for llmcalc-bench --mpi (preset gpu-mpi; collectives across nodes, docs/bench.md).
+#        The CUDA toolkit itself is not from Debian and not installed here (docs/bench.md).
 set -euo pipefail
 
 want="${1:-all}"
@@ -17,6 +19,7 @@ core_pkgs=(build-essential cmake ninja-build pkg-config git python3
 wasm_pkgs=(emscripten nodejs)
 web_pkgs=(chromium)
 desktop_pkgs=(libsdl2-dev libimgui-dev libgl-dev libgl1-mesa-dri xvfb xdotool imagemagick)
+mpi_pkgs=(libopenmpi-dev openmpi-bin)
 
 pkgs=("${core_pkgs[@]}")
 if [[ "$want" == wasm || "$want" == web || "$want" == all ]]; then pkgs+=("${wasm_pkgs[@]}"); fi
@@ -26,6 +29,7 @@ if [[ "$want" == web || "$want" == all ]]; then
   command -v npm >/dev/null || pkgs+=(npm)
 fi
 if [[ "$want" == desktop || "$want" == all ]]; then pkgs+=("${desktop_pkgs[@]}"); fi
+if [[ "$want" == mpi || "$want" == all ]]; then pkgs+=("${mpi_pkgs[@]}"); fi
 
 missing=()
 for p in "${pkgs[@]}"; do

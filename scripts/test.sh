@@ -70,6 +70,16 @@ gpu_preset() {  # CUDA build with no GPU: the bench must say so and exit 3, neve
   [[ $rc -eq 3 && $err == "llmcalc-bench: no usable GPU: "* && $(printf '%s\n' "$err" | wc -l) -eq 1 ]] ||
     { echo "no-GPU check: rc=$rc err=$err"; return 1; }
   echo "llmcalc-bench without a GPU exits 3 with: $err"
+  # The --mpi build (OpenMPI from scripts/setup.sh): compiles, knows it has MPI, and with no GPU
+  # still exits 3 through MPI_Init/MPI_Finalize (a singleton run, no mpirun).
+  cmake --preset gpu-mpi >/dev/null && cmake --build --preset gpu-mpi -j"$(nproc)" || return 1
+  ./build/gpu-mpi/gpu/llmcalc-bench --version | grep -q "with MPI" || { echo "gpu-mpi: --version does not say 'with MPI'"; return 1; }
+  err=$(./build/gpu-mpi/gpu/llmcalc-bench --mpi --quick 2>&1 >/dev/null); rc=$?
+  [[ $rc -eq 3 && $err == *"llmcalc-bench: no usable GPU: "* ]] || { echo "gpu-mpi no-GPU check: rc=$rc err=$err"; return 1; }
+  err=$(./build/gpu/gpu/llmcalc-bench --mpi 2>&1 >/dev/null); rc=$?
+  [[ $rc -eq 2 && $err == "llmcalc-bench: error: --mpi: this llmcalc-bench was built without MPI"* ]] ||
+    { echo "--mpi without MPI: rc=$rc err=$err"; return 1; }
+  echo "llmcalc-bench --mpi builds (gpu-mpi), exits 3 without a GPU, and exits 2 on a build without MPI"
 }
 stage "gpu preset build (CUDA, no GPU)" gpu_preset
 stage "bench_core" bash scripts/bench.sh

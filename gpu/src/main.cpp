@@ -20,6 +20,7 @@
 #include "llmc/profile.h"
 #include "llmc_bench/atomic_write.h"
 #include "llmc_bench/layer_shapes.h"
+#include "mpi_world.h"
 #include "suites.h"
 
 #ifndef LLMC_GIT_SHA
@@ -70,7 +71,7 @@ void fill_versions(RunMetadata& m) {
 // algorithm trials), a rough 40% on top, seen as typical for the GEMM suite.
 double planned_seconds(int measurements, const SamplePolicy& p) { return measurements * p.budget_s * 1.4; }
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, MpiWorld& world) {
   std::vector<std::string> args(argv + 1, argv + argc);
   Result<Options> parsed = parse_options(args);
   if (!parsed) {
@@ -83,9 +84,18 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (opt.version) {
-    std::printf("llmcalc-bench %s (git %s)\n", LLMC_VERSION, LLMC_GIT_SHA);
+    std::printf("llmcalc-bench %s (git %s)%s\n", LLMC_VERSION, LLMC_GIT_SHA, mpi_built() ? ", with MPI" : "");
     return 0;
   }
+  if (opt.mpi) {
+    if (const std::string why = mpi_start(&argc, &argv, world); !why.empty()) {
+      std::fprintf(stderr, "llmcalc-bench: error: --mpi: %s\n", why.c_str());
+      return 2;
+    }
+  }
+  // Under --mpi every rank drives one GPU of its node; rank 0 alone runs the single-GPU suites,
+  // prints and writes.
+  const bool root = world.rank == 0;
 
   int gpus = 0;
   const cudaError_t e = cudaGetDeviceCount(&gpus);
@@ -94,6 +104,7 @@ int run(int argc, char** argv) {
                  e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device visible", e != cudaSuccess ? cudaGetErrorName(e) : "0 devices");
     return 3;
   }
+  if (world.active) opt.device = world.local_rank() % gpus;
   if (opt.device >= gpus) {
     std::fprintf(stderr, "llmcalc-bench: error: --device: %d, but only %d GPU(s) are visible\n", opt.device, gpus);
     return 2;
@@ -166,24 +177,31 @@ int run(int argc, char** argv) {
   int count = 0;
   if (opt.want("gemm")) count += gemm_measurement_count(ctx);
   if (opt.want("membound")) count += membound_measurement_count(ctx);
-  if (opt.want("nccl")) count += nccl_measurement_count(ctx, gpus);
+  if (opt.want("nccl")) count += nccl_measurement_count(ctx, world.active ? world.size : gpus);
   if (opt.want("h2d")) count += 2;
   const double plan = planned_seconds(count, ctx.policy);
-  std::fprintf(stderr, "llmcalc-bench: %s (%s, %d SMs, %.1f GiB), %d GPU(s); %s run: %d measurements, planned about %s\n",
-               ctx.prop.name, gpu_id.c_str(), int(m.sm_count), double(total_b) / double(1 << 30), gpus, opt.quick ? "quick" : "full", count,
-               format_duration(plan).c_str());
+  if (root)
+    std::fprintf(stderr, "llmcalc-bench: %s (%s, %d SMs, %.1f GiB), %d GPU(s)%s; %s run: %d measurements, planned about %s\n",
+                 ctx.prop.name, gpu_id.c_str(), int(m.sm_count), double(total_b) / double(1 << 30), gpus,
+                 world.active ? (", " + std::to_string(world.size) + " MPI ranks on " + std::to_string(world.layout.nodes) + " node(s)").c_str() : "",
+                 opt.quick ? "quick" : "full", count, format_duration(plan).c_str());
   Progress progress(plan);
-  ctx.progress = &progress;
+  if (root) ctx.progress = &progress;
 
   bool suite_failed = false;
   auto suite = [&](const char* name, void (*fn)(BenchContext&)) {
     if (!opt.want(name)) return;
+    const bool collective = world.active && std::string(name) == "nccl";
+    if (!root && !collective) return;
     try {
-      fn(ctx);
+      if (collective) run_nccl_mpi_suite(ctx, world);
+      else fn(ctx);
     } catch (const std::exception& ex) {
       suite_failed = true;
       cudaGetLastError();
       ctx.note(std::string(name) + " suite failed: " + ex.what());
+      // The other ranks are inside a collective this rank will not join: end them all.
+      if (collective) mpi_finish(world, true);
     }
   };
   suite("gemm", run_gemm_suite);
@@ -191,6 +209,7 @@ int run(int argc, char** argv) {
   suite("membound", run_membound_suite);
   suite("nccl", run_nccl_suite);
   suite("h2d", run_h2d_suite);
+  if (!root) return suite_failed || ctx.correctness_failed ? 1 : 0;
   progress.finish();
 
   llmc::HardwareProfile prof = finalize_profile(ctx.profile, *spec, ctx.model_shapes, m.notes);
@@ -232,10 +251,13 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  MpiWorld world;
+  int rc = 1;
   try {
-    return run(argc, argv);
+    rc = run(argc, argv, world);
   } catch (const std::exception& ex) {
     std::fprintf(stderr, "llmcalc-bench: error: %s\n", ex.what());
-    return 1;
   }
+  mpi_finish(world, false);
+  return rc;
 }

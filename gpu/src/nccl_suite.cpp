@@ -1,35 +1,25 @@
 // NCCL collectives across all local GPUs from one process (ncclCommInitAll, one communicator per
 // device, launched in one group). Sizes are nccl-tests' "size": the all-reduce buffer, the
 // all-gather output, the reduce-scatter input, the all-to-all send buffer, the send/recv message.
-// Bus bandwidth uses nccl-tests' factors (llmc_bench/fit.h). Multi-node runs: docs/bench.md.
+// Bus bandwidth uses nccl-tests' factors (llmc_bench/fit.h). Across nodes: nccl_mpi_suite.cpp.
 #include "dtypes.h"
+#include "nccl_ops.h"
 #include "suites.h"
 
 #ifdef LLMC_HAVE_NCCL
-#include <nccl.h>
-
 #include <algorithm>
 #include <chrono>
 
 #include "llmc_bench/fit.h"
 #include "llmc_bench/stats.h"
-
-#define NCCL_CHECK(call)                                                                                  \
-  do {                                                                                                    \
-    ncclResult_t r_ = (call);                                                                             \
-    if (r_ != ncclSuccess) ::llmc::bench::fail("NCCL", #call, __FILE__, __LINE__, ncclGetErrorString(r_)); \
-  } while (0)
 #endif
 
 namespace llmc::bench {
 
-namespace {
-const char* const kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send_recv"};
-}
-
 int nccl_measurement_count(const BenchContext& ctx, int gpus) {
   if (gpus < 2) return 0;
-  return int(std::size(kOps) * message_sizes_bytes(ctx.opt.quick, int64_t(8) << 30).size());
+  constexpr std::size_t kOps = 5;  // kNcclOps (nccl_ops.h, which needs nccl.h)
+  return int(kOps * message_sizes_bytes(ctx.opt.quick, int64_t(8) << 30).size());
 }
 
 #ifndef LLMC_HAVE_NCCL
@@ -50,26 +40,10 @@ struct Rank {
 // Enqueues one collective of `bytes` on every rank inside one NCCL group.
 void launch(const std::string& op, std::vector<Rank>& ranks, std::size_t bytes) {
   const int n = int(ranks.size());
-  const std::size_t count = bytes / sizeof(float);
   NCCL_CHECK(ncclGroupStart());
   for (int r = 0; r < n; ++r) {
     Rank& k = ranks[std::size_t(r)];
-    if (op == "all_reduce") {
-      NCCL_CHECK(ncclAllReduce(k.send, k.recv, count, ncclFloat, ncclSum, k.comm, k.stream));
-    } else if (op == "all_gather") {
-      NCCL_CHECK(ncclAllGather(k.send, k.recv, count / std::size_t(n), ncclFloat, k.comm, k.stream));
-    } else if (op == "reduce_scatter") {
-      NCCL_CHECK(ncclReduceScatter(k.send, k.recv, count / std::size_t(n), ncclFloat, ncclSum, k.comm, k.stream));
-    } else if (op == "all_to_all") {
-      const std::size_t chunk = count / std::size_t(n);
-      for (int p = 0; p < n; ++p) {
-        NCCL_CHECK(ncclSend(static_cast<float*>(k.send) + std::size_t(p) * chunk, chunk, ncclFloat, p, k.comm, k.stream));
-        NCCL_CHECK(ncclRecv(static_cast<float*>(k.recv) + std::size_t(p) * chunk, chunk, ncclFloat, p, k.comm, k.stream));
-      }
-    } else {  // send_recv: a ring, every rank sends to the next and receives from the previous
-      NCCL_CHECK(ncclSend(k.send, count, ncclFloat, (r + 1) % n, k.comm, k.stream));
-      NCCL_CHECK(ncclRecv(k.recv, count, ncclFloat, (r + n - 1) % n, k.comm, k.stream));
-    }
+    enqueue_collective(op, k.send, k.recv, bytes, r, n, k.comm, k.stream);
   }
   NCCL_CHECK(ncclGroupEnd());
 }
@@ -177,7 +151,7 @@ void run_nccl_suite(BenchContext& ctx) {
       cleanup();
       return;
     }
-    for (const char* op : kOps) {
+    for (const char* op : kNcclOps) {
       CollectiveTable table;
       table.op = op;
       table.group = n;

@@ -19,6 +19,7 @@ std::string usage_text() {
   return "usage: llmcalc-bench [--quick] [--out FILE] [--raw FILE] [--model PRESET] [--tp N]\n"
          "                     [--micro-batch N] [--seq-len N] [--gpu ID] [--device N]\n"
          "                     [--suites gemm,attention,membound,nccl,h2d] [--attention-json FILE]\n"
+         "                     [--mpi]   (under mpirun, one process per GPU: collectives across nodes)\n"
          "Measures GEMM (cuBLASLt), fused attention (cuDNN SDPA), memory-bound kernels, NCCL\n"
          "collectives and host-device copies on this machine's GPUs and writes an llmcalc hardware\n"
          "profile (docs/profile-schema.md). --quick: about 2 minutes on one H100; full: about 10.\n"
@@ -44,6 +45,8 @@ Result<Options> parse_options(const std::vector<std::string>& args) {
     std::string v;
     if (a == "--quick") {
       o.quick = true;
+    } else if (a == "--mpi") {
+      o.mpi = true;
     } else if (a == "--help" || a == "-h") {
       o.help = true;
     } else if (a == "--version") {

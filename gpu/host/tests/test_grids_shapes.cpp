@@ -4,6 +4,7 @@
 #include "llmc_bench/grids.h"
 #include "llmc_bench/layer_shapes.h"
 #include "llmc_bench/options.h"
+#include "llmc_bench/rank_layout.h"
 
 using namespace llmc::bench;
 
@@ -110,4 +111,23 @@ TEST_CASE("options: suites, numbers, raw path, errors") {
   CHECK(parse_options({"--out"}).error().text() == "--out: needs a value");
   CHECK(parse_options({"--frobnicate"}).error().field == "--frobnicate");
   CHECK(raw_path_for("x") == "x.raw.json");
+  CHECK_FALSE(all->mpi);
+  CHECK(parse_options({"--mpi", "--suites", "nccl"})->mpi);
+}
+
+TEST_CASE("rank layout: local ranks, nodes and the tier an MPI run measures") {
+  // mpirun -np 4 -H a:2,b:2 with a round-robin mapping: ranks alternate hosts.
+  const RankLayout two = rank_layout({"a", "b", "a", "b"});
+  CHECK(two.local_rank == std::vector<int>{0, 0, 1, 1});
+  CHECK(two.nodes == 2);
+  CHECK(two.max_ranks_per_node == 2);
+  CHECK(two.tier == "inter_node");
+  const RankLayout one = rank_layout({"h", "h", "h"});
+  CHECK(one.local_rank == std::vector<int>{0, 1, 2});
+  CHECK(one.nodes == 1);
+  CHECK(one.tier == "intra_node");
+  const RankLayout uneven = rank_layout({"a", "a", "a", "b"});
+  CHECK(uneven.max_ranks_per_node == 3);
+  CHECK(uneven.local_rank.back() == 0);
+  CHECK(rank_layout({}).tier.empty());
 }

@@ -26,6 +26,9 @@ struct Options {
   std::string gpu_id;            // catalog id; "" = derived from the device name
   std::set<std::string> suites;  // empty = all
   int device = 0;                // CUDA device for the single-GPU suites
+  // One process per GPU under an MPI launcher (mpirun): the collectives span every rank of
+  // MPI_COMM_WORLD, across nodes; rank 0 also runs the single-GPU suites and writes the profile.
+  bool mpi = false;
   bool want(const std::string& suite) const { return suites.empty() || suites.count(suite) > 0; }
 };
 
