@@ -205,8 +205,8 @@ void hardware_panel(State& st, Platform& platform) {
   }
   if (ImGui::Button("Load profile...") && platform.open_file_picker) platform.open_file_picker();
   remember_rect(st, "Load profile");
-  const HardwareProfile& active = *st.scenario.hardware.profile;
-  section_note(("In use: " + active.source + " (" + active.description + ")").c_str());
+  if (const auto& active = st.scenario.hardware.profile)  // set with the GPU; resolve() fills it otherwise
+    section_note(("In use: " + active->source + " (" + active->description + ")").c_str());
 }
 
 }  // namespace llmc::ui

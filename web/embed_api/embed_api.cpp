@@ -1,6 +1,9 @@
-// The embeddable JS module (embind): estimate(scenarioJSON) → result JSON, explain(...) → text.
-// No ImGui, no SDL: a small separate wasm that documentation pages load to compute their numbers.
-#include <emscripten/bind.h>
+// The embeddable JS module: estimate(scenarioJSON) → result JSON, explain(...) → text. No ImGui,
+// no SDL: a small separate wasm that documentation pages load to compute their numbers.
+// Plain C exports wrapped by embed_post.js (Module.estimate, .explain, .shareFragment, .version)
+// rather than embind, whose runtime cost 5.8 KB of the module's 100 KB gzipped budget for four
+// string-in, string-out functions (docs/benchmarks.md).
+#include <emscripten/emscripten.h>
 
 #include <string>
 
@@ -31,36 +34,41 @@ llmc::Result<llmc::Estimate> run(const std::string& scenario_json) {
   return llmc::estimate(s);
 }
 
-// The full result JSON (with explanation terms), or {"error": {"field", "message"}}.
-std::string estimate(const std::string& scenario_json) {
-  llmc::Result<llmc::Estimate> e = run(scenario_json);
-  return e ? llmc::estimate_to_json(*e, true, -1) : error_json(e.error());
+// The last answer, owned here until the next call: the JS side copies it out at once.
+const char* answer(std::string text) {
+  static std::string last;
+  last = std::move(text);
+  return last.c_str();
 }
-
-// The derivation of every figure whose key starts with `key_prefix`, as text.
-std::string explain(const std::string& scenario_json, const std::string& key_prefix) {
-  llmc::Result<llmc::Estimate> e = run(scenario_json);
-  if (!e) return "error: " + e.error().text();
-  std::string out;
-  for (const llmc::Term& t : e->trace.terms())
-    if (std::string(t.key).rfind(key_prefix, 0) == 0) out += llmc::render(t) + "\n";
-  return out;
-}
-
-// A share-link fragment ("#s=...") for the scenario, so a page can link to the calculator.
-std::string share_fragment(const std::string& scenario_json) {
-  llmc::Scenario s = llmc::default_scenario();
-  if (llmc::Status st = llmc::apply_scenario_json(s, scenario_json); !st) return "";
-  return llmc::scenario_to_url_fragment(s);
-}
-
-std::string version() { return llmc::kVersion; }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(llmcalc) {
-  emscripten::function("estimate", &estimate);
-  emscripten::function("explain", &explain);
-  emscripten::function("shareFragment", &share_fragment);
-  emscripten::function("version", &version);
+extern "C" {
+
+// The full result JSON (with explanation terms), or {"error": {"field", "message"}}.
+EMSCRIPTEN_KEEPALIVE const char* llmcalc_estimate(const char* scenario_json) {
+  llmc::Result<llmc::Estimate> e = run(scenario_json);
+  return answer(e ? llmc::estimate_to_json(*e, true, -1) : error_json(e.error()));
 }
+
+// The derivation of every figure whose key starts with `key_prefix`, as text.
+EMSCRIPTEN_KEEPALIVE const char* llmcalc_explain(const char* scenario_json, const char* key_prefix) {
+  llmc::Result<llmc::Estimate> e = run(scenario_json);
+  if (!e) return answer("error: " + e.error().text());
+  const std::string prefix = key_prefix;
+  std::string out;
+  for (const llmc::Term& t : e->trace.terms())
+    if (std::string(t.key).rfind(prefix, 0) == 0) out += llmc::render(t) + "\n";
+  return answer(out);
+}
+
+// A share-link fragment ("#s=...") for the scenario, so a page can link to the calculator.
+EMSCRIPTEN_KEEPALIVE const char* llmcalc_share_fragment(const char* scenario_json) {
+  llmc::Scenario s = llmc::default_scenario();
+  if (llmc::Status st = llmc::apply_scenario_json(s, scenario_json); !st) return answer("");
+  return answer(llmc::scenario_to_url_fragment(s));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* llmcalc_version() { return llmc::kVersion; }
+
+}  // extern "C"

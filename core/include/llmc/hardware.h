@@ -10,13 +10,13 @@ namespace llmc {
 
 enum class Dtype { fp32, tf32, bf16, fp16, fp8, fp4, int8 };
 const char* to_string(Dtype d);
-double bytes_of(Dtype d);
+double bytes_of(Dtype d);  // storage bytes per element (tf32 is stored as fp32)
 
 // The memory-bound kernels the time model uses and a profile may measure; a profile's
 // memory_bound keys are these names (docs/profile-schema.md).
 enum class MemKernel { hbm_copy, hbm_triad, rmsnorm, layernorm, softmax, swiglu, gelu, rotary, adamw, cast, dropout, cross_entropy };
 constexpr int kMemKernels = int(MemKernel::cross_entropy) + 1;
-const char* to_string(MemKernel k);  // storage bytes per element (tf32 is stored as fp32)
+const char* to_string(MemKernel k);
 
 struct GpuSpec {
   std::string id;
