@@ -53,6 +53,14 @@ Correction correct(const Points& pts, Dist dist2, LogRatio log_ratio, Cv cv) {
 
 double sq(double x) { return x * x; }
 
+// The entry for `key` if the profile has it and `usable` accepts it, else null.
+template <class Map, class Usable>
+const typename Map::mapped_type* find_usable(const Map& tables, const char* key, Usable usable) {
+  const auto it = tables.find(key);
+  return it != tables.end() && usable(it->second) ? &it->second : nullptr;
+}
+const auto has_fit = [](const auto& table) { return table.fit.peak > 0; };
+
 }  // namespace
 
 KernelProfile::KernelProfile(const HardwareSpec& hw_) : hw(hw_) {
@@ -61,33 +69,16 @@ KernelProfile::KernelProfile(const HardwareSpec& hw_) : hw(hw_) {
 }
 
 const GemmTable* KernelProfile::gemm(Dtype d) const {
-  const int i = int(d);
-  if (!gemm_known_[i]) {
-    const auto it = hw.profile->gemm.find(to_string(d));
-    gemm_[i] = it != hw.profile->gemm.end() && it->second.fit.peak > 0 ? &it->second : nullptr;
-    gemm_known_[i] = true;
-  }
-  return gemm_[i];
+  return gemm_.get(int(d), [&] { return find_usable(hw.profile->gemm, to_string(d), has_fit); });
 }
 
 const BandwidthTable* KernelProfile::memory(MemKernel k) const {
-  const int i = int(k);
-  if (!memory_known_[i]) {
-    const auto it = hw.profile->memory_bound.find(to_string(k));
-    memory_[i] = it != hw.profile->memory_bound.end() && it->second.fit.peak > 0 ? &it->second : nullptr;
-    memory_known_[i] = true;
-  }
-  return memory_[i];
+  return memory_.get(int(k), [&] { return find_usable(hw.profile->memory_bound, to_string(k), has_fit); });
 }
 
+// Any attention table: whether its forward or backward fit is usable is up to attention_time.
 const AttentionTable* KernelProfile::attention(Dtype d) const {
-  const int i = int(d);
-  if (!attention_known_[i]) {
-    const auto it = hw.profile->attention.find(to_string(d));
-    attention_[i] = it != hw.profile->attention.end() ? &it->second : nullptr;
-    attention_known_[i] = true;
-  }
-  return attention_[i];
+  return attention_.get(int(d), [&] { return find_usable(hw.profile->attention, to_string(d), [](const AttentionTable&) { return true; }); });
 }
 
 KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, double k, double batch) {

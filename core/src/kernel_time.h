@@ -15,6 +15,22 @@ struct KernelTime {
   KernelBasis basis = KernelBasis::spec;
 };
 
+// Tables by a small enum index, each looked up on first use (a step times one or two of the seven
+// dtypes and a few of the memory-bound kernels).
+template <class Table, int N>
+class LazyTables {
+ public:
+  template <class Find>
+  const Table* get(int i, Find find) const {
+    if (!known_[i]) table_[i] = find(), known_[i] = true;
+    return table_[i];
+  }
+
+ private:
+  mutable const Table* table_[N] = {};
+  mutable bool known_[N] = {};
+};
+
 // The profile entries kernel times read, looked up by name once per step instead of once per
 // kernel (the lookups were a tenth of an estimate's time; docs/benchmarks.md).
 class KernelProfile {
@@ -27,13 +43,10 @@ class KernelProfile {
   const BandwidthTable* memory(MemKernel k) const;  // null when the profile has no fit for k
 
  private:
-  // Looked up on first use: a step times one or two of the seven dtypes.
   static constexpr int kDtypes = int(Dtype::int8) + 1;
-  mutable const GemmTable* gemm_[kDtypes] = {};
-  mutable const AttentionTable* attention_[kDtypes] = {};
-  mutable bool gemm_known_[kDtypes] = {}, attention_known_[kDtypes] = {};
-  mutable const BandwidthTable* memory_[kMemKernels] = {};
-  mutable bool memory_known_[kMemKernels] = {};
+  LazyTables<GemmTable, kDtypes> gemm_;
+  LazyTables<AttentionTable, kDtypes> attention_;
+  LazyTables<BandwidthTable, kMemKernels> memory_;
 };
 
 // C[m×n] = A[m×k]·B[k×n] in `dtype`, `batch` independent products (batched attention GEMMs).
