@@ -18,8 +18,12 @@ struct BenchError : std::runtime_error {
 
 }  // namespace llmc::bench
 
-#define CUDA_CHECK(call)                                                                                 \
-  do {                                                                                                   \
-    cudaError_t e_ = (call);                                                                             \
-    if (e_ != cudaSuccess) ::llmc::bench::fail("CUDA", #call, __FILE__, __LINE__, cudaGetErrorString(e_)); \
+// The one check every library's macro is made of: `call` returns a `status_type`; anything but
+// `ok` fails with the library's name and `message(status)`.
+#define LLMC_LIB_CHECK(lib, status_type, ok, message, call)                                  \
+  do {                                                                                      \
+    status_type s_ = (call);                                                                \
+    if (s_ != (ok)) ::llmc::bench::fail(lib, #call, __FILE__, __LINE__, message(s_));      \
   } while (0)
+
+#define CUDA_CHECK(call) LLMC_LIB_CHECK("CUDA", cudaError_t, cudaSuccess, cudaGetErrorString, call)

@@ -13,11 +13,7 @@
 #include "dtypes.h"
 #include "suites.h"
 
-#define LT_CHECK(call)                                                                                        \
-  do {                                                                                                        \
-    cublasStatus_t s_ = (call);                                                                               \
-    if (s_ != CUBLAS_STATUS_SUCCESS) ::llmc::bench::fail("cuBLASLt", #call, __FILE__, __LINE__, cublasLtGetStatusString(s_)); \
-  } while (0)
+#define LT_CHECK(call) LLMC_LIB_CHECK("cuBLASLt", cublasStatus_t, CUBLAS_STATUS_SUCCESS, cublasLtGetStatusString, call)
 
 namespace llmc::bench {
 namespace {

@@ -11,11 +11,7 @@
 
 #include "cuda_check.h"
 
-#define NCCL_CHECK(call)                                                                                  \
-  do {                                                                                                    \
-    ncclResult_t r_ = (call);                                                                             \
-    if (r_ != ncclSuccess) ::llmc::bench::fail("NCCL", #call, __FILE__, __LINE__, ncclGetErrorString(r_)); \
-  } while (0)
+#define NCCL_CHECK(call) LLMC_LIB_CHECK("NCCL", ncclResult_t, ncclSuccess, ncclGetErrorString, call)
 
 namespace llmc::bench {
 
