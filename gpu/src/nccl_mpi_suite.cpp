@@ -11,13 +11,9 @@
 #if defined(LLMC_HAVE_MPI) && defined(LLMC_HAVE_NCCL)
 #include <mpi.h>
 
-#include <chrono>
-#include <climits>
 #include <cstdint>
 
 #include "dtypes.h"
-#include "llmc_bench/fit.h"
-#include "llmc_bench/stats.h"
 #endif
 
 namespace llmc::bench {
@@ -116,31 +112,22 @@ void run_nccl_mpi_suite(BenchContext& ctx, const MpiWorld& w) {
     table.group = w.size;
     table.tier = w.layout.tier;
     for (int64_t size : sizes) {
-      const std::size_t unit = sizeof(float) * std::size_t(w.size);  // whole floats per rank chunk
-      const std::size_t bytes = std::size_t(size) / unit * unit;
+      const std::size_t bytes = whole_floats(size, w.size);
       const std::string label = std::string("nccl-mpi ") + op + " " + where + " " + std::to_string(size) + " B";
       if (root && ctx.progress) ctx.progress->step(label, ctx.policy.budget_s);
       if (bytes == 0) continue;
       for (int i = 0; i < ctx.policy.warmup; ++i) timed(op, b, bytes, w, ctx.stream);
-      std::vector<double> t;
-      const auto start = std::chrono::steady_clock::now();
-      for (int more = 1; more;) {
-        t.push_back(timed(op, b, bytes, w, ctx.stream));
-        // Every rank has the same samples, but only rank 0's clock decides, so all stop together.
-        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        more = !(t.size() >= ctx.policy.max_samples || median_is_stable(t, ctx.policy.rel_halfwidth, ctx.policy.min_samples) ||
-                 (spent > ctx.policy.budget_s && t.size() >= 3));
-        MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      }
+      // Every rank has the same samples, but only rank 0's clock decides, so all stop together.
+      auto rank0_decides = [](bool more) {
+        int m = more ? 1 : 0;
+        MPI_Bcast(&m, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        return m != 0;
+      };
+      const std::vector<double> t = sample_collective(ctx.policy, [&] { return timed(op, b, bytes, w, ctx.stream); }, rank0_decides);
       if (!root) continue;
-      const Telemetry tel = ctx.nvml ? ctx.nvml->read() : Telemetry{};
-      ctx.meta.telemetry.push_back({"nccl", label, tel});
-      const SampleStats st = summarize(t);
-      ctx.raw.push_back({{"suite", "nccl-mpi"}, {"label", label},
-                         {"params", {{"op", op}, {"ranks", w.size}, {"nodes", w.layout.nodes}, {"tier", w.layout.tier}, {"bytes", bytes}}},
-                         {"seconds", t}, {"median_s", st.median}, {"p10_s", st.p10}, {"p90_s", st.p90}, {"cv", st.cv},
-                         {"busbw_gbps", busbw_gbps(op, w.size, double(bytes), st.median)}});
-      table.points.push_back(collective_point(op, w.size, double(bytes), t));
+      record_collective(ctx, "nccl-mpi", label,
+                        {{"op", op}, {"ranks", w.size}, {"nodes", w.layout.nodes}, {"tier", w.layout.tier}, {"bytes", bytes}}, op, w.size, bytes, t,
+                        table);
     }
     if (root) ctx.profile.collectives.push_back(std::move(table));
   }

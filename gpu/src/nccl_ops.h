@@ -1,15 +1,21 @@
 // What the two NCCL suites share (nccl_suite.cpp: every local GPU from one process;
-// nccl_mpi_suite.cpp: one GPU per MPI rank): the operations, the error check, and how one rank
-// enqueues one of them. Sizes are nccl-tests' "size" (llmc_bench/fit.h has the bus factors).
+// nccl_mpi_suite.cpp: one GPU per MPI rank): the operations, the error check, how one rank
+// enqueues one of them, the sampling rule and how a measurement is kept. Sizes are nccl-tests'
+// "size" (llmc_bench/fit.h has the bus factors).
 #pragma once
 #ifdef LLMC_HAVE_NCCL
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <chrono>
 #include <cstddef>
 #include <string>
+#include <vector>
 
+#include "context.h"
 #include "cuda_check.h"
+#include "llmc_bench/fit.h"
+#include "llmc_bench/stats.h"
 
 #define NCCL_CHECK(call) LLMC_LIB_CHECK("NCCL", ncclResult_t, ncclSuccess, ncclGetErrorString, call)
 
@@ -42,6 +48,39 @@ inline void enqueue_collective(const std::string& op, void* send, void* recv, st
     NCCL_CHECK(ncclRecv(recv, count, ncclFloat, (r + n - 1) % n, comm, stream));
     NCCL_CHECK(ncclGroupEnd());
   }
+}
+
+// `size` bytes rounded down to whole floats in every rank's chunk.
+inline std::size_t whole_floats(int64_t size, int ranks) {
+  const std::size_t unit = sizeof(float) * std::size_t(ranks);
+  return std::size_t(size) / unit * unit;
+}
+
+// Samples `one()` until the median is stable, max_samples are taken, or the time budget is spent
+// (with at least 3). `agree(more)` returns the decision every process follows (several MPI ranks
+// must stop together); one process passes it through.
+template <class Sample, class Agree>
+std::vector<double> sample_collective(const SamplePolicy& p, Sample one, Agree agree) {
+  std::vector<double> t;
+  const auto start = std::chrono::steady_clock::now();
+  for (bool more = true; more;) {
+    t.push_back(one());
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    more = agree(!(t.size() >= p.max_samples || median_is_stable(t, p.rel_halfwidth, p.min_samples) || (spent > p.budget_s && t.size() >= 3)));
+  }
+  return t;
+}
+
+// Keeps one collective measurement: NVML telemetry, the raw record (every sample, statistics,
+// bus bandwidth; `params` says what was measured) and the profile table's point.
+inline void record_collective(BenchContext& ctx, const char* suite, const std::string& label, nlohmann::json params, const std::string& op,
+                              int ranks, std::size_t bytes, const std::vector<double>& t, CollectiveTable& table) {
+  const Telemetry tel = ctx.nvml ? ctx.nvml->read() : Telemetry{};
+  ctx.meta.telemetry.push_back({"nccl", label, tel});
+  const SampleStats st = summarize(t);
+  ctx.raw.push_back({{"suite", suite}, {"label", label}, {"params", std::move(params)}, {"seconds", t}, {"median_s", st.median},
+                     {"p10_s", st.p10}, {"p90_s", st.p90}, {"cv", st.cv}, {"busbw_gbps", busbw_gbps(op, ranks, double(bytes), st.median)}});
+  table.points.push_back(collective_point(op, ranks, double(bytes), t));
 }
 
 }  // namespace llmc::bench

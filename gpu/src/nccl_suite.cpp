@@ -8,10 +8,6 @@
 
 #ifdef LLMC_HAVE_NCCL
 #include <algorithm>
-#include <chrono>
-
-#include "llmc_bench/fit.h"
-#include "llmc_bench/stats.h"
 #endif
 
 namespace llmc::bench {
@@ -157,27 +153,13 @@ void run_nccl_suite(BenchContext& ctx) {
       table.group = n;
       table.tier = "intra_node";
       for (int64_t size : sizes) {
-        // Whole floats per rank chunk.
-        const std::size_t unit = sizeof(float) * std::size_t(n);
-        const std::size_t bytes = std::size_t(size) / unit * unit;
+        const std::size_t bytes = whole_floats(size, n);
         const std::string label = std::string("nccl ") + op + " " + std::to_string(n) + " GPUs " + std::to_string(size) + " B";
         if (ctx.progress) ctx.progress->step(label, ctx.policy.budget_s);
         if (bytes == 0) continue;
         for (int w = 0; w < ctx.policy.warmup; ++w) timed(op, ranks, bytes);
-        std::vector<double> t;
-        const auto start = std::chrono::steady_clock::now();
-        while (t.size() < ctx.policy.max_samples) {
-          t.push_back(timed(op, ranks, bytes));
-          if (median_is_stable(t, ctx.policy.rel_halfwidth, ctx.policy.min_samples)) break;
-          if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > ctx.policy.budget_s && t.size() >= 3) break;
-        }
-        const Telemetry tel = ctx.nvml ? ctx.nvml->read() : Telemetry{};
-        ctx.meta.telemetry.push_back({"nccl", label, tel});
-        const SampleStats st = summarize(t);
-        ctx.raw.push_back({{"suite", "nccl"}, {"label", label}, {"params", {{"op", op}, {"ranks", n}, {"bytes", bytes}}},
-                           {"seconds", t}, {"median_s", st.median}, {"p10_s", st.p10}, {"p90_s", st.p90}, {"cv", st.cv},
-                           {"busbw_gbps", busbw_gbps(op, n, double(bytes), st.median)}});
-        table.points.push_back(collective_point(op, n, double(bytes), t));
+        const std::vector<double> t = sample_collective(ctx.policy, [&] { return timed(op, ranks, bytes); }, [](bool more) { return more; });
+        record_collective(ctx, "nccl", label, {{"op", op}, {"ranks", n}, {"bytes", bytes}}, op, n, bytes, t, table);
       }
       ctx.profile.collectives.push_back(std::move(table));
     }
