@@ -130,6 +130,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     }
     c.overlapped = par.tp_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
+    c.in_micro_batch = true;
     out.push_back(c);
   }
   const int64_t dpg = par.dp * par.cp;
@@ -189,6 +190,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     CommItem c = make(r, "cp", "send_recv", par.cp, par.tp, kv_bytes, L * mb * double(par.cp - 1) * (fwd_passes + 2));
     c.overlapped = par.cp_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - attention_step) : c.time_s;
+    c.in_micro_batch = true;
     out.push_back(c);
   }
   if (par.ep > 1 && m.is_moe()) {
@@ -197,6 +199,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     const double bytes = e * tokens_micro * double(m.top_k) * double(m.hidden);
     CommItem c = make(r, "ep", "all_to_all", par.ep, par.tp * par.cp, bytes, L * moe_share * mb * 2 * (fwd_passes + 1));
     c.exposed_s = c.time_s;
+    c.in_micro_batch = true;
     out.push_back(c);
   }
   if (t) {

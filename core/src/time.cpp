@@ -67,8 +67,11 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                               "Narayanan et al. 2021 §2.2; seed 004", bubble,
                               {{"p", p}, {"m", m}, {"v", double(par.virtual_stages)}});
 
-  double exposed = 0;
-  for (const CommItem& c : comm) exposed += c.exposed_s;
+  double exposed = 0, slot_comm = 0;  // slot_comm: exposed communication inside the micro-batches
+  for (const CommItem& c : comm) {
+    exposed += c.exposed_s;
+    if (c.in_micro_batch) slot_comm += c.exposed_s;
+  }
   const double compute = compute_seconds(r, f);
   if (hw.mfu > 0 || hw.achieved_tflops > 0) {
     const double rate = hw.mfu > 0 ? hw.mfu * peak : hw.achieved_tflops * 1e12;
@@ -89,7 +92,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     const double eff = compute_efficiency(r);
     te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency)", "s", "hardware.compute_efficiency (user)", compute,
                           {{"hardware_flops_per_step", hw_step}, {"gpus", gpus}, {"peak_flops", peak}, {"efficiency", eff}});
-    te.bubble_s = te.compute_s * bubble;
+    te.bubble_s = (te.compute_s + slot_comm) * bubble;
     te.comm_exposed_s = exposed;
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
                        te.compute_s + te.bubble_s + te.comm_exposed_s,
@@ -118,8 +121,10 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                           "sum of kernel times from the hardware profile (see time.gemm_s, time.attention_s, time.memory_bound_s)", m * (fwd + bwd) + ct.optimizer.memory_s,
                           {{"m", m}, {"forward_s", fwd}, {"backward_s", bwd}, {"optimizer_s", ct.optimizer.memory_s},
                            {"kernels_table", double(te.kernels_from_table)}, {"kernels_fit", double(te.kernels_from_fit)}, {"kernels_spec", double(te.kernels_from_spec)}});
-    // The bubble in time: (p − 1) micro-batch slots, ÷ v interleaved, ÷ 3 for zero bubble H1.
-    te.bubble_s = m * (fwd + bwd) * bubble;
+    // The bubble in time: (p − 1) micro-batch slots, ÷ v interleaved, ÷ 3 for zero bubble H1;
+    // a slot is one micro-batch's kernels plus the tp/cp/ep communication it waits on
+    // (Narayanan et al. 2021 §2.2: bubble = (p − 1)·(t_f + t_b), t_f and t_b whole stage times).
+    te.bubble_s = (m * (fwd + bwd) + slot_comm) * bubble;
     te.comm_exposed_s = exposed;
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
                        te.compute_s + te.bubble_s + te.comm_exposed_s,
@@ -133,7 +138,8 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.step_high_s = tr.add("time.step_high_s", "step_s × (1 + √(kernel_rel² + model_rel²))", "s", "profile p10/p90 and cv per kernel; model error from docs/validation.md",
                             te.step_s * (1 + rel), {{"kernel_rel", kernels_rel}, {"model_rel", kModelRelErr}});
   }
-  tr.add("time.bubble_s", "compute_s × bubble_fraction (profile basis); step − step/(1 + bubble_fraction) (MFU basis)", "s", "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}});
+  tr.add("time.bubble_s", "(micro-batch kernels + exposed tp/cp/ep communication) × bubble_fraction; step − step/(1 + bubble_fraction) (MFU basis)", "s",
+         "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}, {"slot_comm_s", slot_comm}});
   tr.add("time.comm_exposed_s", "Σ exposed communication", "s", "comm.* terms", te.comm_exposed_s, {});
   te.tokens_per_s = tr.add("time.tokens_per_s", "global_batch_tokens / step_s", "tokens/s", "definition of throughput", tokens_step / te.step_s,
                            {{"global_batch_tokens", tokens_step}, {"step_s", te.step_s}});

@@ -54,6 +54,9 @@ struct CommItem {
   double time_s = 0;           // alpha-beta time per step
   bool overlapped = false;
   double exposed_s = 0;        // what adds to the step time
+  // Runs inside every micro-batch's forward/backward (tp, cp, ep), so each idle slot of the
+  // pipeline bubble lasts as long as that exposed part too, not just the kernels.
+  bool in_micro_batch = false;
 };
 
 struct TimeEstimate {
