@@ -13,6 +13,9 @@ function(emit_array var dir out_var)
     get_filename_component(name ${f} NAME)
     string(REGEX REPLACE "\\.json$" "" id ${name})
     file(READ ${f} text)
+    # Drop line breaks and indentation (JSON strings cannot hold a raw line break, so this never
+    # touches a value): ~1.5 KB less in the gzipped wasm, where the embed module has a 100 KB budget.
+    string(REGEX REPLACE "\n[ ]*" "" text "${text}")
     string(APPEND body "  {\"${id}\", R\"llmcjson(${text})llmcjson\"},\n")
     math(EXPR count "${count} + 1")
   endforeach()
