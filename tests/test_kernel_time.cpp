@@ -26,7 +26,7 @@ HardwareProfile gemm_profile() {
 }
 }  // namespace
 
-TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no table: spec × 0.75") {
+TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no table: 0.86 × the GPU's max achievable matmul") {
   const HardwareSpec hw = h100_with(gemm_profile());
   const KernelTime at = gemm_time(KernelProfile(hw), Dtype::bf16, 8192, 8192, 8192);
   CHECK(at.basis == KernelBasis::table);
@@ -42,12 +42,41 @@ TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no 
   CHECK(far.basis == KernelBasis::fit);
   const double fit_s = 5e-6 + std::max(2.0 * 32 * 32 * 1048576 / 700e12, (32.0 * 1048576 * 2 + 1048576.0 * 32 * 2 + 32 * 32 * 2) / (3350e9 * 0.85));
   CHECK(far.s == doctest::Approx(fit_s).epsilon(0.01));
-  // A dtype the profile has no table or fit for: spec peak × 0.75 plus the launch cost.
+  // A dtype the profile has no table or fit for: 0.86 × the H100 SXM's published maximum
+  // achievable matmul rate (mamf-finder: bf16 794.5 TFLOP/s) plus the launch cost.
   HardwareProfile bare = gemm_profile();
   bare.gemm.clear();
   const KernelTime spec = gemm_time(KernelProfile(h100_with(bare)), Dtype::bf16, 8192, 8192, 8192);
   CHECK(spec.basis == KernelBasis::spec);
-  CHECK(spec.s == doctest::Approx(4e-6 + 2.0 * 8192 * 8192 * 8192 / (989.4e12 * 0.75)).epsilon(1e-9));
+  CHECK(spec.s == doctest::Approx(4e-6 + 2.0 * 8192 * 8192 * 8192 / (794.5e12 * 0.86)).epsilon(1e-9));
+}
+
+// The datasheet GEMM rate: 0.86 of the published maximum achievable matmul TFLOP/s (stas00
+// ml-engineering's mamf-finder table) where the catalog has one, else 0.75 of the dense peak
+// (A100 SXM's ratio of MAMF to peak, 0.87, times 0.86).
+TEST_CASE("datasheet GEMM rates come from each GPU's max achievable matmul, else 0.75 of peak") {
+  auto gemm_fit = [](const char* gpu, const char* dtype) { return datasheet_profile(*find_gpu(gpu)).gemm.at(dtype).fit.peak; };
+  CHECK(gemm_fit("a100-sxm-80gb", "bf16") == doctest::Approx(0.86 * 271.2));
+  CHECK(gemm_fit("a100-pcie-80gb", "bf16") == doctest::Approx(0.86 * 252.9));
+  CHECK(gemm_fit("h100-sxm", "bf16") == doctest::Approx(0.86 * 794.5));
+  CHECK(gemm_fit("h100-sxm", "fp16") == doctest::Approx(0.86 * 794.5));  // same tensor-core rate as bf16
+  CHECK(gemm_fit("h100-sxm", "fp8") == doctest::Approx(0.86 * 1402.6));
+  CHECK(gemm_fit("h200", "fp8") == doctest::Approx(0.86 * 1453.4));
+  CHECK(gemm_fit("b200", "bf16") == doctest::Approx(0.86 * 1745.0));
+  CHECK(gemm_fit("mi300x", "bf16") == doctest::Approx(0.86 * 668.4));
+  // No sweep for the dtype or the GPU: 0.75 of the dense peak.
+  CHECK(gemm_fit("h100-sxm", "tf32") == doctest::Approx(0.75 * 494.7));
+  CHECK(gemm_fit("l40s", "bf16") == doctest::Approx(0.75 * 362.05));
+  CHECK(gemm_fit("mi300x", "fp8") == doctest::Approx(0.75 * 2614.9));
+  // Every catalog maximum is a measurement below its peak, with its citation.
+  for (const std::string& id : gpu_ids()) {
+    const GpuSpec g = *find_gpu(id);
+    for (Dtype d : {Dtype::bf16, Dtype::fp8}) {
+      if (g.mamf_tflops(d) <= 0) continue;
+      CHECK_MESSAGE(g.mamf_tflops(d) < g.peak_tflops(d), id);
+      CHECK_MESSAGE(g.source_mamf.find("mamf-finder") != std::string::npos, id);
+    }
+  }
 }
 
 TEST_CASE("attention and memory-bound kernels: fits, and the fallbacks by kernel kind") {

@@ -106,12 +106,18 @@ Result<GpuSpec> find_gpu(const std::string& id) {
     g.intra_node_bandwidth_gbps = num(j, "intra_node_bandwidth_gbps");
     g.inter_node_bandwidth_gbps = num(j, "inter_node_bandwidth_gbps");
     g.price_per_gpu_hour_usd = num(j, "price_per_gpu_hour_usd");
+    if (j.contains("max_achievable_matmul_tflops") && j.at("max_achievable_matmul_tflops").is_object()) {
+      const json& mm = j.at("max_achievable_matmul_tflops");
+      g.mamf_bf16_tflops = num(mm, "bf16");
+      g.mamf_fp8_tflops = num(mm, "fp8");
+    }
     if (j.contains("sources")) {
       const json& s = j.at("sources");
       g.source_peaks = str(s, "peaks");
       g.source_memory = str(s, "memory");
       g.source_interconnect = str(s, "interconnect");
       g.source_price = str(s, "price");
+      g.source_mamf = str(s, "max_achievable_matmul");
     }
     return g;
   }

@@ -61,6 +61,15 @@ double GpuSpec::peak_tflops(Dtype d) const {
   return 0;
 }
 
+double GpuSpec::mamf_tflops(Dtype d) const {
+  switch (d) {
+    case Dtype::bf16:
+    case Dtype::fp16: return mamf_bf16_tflops;
+    case Dtype::fp8: return mamf_fp8_tflops;
+    default: return 0;
+  }
+}
+
 double intra_node_busbw_gbps(double link_gbps) { return 0.78 * link_gbps; }
 double inter_node_busbw_gbps(double nic_gbps) { return 0.9 * nic_gbps; }
 
@@ -78,12 +87,14 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu) {
   // Latency: ~20 µs inside a node, ~30 µs across (nccl-tests small sizes).
   p.intra_node = AlphaBeta{20e-6, intra_node_busbw_gbps(gpu.intra_node_bandwidth_gbps)};
   p.inter_node = AlphaBeta{30e-6, inter_node_busbw_gbps(gpu.inter_node_bandwidth_gbps)};
-  // Kernel-level fits (docs/formulas.md "Kernel times"): the datasheet peak times the achievable
-  // fraction measured on A100 and H100 by published benchmarks, and a fixed launch cost.
+  // Kernel-level fits (docs/formulas.md "Kernel times"): GEMMs from the GPU's published maximum
+  // achievable matmul rate where there is one, else from its peak; the other kernels from the
+  // peaks at fractions measured on A100 and H100 by published benchmarks; a fixed launch cost.
+  if (gpu.mamf_bf16_tflops > 0 || gpu.mamf_fp8_tflops > 0) p.description += "; GEMMs from its published maximum achievable matmul TFLOP/s";
   const struct { const char* key; Dtype d; } gemm_dtypes[] = {{"fp32", Dtype::fp32}, {"tf32", Dtype::tf32}, {"bf16", Dtype::bf16}, {"fp16", Dtype::fp16}, {"fp8", Dtype::fp8}};
   for (const auto& [key, d] : gemm_dtypes) {
     if (gpu.peak_tflops(d) <= 0) continue;
-    p.gemm[key].fit = ThroughputFit{gpu.peak_tflops(d) * detail::kDatasheetGemmFraction, detail::kKernelOverheadUs};
+    p.gemm[key].fit = ThroughputFit{detail::datasheet_gemm_tflops(gpu, d), detail::kKernelOverheadUs};
     p.gemm[key].max_tflops = p.gemm[key].fit.peak;
     if (d == Dtype::bf16 || d == Dtype::fp16) {  // fused attention runs in 16-bit
       const ThroughputFit f{gpu.peak_tflops(d) * detail::kDatasheetAttentionFraction, detail::kKernelOverheadUs};

@@ -88,7 +88,7 @@ KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, d
   const double mem_s = bytes / hbm_bytes_per_s;
   const GemmTable* table = kp.gemm(dtype);
   if (!table) {
-    const double peak = kp.hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetGemmFraction;
+    const double peak = datasheet_gemm_tflops(kp.hw.gpu, dtype) * 1e12;
     return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
   }
   const GemmTable& t = *table;

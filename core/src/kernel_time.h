@@ -62,10 +62,19 @@ KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes);
 
 // The achievable fraction of spec the datasheet profile assumes (documented in
 // docs/formulas.md "Kernel times"); exposed for the datasheet profile and tests.
-// GEMMs of training shapes at sustained clocks: cuBLASLt sweeps reach 0.73-0.82 of dense peak on
-// A100 (Azure: 4096³ 228, 8192³ 254 of 312) and the best shape 0.80-0.87 (mamf-finder); under
-// hours of load the SM clock settles below boost (power cap), so 0.75.
+// GEMMs of a training step against the GPU's maximum achievable matmul rate (MAMF, the best shape
+// of a mamf-finder sweep): large cuBLASLt GEMMs in isolation reach 0.84-0.95 of it (Azure A100
+// fp16 4096³ 228, 8192³ 254 of MAMF 271.2; H100 fp8 4096³ 1217, 8192³ 1290 of 1402.6); inside a
+// step, at the shapes tp leaves and with eight GPUs at their power cap, 0.86.
+constexpr double kDatasheetGemmMamfFraction = 0.86;
+// GPUs without a published MAMF: A100 SXM's ratio of MAMF to peak (271.2 / 312 = 0.87) times
+// 0.86, i.e. 0.75 of dense peak.
 constexpr double kDatasheetGemmFraction = 0.75;
+// The GEMM rate (TFLOP/s) of the datasheet profile for `d` on `gpu`, by the two rules above.
+inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d) {
+  const double mamf = gpu.mamf_tflops(d);
+  return mamf > 0 ? mamf * kDatasheetGemmMamfFraction : gpu.peak_tflops(d) * kDatasheetGemmFraction;
+}
 // Fused attention forward + backward: FlashAttention-2 causal hdim128 on A100 0.50-0.61 of peak
 // (155-189 TFLOP/s at 2k-16k), cuDNN / FlashAttention-3 on H100 0.5-0.6 forward.
 constexpr double kDatasheetAttentionFraction = 0.50;

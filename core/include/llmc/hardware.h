@@ -32,9 +32,15 @@ struct GpuSpec {
   double intra_node_bandwidth_gbps = 0; // per GPU, one direction
   double inter_node_bandwidth_gbps = 0; // per GPU, one direction (NIC share)
   double price_per_gpu_hour_usd = 0;
-  std::string source_peaks, source_memory, source_interconnect, source_price;
+  // Maximum achievable matmul TFLOP/s (the best shape of a published mamf-finder sweep); 0 where
+  // none is published. The datasheet profile times GEMMs from it (docs/formulas.md, Kernel times).
+  double mamf_bf16_tflops = 0, mamf_fp8_tflops = 0;
+  std::string source_peaks, source_memory, source_interconnect, source_price, source_mamf;
 
   double peak_tflops(Dtype d) const;
+  // The measured maximum for a dtype: bf16's for fp16 too (the same tensor-core rate), 0 for the
+  // dtypes no sweep covers.
+  double mamf_tflops(Dtype d) const;
   bool operator==(const GpuSpec&) const = default;
 };
 
