@@ -45,12 +45,27 @@ struct Ctx {
   double e;  // activation bytes per element
 };
 
+// Where an FP8 GEMM's input comes from: a norm that already writes it in FP8 (Transformer
+// Engine's LayerNormLinear), or a tensor that needs its own cast.
+enum class Fp8Input { fused_into_norm, cast };
+
 // A linear layer y[T×n] = x[T×k]·W[k×n]: forward, and backward dX + dW.
-void linear(const Ctx& c, double T, double k, double n, OpTally& fwd, OpTally& bwd, double batch = 1) {
+// FP8 GEMMs need their inputs in FP8, and the weight-gradient GEMM needs them transposed
+// (Hopper's FP8 tensor cores take only the TN layout): Transformer Engine casts the forward
+// input and the backward output gradient with a fused cast-transpose (read e bytes, write two FP8
+// copies) before the GEMMs; a norm that outputs FP8 leaves only the transpose (read 1, write 1).
+// Weights are cast once per step, not per micro-batch, and are left out.
+void linear(const Ctx& c, double T, double k, double n, OpTally& fwd, OpTally& bwd, double batch = 1,
+            Fp8Input input = Fp8Input::cast) {
   if (T <= 0 || k <= 0 || n <= 0) return;
   fwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, n, k, batch));
   bwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, k, n, batch));
   bwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, k, n, T, batch));
+  if (c.gemm_dtype == Dtype::fp8) {
+    const double x_bytes_per_elem = input == Fp8Input::fused_into_norm ? 2 : c.e + 2;
+    fwd.add_memory(memory_time(c.kp, MemKernel::cast, T * k * batch * x_bytes_per_elem));
+    bwd.add_memory(memory_time(c.kp, MemKernel::cast, T * n * batch * (c.e + 2)));
+  }
 }
 
 void elementwise(const Ctx& c, MemKernel kernel, double fwd_bytes, double bwd_bytes, OpTally& fwd, OpTally& bwd) {
@@ -82,10 +97,10 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
 
   // Attention projections.
   if (m.attention == AttentionKind::standard) {
-    linear(c, T, h, (a + 2 * kv) * d / tp, L.fwd, L.bwd);
+    linear(c, T, h, (a + 2 * kv) * d / tp, L.fwd, L.bwd, 1, Fp8Input::fused_into_norm);
     linear(c, T, a * d / tp, h, L.fwd, L.bwd);
   } else {  // MLA: the low-rank projections lumped as one linear of the same parameter count
-    linear(c, T, h, p.attention_per_layer / h / tp, L.fwd, L.bwd);
+    linear(c, T, h, p.attention_per_layer / h / tp, L.fwd, L.bwd, 1, Fp8Input::fused_into_norm);
   }
   if (m.position == PositionKind::rotary) {
     const double qk = T * (a + kv) * d / tp * e;
@@ -116,24 +131,26 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   // MLP or MoE.
   const bool gated = m.mlp != MlpKind::gelu;
   const MemKernel act = gated ? MemKernel::swiglu : MemKernel::gelu;
-  auto mlp = [&](double tokens, double width, double shard, double batch) {
-    linear(c, tokens, h, (gated ? 2 : 1) * width / shard, L.fwd, L.bwd, batch);
+  // The dense MLP's up projection reads the norm's output; routed experts read permuted tokens.
+  auto mlp = [&](double tokens, double width, double shard, double batch, Fp8Input up_input) {
+    linear(c, tokens, h, (gated ? 2 : 1) * width / shard, L.fwd, L.bwd, batch, up_input);
     linear(c, tokens, width / shard, h, L.fwd, L.bwd, batch);
     const double elems = tokens * width / shard * batch;
     elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, L.fwd, L.bwd);
   };
   if (!moe) {
-    mlp(T, double(m.ffn_hidden), tp, 1);
+    mlp(T, double(m.ffn_hidden), tp, 1, Fp8Input::fused_into_norm);
   } else {
     const double E = double(m.experts), k = double(m.top_k), ep = double(par.ep), etp = double(r.etp);
-    linear(c, T, h, E, L.fwd, L.bwd);  // router (replicated)
+    const Ctx c16{c.kp, c.attn_dtype, c.attn_dtype, c.e};  // the router stays 16-bit in FP8 recipes
+    linear(c16, T, h, E, L.fwd, L.bwd);                     // router (replicated)
     // Each rank hosts E/ep experts and receives T·top_k token copies in all (balanced routing).
     const double per_expert = T * k * ep / E;
-    mlp(per_expert, double(m.expert_ffn_hidden), etp, E / ep);
+    mlp(per_expert, double(m.expert_ffn_hidden), etp, E / ep, Fp8Input::cast);
     // Permute before the experts and unpermute after: gather/scatter of T·top_k rows.
     elementwise(c, MemKernel::hbm_copy, 4 * T * k * h * e, 4 * T * k * h * e, L.fwd, L.bwd);
     const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
-    if (shared > 0) mlp(T, shared, tp, 1);
+    if (shared > 0) mlp(T, shared, tp, 1, Fp8Input::fused_into_norm);
   }
   return L;
 }
@@ -201,7 +218,10 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   elementwise(c, MemKernel::hbm_copy, 2 * T * h * c.e, 2 * T * h * c.e, emb_f, emb_b);
   const double Tn = ts.sequence_parallel ? T / tp : T;
   elementwise(c, m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm, 2 * Tn * h * c.e, 3 * Tn * h * c.e, head_f, head_b);
-  linear(c, T, h, V / tp, head_f, head_b);
+  // The output layer stays in 16-bit in FP8 recipes (Megatron-LM and Transformer Engine apply
+  // FP8 to the transformer layers only).
+  const Ctx head{c.kp, c.attn_dtype, c.attn_dtype, c.e};
+  linear(head, T, h, V / tp, head_f, head_b);
   elementwise(c, MemKernel::cross_entropy, T * V / tp * (c.e + 8), T * V / tp * (4 + c.e), head_f, head_b);
 
   // The slowest stage: with pp = 1 one stage holds everything; otherwise the layers split as
