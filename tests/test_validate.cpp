@@ -333,3 +333,70 @@ TEST_CASE("validate CLI: table, --json, --only, --profile datasheet, errors") {
   CHECK(cli::run({"validate", "/nonexistent/records.json"}, mout, merr) == 2);
   CHECK(contains(merr.str(), "llmcalc: error: /nonexistent/records.json: cannot read"));
 }
+
+// A step time or a token rate needs no FLOP count: a record of any source with one is compared
+// (whatever it calls the metric), the framework taken to be a current one (fused attention, DP
+// reduction overlapped). A TFLOP/s figure of an unknown source stays skipped (test above).
+TEST_CASE("validate: any source's step time or tokens/s is compared without a FLOP convention") {
+  auto generic = [](const nlohmann::json& measured) {
+    nlohmann::json j = nlohmann::json::parse(record_with("source", "citation", "A 2026 training report"));
+    j["measured"] = measured;
+    return run_text("[" + j.dump() + "]");
+  };
+  const ValidationReport per_gpu = generic({{"tokens_per_s_per_gpu", 4000}});
+  REQUIRE(per_gpu.rows.size() == 1);
+  const ValidationRow& a = per_gpu.rows[0];
+  CHECK(a.status == "compared");
+  CHECK(a.convention == "tokens_per_gpu");
+  CHECK(a.metric == "tokens_per_s_per_gpu");
+  CHECK(a.predicted == doctest::Approx(512.0 * 2048 / (a.step_s * 32)));
+  CHECK(a.error == doctest::Approx((a.predicted - 4000) / 4000));
+  CHECK(a.scenario.parallel.dp_overlap);
+  CHECK(a.scenario.training.flash_attention);
+  CHECK(per_gpu.summary.throughput.rows == 1);
+
+  const ValidationReport step = generic({{"time_per_step_s", 10.0}, {"tokens_per_sec_per_gpu", 4000}});
+  const ValidationRow& b = step.rows[0];
+  CHECK(b.convention == "step_time");  // the step time is preferred when both are printed
+  CHECK(b.metric == "time_per_step_s");
+  CHECK(b.unit == "s");
+  CHECK(b.predicted == doctest::Approx(b.step_s));
+  CHECK(b.error == doctest::Approx(10.0 / b.predicted - 1));  // + = predicted faster, as everywhere
+
+  const ValidationReport job = generic({{"tokens_per_second", 100000}});
+  const ValidationRow& c = job.rows[0];
+  CHECK(c.convention == "tokens_per_s");
+  CHECK(c.predicted == doctest::Approx(512.0 * 2048 / c.step_s));
+}
+
+TEST_CASE("validate: virtual_stages (NeMo's VP) as an alternative to layers per virtual stage") {
+  nlohmann::json j = nlohmann::json::parse(record_with("training", "pp", 2));
+  j["training"]["dp"] = 16;
+  j["training"]["virtual_stages"] = 3;  // 24 layers / pp 2 = 12 per stage, 4 per chunk
+  const ValidationReport one = run_text("[" + j.dump() + "]");
+  const ValidationRow& r = one.rows[0];
+  REQUIRE(r.status == "compared");
+  CHECK(r.scenario.parallel.virtual_stages == 3);
+  j["training"]["virtual_pipeline_layers_per_stage"] = 4;
+  const ValidationReport two = run_text("[" + j.dump() + "]");
+  const ValidationRow& both = two.rows[0];
+  CHECK(both.status == "skipped");
+  CHECK(both.skip_field == "training.virtual_stages");
+}
+
+// NeMo 24.07 and Megatron-Bridge 25.11 FP8 pre-training on DGX-H100 (validation/nemo-h100-fp8.json):
+// runs of another framework than the ones the file holds, compared by tokens/s per GPU.
+// ../shared/docs/anchors.md asks for ≤ 10% mean error across other frameworks.
+TEST_CASE("validate: NeMo / Megatron-Bridge FP8 runs on H100 within 10% mean error") {
+  const ValidationReport r = run_text(validation_file("nemo-h100-fp8.json"));
+  CHECK(r.summary.records == 9);
+  CHECK(r.summary.modelled == 9);
+  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
+  CHECK(r.summary.throughput.mae <= 0.10);
+  const ValidationRow& x = row(r, "nemo2407_llama2-70b_64gpu");
+  CHECK(x.convention == "tokens_per_gpu");
+  CHECK(x.scenario.training.precision == Precision::fp8_mixed);
+  CHECK(x.scenario.parallel.virtual_stages == 20);
+  CHECK(x.scenario.parallel.cp == 1);
+  CHECK(x.scenario.parallel.dp == 4);
+}

@@ -105,7 +105,12 @@ std::vector<ValidationRow> memory_rows(const ParsedRecord& r, const FlopConventi
 }
 
 std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConvention& c, const ValidateOptions& opt, std::set<std::string>& profiles_used) {
-  const std::string& key = c.measured_key;
+  std::string key = c.measured_key;
+  for (const std::string& k : measured_keys(c))
+    if (r.measured_value(k)) {
+      key = k;
+      break;
+    }
   const double* measured = r.measured_value(key);
   if (!measured) return {skipped(r.id, r.kind, make_error("measured." + key, "missing"))};
   if (*measured <= 0) return {skipped(r.id, r.kind, make_error("measured." + key, "must be positive to compare"))};
@@ -149,8 +154,12 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     const double f = flashattention2_flops_per_seq(seq, e.params.total, double(r.layers), double(r.hidden));
     row.predicted = f * gbs_seqs / (step * gpus) / 1e12;
     row.notes.push_back("N = " + n(e.params.total / 1e9, "%.3f") + "B (llmcalc's count of the shape)");
-  } else if (c.id == "korthikanti2022") {
+  } else if (c.id == "korthikanti2022" || c.id == "step_time") {
     row.predicted = step;
+  } else if (c.id == "tokens_per_gpu") {
+    row.predicted = gbs_seqs * seq / (step * gpus);
+  } else if (c.id == "tokens_per_s") {
+    row.predicted = gbs_seqs * seq / step;
   } else {  // gpu_hours
     row.predicted = e.time.gpu_hours;
     row.notes.push_back("not in the throughput target: GPU count and layout unpublished; the hours include restarts, evaluation and idle time");

@@ -41,9 +41,36 @@ const std::vector<FlopConvention>& flop_conventions() {
       {"model_states", "Rajbhandari et al. 2020 (ZeRO), Figure 1", "model-state GB per GPU (1 GB = 1e9 bytes)", "", "GB",
        "(2 + 2 + K)·Ψ with K = 12 (fp32 master, momentum, variance), sharded by ZeRO stage over N_d GPUs",
        "llmcalc's memory.per_gpu.model_states_bytes / 1e9 for the same precision, optimizer, dp and ZeRO stage", false, true},
+      // A time or a token rate needs no FLOP count, so a record of any other source that measured
+      // one is compared too. Its framework is taken to be a current one (fused attention, DP
+      // reduction overlapped with the backward pass), as in every framework since 2023.
+      {"step_time", "any other source: measured seconds per training step", "step_time_s (seconds per training step)", "step_time_s", "s",
+       "measured wall-clock time of one step; the record may name it step_time_s, iteration_time_s, time_per_step_s, "
+       "seconds_per_step or time_per_global_step_s",
+       "llmcalc's predicted step time; the error column is that of throughput (measured / predicted − 1)", true, true, true},
+      {"tokens_per_gpu", "any other source: measured tokens per second per GPU", "tokens_per_sec_per_gpu (tokens/s per GPU)", "tokens_per_sec_per_gpu",
+       "tokens/s/GPU",
+       "global batch tokens / (step time × GPUs); the record may name it tokens_per_sec_per_gpu, tokens_per_s_per_gpu or "
+       "tokens_per_second_per_gpu",
+       "global batch tokens / (predicted step time × GPUs)", true, true, true},
+      {"tokens_per_s", "any other source: measured tokens per second of the whole job", "tokens_per_s (tokens/s, all GPUs)", "tokens_per_s", "tokens/s",
+       "global batch tokens / step time; the record may name it tokens_per_s, tokens_per_sec or tokens_per_second",
+       "global batch tokens / predicted step time", true, true, true},
   };
   return table;
 }
+
+namespace detail::validation {
+
+// The names a record may give the convention's metric (the convention-free ones have several).
+std::vector<std::string> measured_keys(const FlopConvention& c) {
+  if (c.id == "step_time") return {"step_time_s", "iteration_time_s", "time_per_step_s", "seconds_per_step", "time_per_global_step_s"};
+  if (c.id == "tokens_per_gpu") return {"tokens_per_sec_per_gpu", "tokens_per_s_per_gpu", "tokens_per_second_per_gpu"};
+  if (c.id == "tokens_per_s") return {"tokens_per_s", "tokens_per_sec", "tokens_per_second"};
+  return {c.measured_key};
+}
+
+}  // namespace detail::validation
 
 double megatron2021_flops_per_step(double B, double s, double l, double h, double V) {
   return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
@@ -75,6 +102,10 @@ const FlopConvention* convention_for(const ParsedRecord& r) {
   if (measured("tflops_per_gpu") && (has(c, "Llama 3") || has(c, "Llama Team") || r.id.rfind("llama3", 0) == 0)) return &convention("llama3");
   if (measured("model_tflops_per_gpu_flashattention2") && (has(c, "FlashAttention-2") || r.id.rfind("flashattention2", 0) == 0))
     return &convention("flashattention2");
+  // Convention-free metrics, from any source: step time first (the most direct), then tokens/s.
+  for (const char* id : {"step_time", "tokens_per_gpu", "tokens_per_s"})
+    for (const std::string& k : measured_keys(convention(id)))
+      if (measured(k.c_str())) return &convention(id);
   return nullptr;
 }
 

@@ -36,6 +36,7 @@ struct ParsedRecord {
   std::optional<int64_t> tp, pp, dp, cp, ep;
   bool vp_present = false;            // key virtual_pipeline_layers_per_stage present (maybe null)
   std::optional<int64_t> vp_layers;   // layers per virtual stage
+  std::optional<int64_t> virtual_stages;  // key virtual_stages: model chunks per pipeline rank (NeMo's "VP")
   std::optional<bool> sequence_parallel;
   std::optional<double> total_tokens;
   // hardware
@@ -58,6 +59,7 @@ Result<ParsedRecord> parse_record(const json& j);
 
 // The convention for this record's source, or nullptr (then the record is skipped).
 const FlopConvention* convention_for(const ParsedRecord& r);
+std::vector<std::string> measured_keys(const FlopConvention& c);
 const FlopConvention& convention(const std::string& id);
 
 // The knobs a record does not publish, each with its candidate values (docs/validation.md).

@@ -124,6 +124,9 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (auto st = get_int(t, "ep", p, 1, 65536, r.ep); !st) return st;
   r.vp_present = t.contains("virtual_pipeline_layers_per_stage");
   if (auto st = get_int(t, "virtual_pipeline_layers_per_stage", p, 1, 10000, r.vp_layers); !st) return st;
+  if (auto st = get_int(t, "virtual_stages", p, 1, 1024, r.virtual_stages); !st) return st;
+  if (r.virtual_stages && r.vp_layers)
+    return make_error(p + ".virtual_stages", "give virtual_stages or virtual_pipeline_layers_per_stage, not both");
   if (!absent(t, "sequence_parallel")) {
     if (!t.at("sequence_parallel").is_boolean())
       return make_error(p + ".sequence_parallel", "must be true or false; got " + shown(t.at("sequence_parallel")));

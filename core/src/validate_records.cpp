@@ -308,9 +308,13 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     }
   }
 
-  // Virtual pipeline stages: layers per virtual stage as printed; null means not interleaved;
-  // a missing key is unpublished (searched over the divisors of the layers per stage).
-  if (r.vp_layers) {
+  // Virtual pipeline stages: the number of chunks per pipeline rank (virtual_stages, NeMo's VP)
+  // or layers per virtual stage (Megatron's flag) as printed; null means not interleaved; a
+  // missing key is unpublished (searched over the divisors of the layers per stage).
+  if (r.virtual_stages) {
+    if (!r.pp) return make_error("training.virtual_stages", "needs training.pp");
+    k.virtual_stages = {*r.virtual_stages};
+  } else if (r.vp_layers) {
     if (!r.pp) return make_error("training.virtual_pipeline_layers_per_stage", "needs training.pp");
     const int64_t per_stage = r.layers / *r.pp;
     if (r.layers % *r.pp != 0 || per_stage % *r.vp_layers != 0)
