@@ -1,6 +1,8 @@
-# Script mode: cmake -DOUT=file.cpp -DMODELS_DIR=... -DGPUS_DIR=... -P embed_data.cmake
+# Script mode: cmake -DOUT=file.cpp -DMODELS_DIR=... -DGPUS_DIR=... [-DLEAN=ON] -P embed_data.cmake
 # Writes the preset JSON files into a C++ source as raw string literals, so core reads its
 # presets without any file I/O (and the wasm build needs no filesystem).
+# LEAN=ON (the embed module, 100 KB gzipped budget) drops the citation and note texts, which no
+# estimate reads: GPU `sources` and `notes`, model `source`, `notes` and `published.source`.
 include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)
 function(emit_array var dir out_var)
   file(GLOB files ${dir}/*.json)
@@ -13,6 +15,15 @@ function(emit_array var dir out_var)
     get_filename_component(name ${f} NAME)
     string(REGEX REPLACE "\\.json$" "" id ${name})
     file(READ ${f} text)
+    if(LEAN)
+      foreach(path "sources" "notes" "source" "published;source")
+        # A key the file lacks leaves an error and a NOTFOUND result: keep the text as it was.
+        string(JSON lean ERROR_VARIABLE missing REMOVE "${text}" ${path})
+        if(missing STREQUAL "NOTFOUND")
+          set(text "${lean}")
+        endif()
+      endforeach()
+    endif()
     # Drop line breaks and indentation (JSON strings cannot hold a raw line break, so this never
     # touches a value): ~1.5 KB less in the gzipped wasm, where the embed module has a 100 KB budget.
     string(REGEX REPLACE "\n[ ]*" "" text "${text}")

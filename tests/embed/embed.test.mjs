@@ -65,3 +65,26 @@ test('shareFragment() round-trips through the calculator\'s URL state', async ()
   assert.equal(decoded.parallel.tp, 8);
   assert.equal(m.version(), '0.1.0');
 });
+
+// The embed module carries its own copy of the catalog, without the citation texts
+// (cmake/embed_data.cmake LEAN): every model and GPU preset must read as in the CLI.
+test('every preset reads as in the CLI (the embed module\'s catalog copy)', { skip: !existsSync(cli) && 'native CLI not built' }, async () => {
+  const m = await module();
+  const presets = JSON.parse(execFileSync(cli, ['presets', '--json']).toString());
+  const tmp = path.join(root, 'build/embed-test-scenario.json');
+  const fs = await import('node:fs');
+  const cases = [
+    ...presets.models.map((x) => ({ model: x.id, hardware: { gpu: 'h100-sxm', gpu_count: 64 }, training: { global_batch_seqs: 64 } })),
+    ...presets.gpus.map((x) => ({ model: 'llama3.1-8b', hardware: { gpu: x.id, gpu_count: 8 }, training: { global_batch_seqs: 64 } })),
+  ];
+  for (const s of cases) {
+    const js = JSON.parse(m.estimate(JSON.stringify(s)));
+    fs.writeFileSync(tmp, JSON.stringify(s));
+    const native = JSON.parse(execFileSync(cli, ['estimate', tmp, '--json']).toString());
+    assert.ok(!js.error, `${s.model} on ${s.hardware.gpu}: ${JSON.stringify(js.error)}`);
+    for (const k of ['params.total', 'memory.per_gpu.total_bytes', 'time.step_s']) {
+      const get = (o) => k.split('.').reduce((a, p) => a[p], o);
+      assert.equal(get(js), get(native), `${s.model} on ${s.hardware.gpu}: ${k}`);
+    }
+  }
+});

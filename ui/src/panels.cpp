@@ -155,8 +155,23 @@ void hardware_panel(State& st, Platform& platform) {
     ImGui::EndCombo();
   }
   remember_rect(st, "hardware.gpu");
-  ImGui::Text("%s: %.0f GiB, bf16 %.0f TFLOP/s dense", st.scenario.hardware.gpu.name.c_str(), st.scenario.hardware.gpu.memory_gib,
-              st.scenario.hardware.gpu.peak_bf16_tflops);
+  const GpuSpec& g = st.scenario.hardware.gpu;
+  if (g.mamf_bf16_tflops > 0)
+    ImGui::Text("%s: %.0f GiB, bf16 %.0f TFLOP/s dense, %.0f max achievable", g.name.c_str(), g.memory_gib, g.peak_bf16_tflops, g.mamf_bf16_tflops);
+  else
+    ImGui::Text("%s: %.0f GiB, bf16 %.0f TFLOP/s dense", g.name.c_str(), g.memory_gib, g.peak_bf16_tflops);
+  if (ImGui::IsItemHovered()) {  // where the figures come from, and what the datasheet profile makes of them
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+    ImGui::Text("peaks: %s", g.source_peaks.c_str());
+    ImGui::Text("memory: %s", g.source_memory.c_str());
+    if (g.source_mamf.empty())
+      ImGui::TextUnformatted("max achievable matmul: none published; the datasheet profile runs GEMMs at 0.75 of the dense peak");
+    else
+      ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.", g.source_mamf.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
   field_editor(st, "hardware.gpu_count", "GPU count");
   // The same field as a logarithmic slider, for sweeping the GPU count by dragging.
   long long gpus = st.scenario.hardware.gpu_count > 0 ? st.scenario.hardware.gpu_count : 1;
