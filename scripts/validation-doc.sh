@@ -72,8 +72,11 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   of any other source is still compared when it measured a step time (`step_time_s`,
   `iteration_time_s`, `time_per_step_s`, `seconds_per_step`, `time_per_global_step_s`) or a token
   rate (`tokens_per_sec_per_gpu`, `tokens_per_s_per_gpu`, `tokens_per_second_per_gpu`, or the
-  whole job's `tokens_per_s`, `tokens_per_sec`, `tokens_per_second`), which need no FLOP count;
-  only a TFLOP/s or MFU figure of an unknown source is skipped.
+  whole job's `tokens_per_s`, `tokens_per_sec`, `tokens_per_second`), which need no FLOP count.
+  A TFLOP/s per GPU (`tflops_per_gpu`, `model_tflops_per_gpu`) or MFU (`mfu`, `mfu_bf16`,
+  `model_flops_utilization`) of an unknown source is shown beside the FLOPs llmcalc's step
+  executes (recompute counted) or llmcalc's MFU, outside the targets: the source's count is
+  unknown and moves such a figure by up to a third.
 - **Architecture.** A record's shape that equals a preset's (layers, hidden, heads, kv_heads,
   ffn, vocab) takes the preset's details: biases, norms, positions, tied embeddings
   (`narayanan2021-*`, `llama3.1-405b`, `llama2-*`). Otherwise the record must say GPT (GeLU MLP,
@@ -144,7 +147,7 @@ step. On A100 the 2024 cuBLASLt rates (0.81–0.82 of peak for large shapes) and
 own kernel benchmark put Megatron-LM and FlashAttention-2 end-to-end throughput up to 11 % high (−2…+11 %),
 where the datasheet fractions (GEMM 0.86 of the max achievable matmul rate, attention 0.50 of peak) land within −3…+8 %. Inside a
 step, NCCL kernels share the SMs and the HBM, and eight GPUs of a node run at their power cap;
-a bench run measures neither. The H100 131K row goes the other way (−18 %): Meta's attention
+a bench run measures neither. The H100 131K row goes the other way (−20 %): Meta's attention
 kernels were faster than FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's
 0.50 of peak is closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
 its profiles will share the first bias until the ground-truth script (`gpu/groundtruth/`)

@@ -161,14 +161,14 @@ TEST_CASE("validate: malformed records are skipped with the field named") {
     CHECK(r.summary.modelled == 0);
   }
   // Not an object, no id, no kind, an unknown source.
-  const ValidationReport r = run_text(R"([3, {"kind": "x"}, {"id": "a"}, {"id": "b", "kind": "training_run", "measured": {"tflops_per_gpu": 100}}])");
+  const ValidationReport r = run_text(R"([3, {"kind": "x"}, {"id": "a"}, {"id": "b", "kind": "training_run", "measured": {"samples_per_day": 100}}])");
   REQUIRE(r.rows.size() == 4);
   CHECK(r.rows[0].skip_field == "record");
   CHECK(r.rows[0].id == "#0");
   CHECK(r.rows[1].skip_field == "id");
   CHECK(r.rows[2].skip_field == "kind");
   CHECK(r.rows[3].skip_field == "source.citation");
-  CHECK(contains(r.rows[3].skip_reason, "tflops_per_gpu"));
+  CHECK(contains(r.rows[3].skip_reason, "samples_per_day"));
   // The well-formed record next to them is modelled.
   const ValidationReport ok = run_text("[" + record_with("", "", nullptr) + ", 3]");
   CHECK(ok.summary.modelled == 1);
@@ -367,6 +367,28 @@ TEST_CASE("validate: any source's step time or tokens/s is compared without a FL
   const ValidationRow& c = job.rows[0];
   CHECK(c.convention == "tokens_per_s");
   CHECK(c.predicted == doctest::Approx(512.0 * 2048 / c.step_s));
+
+  // A FLOP rate or MFU of an unknown count: shown with llmcalc's executed FLOPs / its MFU, outside
+  // the throughput target.
+  const ValidationReport rate = generic({{"tflops_per_gpu", 140}, {"mfu", 0.45}});
+  const ValidationRow& d = rate.rows[0];
+  CHECK(d.convention == "tflops_unknown");
+  CHECK(d.status == "shown");
+  CHECK_FALSE(d.in_mae);
+  CHECK(rate.summary.throughput.rows == 0);
+  CHECK(rate.summary.shown.rows == 1);
+  // The FLOPs llmcalc's step executes (full recompute here: four forward passes' worth, as
+  // Megatron-LM counts them) over the predicted step and the 32 GPUs.
+  Result<Estimate> e = estimate(d.scenario);
+  REQUIRE(e.ok());
+  CHECK(d.scenario.training.recompute == Recompute::full);
+  CHECK(d.predicted == doctest::Approx(e->flops.hardware_per_token * 512 * 2048 / (d.step_s * 32) / 1e12));
+  CHECK(e->flops.hardware_per_token > e->flops.model_per_token * 1.3);
+  const ValidationReport mfu = generic({{"mfu_bf16", 0.45}});
+  CHECK(mfu.rows[0].convention == "mfu_unknown");
+  CHECK(mfu.rows[0].unit == "fraction");
+  CHECK(mfu.rows[0].predicted > 0.2);
+  CHECK(mfu.rows[0].predicted < 0.7);
 }
 
 TEST_CASE("validate: virtual_stages (NeMo's VP) as an alternative to layers per virtual stage") {

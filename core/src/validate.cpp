@@ -160,6 +160,12 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     row.predicted = gbs_seqs * seq / (step * gpus);
   } else if (c.id == "tokens_per_s") {
     row.predicted = gbs_seqs * seq / step;
+  } else if (c.id == "tflops_unknown") {
+    row.predicted = e.flops.hardware_per_token * gbs_seqs * seq / (step * gpus) / 1e12;
+    row.notes.push_back("not in the throughput target: the source's FLOP count is not known to llmcalc (compared with the FLOPs llmcalc's step executes)");
+  } else if (c.id == "mfu_unknown") {
+    row.predicted = e.time.mfu;
+    row.notes.push_back("not in the throughput target: the source's FLOP count is not known to llmcalc (compared with llmcalc's MFU)");
   } else {  // gpu_hours
     row.predicted = e.time.gpu_hours;
     row.notes.push_back("not in the throughput target: GPU count and layout unpublished; the hours include restarts, evaluation and idle time");

@@ -56,6 +56,19 @@ const std::vector<FlopConvention>& flop_conventions() {
       {"tokens_per_s", "any other source: measured tokens per second of the whole job", "tokens_per_s (tokens/s, all GPUs)", "tokens_per_s", "tokens/s",
        "global batch tokens / step time; the record may name it tokens_per_s, tokens_per_sec or tokens_per_second",
        "global batch tokens / predicted step time", true, true, true},
+      // A TFLOP/s or MFU figure of a source whose FLOP count is unknown: shown, not in the target,
+      // because the count (recompute in or out, causal attention halved or not, output layer in or
+      // out) moves the figure by up to a third whatever the step time.
+      {"tflops_unknown", "any other source: TFLOP/s per GPU, FLOP count not known to llmcalc", "tflops_per_gpu (TFLOP/s per GPU)", "tflops_per_gpu",
+       "TFLOP/s/GPU", "the source's own count, not known to llmcalc; the record may name it tflops_per_gpu or model_tflops_per_gpu",
+       "the FLOPs llmcalc's step executes (flops.hardware_per_token × global batch tokens: recompute counted, causal attention "
+       "halved) / (predicted step time × GPUs); shown, not in the throughput target",
+       false, true, true},
+      {"mfu_unknown", "any other source: model FLOPs utilisation, FLOP count not known to llmcalc", "mfu (fraction of the dense peak)", "mfu", "fraction",
+       "the source's model FLOPs / (step time × GPUs × peak); the record may name it mfu, mfu_bf16 or model_flops_utilization",
+       "llmcalc's time.mfu (model FLOPs, causal attention halved, over the dense peak of the compute dtype); shown, not in "
+       "the throughput target",
+       false, true, true},
   };
   return table;
 }
@@ -67,6 +80,8 @@ std::vector<std::string> measured_keys(const FlopConvention& c) {
   if (c.id == "step_time") return {"step_time_s", "iteration_time_s", "time_per_step_s", "seconds_per_step", "time_per_global_step_s"};
   if (c.id == "tokens_per_gpu") return {"tokens_per_sec_per_gpu", "tokens_per_s_per_gpu", "tokens_per_second_per_gpu"};
   if (c.id == "tokens_per_s") return {"tokens_per_s", "tokens_per_sec", "tokens_per_second"};
+  if (c.id == "tflops_unknown") return {"tflops_per_gpu", "model_tflops_per_gpu"};
+  if (c.id == "mfu_unknown") return {"mfu", "mfu_bf16", "model_flops_utilization"};
   return {c.measured_key};
 }
 
@@ -102,8 +117,9 @@ const FlopConvention* convention_for(const ParsedRecord& r) {
   if (measured("tflops_per_gpu") && (has(c, "Llama 3") || has(c, "Llama Team") || r.id.rfind("llama3", 0) == 0)) return &convention("llama3");
   if (measured("model_tflops_per_gpu_flashattention2") && (has(c, "FlashAttention-2") || r.id.rfind("flashattention2", 0) == 0))
     return &convention("flashattention2");
-  // Convention-free metrics, from any source: step time first (the most direct), then tokens/s.
-  for (const char* id : {"step_time", "tokens_per_gpu", "tokens_per_s"})
+  // Convention-free metrics, from any source: step time first (the most direct), then tokens/s;
+  // last a FLOP rate of an unknown count, shown but not compared against the targets.
+  for (const char* id : {"step_time", "tokens_per_gpu", "tokens_per_s", "tflops_unknown", "mfu_unknown"})
     for (const std::string& k : measured_keys(convention(id)))
       if (measured(k.c_str())) return &convention(id);
   return nullptr;
