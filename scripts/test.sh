@@ -39,6 +39,13 @@ cli_checks() {
   local rc=$?
   [[ $rc -eq 2 && $err == "llmcalc: error: parallel.tp: "* && $(printf '%s\n' "$err" | wc -l) -eq 1 ]] || { echo "bad-input check: rc=$rc err=$err"; return 1; }
   echo "CLI: examples run, bad input exits 2 with: $err"
+  # docs/validation.md is generated: regenerating it from this build must not change it.
+  local doc_before doc_after
+  doc_before=$(cat docs/validation.md)
+  LLMCALC="$cli" bash scripts/validation-doc.sh >/dev/null || return 1
+  doc_after=$(cat docs/validation.md)
+  [[ "$doc_before" == "$doc_after" ]] || { echo "docs/validation.md is stale: rerun scripts/validation-doc.sh and commit it"; git diff --stat docs/validation.md; return 1; }
+  echo "CLI: docs/validation.md is what scripts/validation-doc.sh writes"
 }
 
 asan() {
