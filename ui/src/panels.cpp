@@ -157,9 +157,10 @@ void hardware_panel(State& st, Platform& platform) {
   remember_rect(st, "hardware.gpu");
   const GpuSpec& g = st.scenario.hardware.gpu;
   if (g.mamf_bf16_tflops > 0)
-    ImGui::Text("%s: %.0f GiB, bf16 %.0f TFLOP/s dense, %.0f max achievable", g.name.c_str(), g.memory_gib, g.peak_bf16_tflops, g.mamf_bf16_tflops);
+    ImGui::TextWrapped("%s: %.0f GiB, bf16 %.0f TFLOP/s dense, %.0f max achievable (hover for sources)", g.name.c_str(), g.memory_gib,
+                       g.peak_bf16_tflops, g.mamf_bf16_tflops);
   else
-    ImGui::Text("%s: %.0f GiB, bf16 %.0f TFLOP/s dense", g.name.c_str(), g.memory_gib, g.peak_bf16_tflops);
+    ImGui::TextWrapped("%s: %.0f GiB, bf16 %.0f TFLOP/s dense (hover for sources)", g.name.c_str(), g.memory_gib, g.peak_bf16_tflops);
   if (ImGui::IsItemHovered()) {  // where the figures come from, and what the datasheet profile makes of them
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
