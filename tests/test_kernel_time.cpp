@@ -74,7 +74,7 @@ TEST_CASE("datasheet GEMM rates come from each GPU's max achievable matmul, else
     for (Dtype d : {Dtype::bf16, Dtype::fp8}) {
       if (g.mamf_tflops(d) <= 0) continue;
       CHECK_MESSAGE(g.mamf_tflops(d) < g.peak_tflops(d), id);
-      CHECK_MESSAGE(g.source_mamf.find("mamf-finder") != std::string::npos, id);
+      CHECK_MESSAGE(gpu_sources(id)->max_achievable_matmul.find("mamf-finder") != std::string::npos, id);
     }
   }
 }

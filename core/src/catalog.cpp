@@ -111,15 +111,26 @@ Result<GpuSpec> find_gpu(const std::string& id) {
       g.mamf_bf16_tflops = num(mm, "bf16");
       g.mamf_fp8_tflops = num(mm, "fp8");
     }
-    if (j.contains("sources")) {
-      const json& s = j.at("sources");
-      g.source_peaks = str(s, "peaks");
-      g.source_memory = str(s, "memory");
-      g.source_interconnect = str(s, "interconnect");
-      g.source_price = str(s, "price");
-      g.source_mamf = str(s, "max_achievable_matmul");
-    }
     return g;
+  }
+  return make_error("hardware.gpu", "unknown GPU '" + id + "' (known: " + joined(gpu_ids()) + ")");
+}
+
+Result<GpuSources> gpu_sources(const std::string& id) {
+  for (size_t i = 0; i < data::kGpusCount; ++i) {
+    if (id != data::kGpus[i].name) continue;
+    Result<json> doc = detail::parse_json(data::kGpus[i].text, "gpu " + id);
+    if (!doc) return doc.error();
+    GpuSources out;
+    if (!doc->contains("sources") || !doc->at("sources").is_object()) return out;
+    const json& s = doc->at("sources");
+    auto str = [&](const char* k) { return s.contains(k) && s.at(k).is_string() ? s.at(k).get<std::string>() : std::string(); };
+    out.peaks = str("peaks");
+    out.memory = str("memory");
+    out.interconnect = str("interconnect");
+    out.price = str("price");
+    out.max_achievable_matmul = str("max_achievable_matmul");
+    return out;
   }
   return make_error("hardware.gpu", "unknown GPU '" + id + "' (known: " + joined(gpu_ids()) + ")");
 }

@@ -162,14 +162,16 @@ void hardware_panel(State& st, Platform& platform) {
   else
     ImGui::TextWrapped("%s: %.0f GiB, bf16 %.0f TFLOP/s dense (hover for sources)", g.name.c_str(), g.memory_gib, g.peak_bf16_tflops);
   if (ImGui::IsItemHovered()) {  // where the figures come from, and what the datasheet profile makes of them
+    const Result<GpuSources> found = gpu_sources(g.id);
+    const GpuSources src = found ? *found : GpuSources{};
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
-    ImGui::Text("peaks: %s", g.source_peaks.c_str());
-    ImGui::Text("memory: %s", g.source_memory.c_str());
-    if (g.source_mamf.empty())
+    ImGui::Text("peaks: %s", src.peaks.c_str());
+    ImGui::Text("memory: %s", src.memory.c_str());
+    if (g.mamf_bf16_tflops <= 0 && g.mamf_fp8_tflops <= 0)
       ImGui::TextUnformatted("max achievable matmul: none published; the datasheet profile runs GEMMs at 0.75 of the dense peak");
     else
-      ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.", g.source_mamf.c_str());
+      ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.", src.max_achievable_matmul.c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }

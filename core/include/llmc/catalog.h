@@ -22,6 +22,13 @@ std::vector<std::string> gpu_ids();
 Result<ModelPreset> find_model_preset(const std::string& id);
 Result<GpuSpec> find_gpu(const std::string& id);
 
+// Where a GPU preset's figures come from (its file's `sources`; empty where it has none, and
+// in the embed module, whose catalog copy leaves the citations out).
+struct GpuSources {
+  std::string peaks, memory, interconnect, price, max_achievable_matmul;
+};
+Result<GpuSources> gpu_sources(const std::string& id);
+
 // A model file in the preset format ({"model": {...}} with optional id/name/source).
 Result<ModelPreset> parse_model_file(const std::string& json_text);
 // A Hugging Face config.json (llama, mistral, mixtral, qwen2, gemma2, deepseek_v3).

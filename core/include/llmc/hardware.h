@@ -35,7 +35,7 @@ struct GpuSpec {
   // Maximum achievable matmul TFLOP/s (the best shape of a published mamf-finder sweep); 0 where
   // none is published. The datasheet profile times GEMMs from it (docs/formulas.md, Kernel times).
   double mamf_bf16_tflops = 0, mamf_fp8_tflops = 0;
-  std::string source_peaks, source_memory, source_interconnect, source_price, source_mamf;
+  // The citations are not kept here (every Scenario copies its GpuSpec): gpu_sources(id).
 
   double peak_tflops(Dtype d) const;
   // The measured maximum for a dtype: bf16's for fp16 too (the same tensor-core rate), 0 for the
