@@ -104,7 +104,14 @@ int run(int argc, char** argv, MpiWorld& world) {
                  e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device visible", e != cudaSuccess ? cudaGetErrorName(e) : "0 devices");
     return 3;
   }
-  if (world.active) opt.device = world.local_rank() % gpus;
+  if (world.active) {
+    if (const std::string why = gpus_per_host_problem(world.layout, gpus); !why.empty()) {
+      if (root) std::fprintf(stderr, "llmcalc-bench: error: --mpi: %s\n", why.c_str());
+      mpi_finish(world, false);
+      return 2;
+    }
+    opt.device = world.local_rank();
+  }
   if (opt.device >= gpus) {
     std::fprintf(stderr, "llmcalc-bench: error: --device: %d, but only %d GPU(s) are visible\n", opt.device, gpus);
     return 2;

@@ -130,4 +130,8 @@ TEST_CASE("rank layout: local ranks, nodes and the tier an MPI run measures") {
   CHECK(uneven.max_ranks_per_node == 3);
   CHECK(uneven.local_rank.back() == 0);
   CHECK(rank_layout({}).tier.empty());
+  // Each rank drives GPU local_rank: a host with more ranks than GPUs is refused, not wrapped.
+  CHECK(gpus_per_host_problem(two, 8).empty());
+  CHECK(gpus_per_host_problem(uneven, 3).empty());
+  CHECK(gpus_per_host_problem(uneven, 2) == "3 ranks on one host, but only 2 GPU(s) visible there; start one rank per GPU (mpirun --map-by ppr:2:node)");
 }
