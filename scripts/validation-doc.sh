@@ -206,9 +206,9 @@ line below applies the issue's stricter targets for the Megatron-LM and Llama 3 
 set does not meet. The small models (Llama 2 7B/13B, Llama 3 8B on 8-16 GPUs) are predicted
 13-24 % fast. llmcalc leaves out what FP8 recipes add besides the casts (amax reductions and
 scaling-factor updates per GEMM) and the host-side gaps between kernels; both weigh most where
-a layer's kernels are short, which fits the sign, but neither is measured here. Before the FP8
-cast kernels and the per-GPU GEMM rates (docs/formulas.md, Kernel times) these runs were
-predicted 31-51 % fast.
+a layer's kernels are short, which fits the sign, but neither is measured here. In a check
+made before the FP8 cast kernels and the per-GPU GEMM rates (docs/formulas.md, Kernel times),
+seven of these layouts (with tensor-parallel overlap on) came out 31-51 % fast.
 
 MD
 echo "$nemo"
