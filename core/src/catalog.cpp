@@ -77,62 +77,63 @@ Result<ModelPreset> find_model_preset(const std::string& id) {
   return make_error("model", "unknown preset '" + id + "' (known: " + joined(model_preset_ids()) + ")");
 }
 
-Result<GpuSpec> find_gpu(const std::string& id) {
-  for (size_t i = 0; i < data::kGpusCount; ++i) {
-    if (id != data::kGpus[i].name) continue;
-    Result<json> doc = detail::parse_json(data::kGpus[i].text, "gpu " + id);
-    if (!doc) return doc.error();
-    const json& j = *doc;
-    GpuSpec g;
-    auto num = [](const json& o, const char* k) { return o.contains(k) && o.at(k).is_number() ? o.at(k).get<double>() : 0.0; };
-    auto str = [](const json& o, const char* k) { return o.contains(k) && o.at(k).is_string() ? o.at(k).get<std::string>() : std::string(); };
-    g.id = id;
-    g.name = str(j, "name");
-    if (!j.contains("peak_dense_tflops") || !j.at("peak_dense_tflops").is_object())
-      return make_error("hardware.gpu", "GPU file " + id + ".json has no peak_dense_tflops object");
-    const json& pk = j.at("peak_dense_tflops");
-    g.peak_fp32_tflops = num(pk, "fp32");
-    g.peak_tf32_tflops = num(pk, "tf32");
-    g.peak_bf16_tflops = num(pk, "bf16");
-    g.peak_fp16_tflops = num(pk, "fp16");
-    g.peak_fp8_tflops = num(pk, "fp8");
-    g.peak_fp4_tflops = num(pk, "fp4");
-    g.peak_int8_tflops = num(pk, "int8");
-    g.memory_gib = num(j, "memory_gib");
-    g.hbm_bandwidth_gbps = num(j, "hbm_bandwidth_gbps");
-    g.scale_up_bandwidth_gbps = num(j, "scale_up_bandwidth_gbps");
-    g.tdp_w = num(j, "tdp_w");
-    g.gpus_per_node = static_cast<int64_t>(num(j, "gpus_per_node"));
-    g.intra_node_bandwidth_gbps = num(j, "intra_node_bandwidth_gbps");
-    g.inter_node_bandwidth_gbps = num(j, "inter_node_bandwidth_gbps");
-    g.price_per_gpu_hour_usd = num(j, "price_per_gpu_hour_usd");
-    if (j.contains("max_achievable_matmul_tflops") && j.at("max_achievable_matmul_tflops").is_object()) {
-      const json& mm = j.at("max_achievable_matmul_tflops");
-      g.mamf_bf16_tflops = num(mm, "bf16");
-      g.mamf_fp8_tflops = num(mm, "fp8");
-    }
-    return g;
-  }
+namespace {
+// The parsed GPU file of `id`, or the unknown-GPU error naming the known ones.
+Result<json> gpu_file(const std::string& id) {
+  for (size_t i = 0; i < data::kGpusCount; ++i)
+    if (id == data::kGpus[i].name) return detail::parse_json(data::kGpus[i].text, "gpu " + id);
   return make_error("hardware.gpu", "unknown GPU '" + id + "' (known: " + joined(gpu_ids()) + ")");
+}
+}  // namespace
+
+Result<GpuSpec> find_gpu(const std::string& id) {
+  Result<json> doc = gpu_file(id);
+  if (!doc) return doc.error();
+  const json& j = *doc;
+  GpuSpec g;
+  auto num = [](const json& o, const char* k) { return o.contains(k) && o.at(k).is_number() ? o.at(k).get<double>() : 0.0; };
+  auto str = [](const json& o, const char* k) { return o.contains(k) && o.at(k).is_string() ? o.at(k).get<std::string>() : std::string(); };
+  g.id = id;
+  g.name = str(j, "name");
+  if (!j.contains("peak_dense_tflops") || !j.at("peak_dense_tflops").is_object())
+    return make_error("hardware.gpu", "GPU file " + id + ".json has no peak_dense_tflops object");
+  const json& pk = j.at("peak_dense_tflops");
+  g.peak_fp32_tflops = num(pk, "fp32");
+  g.peak_tf32_tflops = num(pk, "tf32");
+  g.peak_bf16_tflops = num(pk, "bf16");
+  g.peak_fp16_tflops = num(pk, "fp16");
+  g.peak_fp8_tflops = num(pk, "fp8");
+  g.peak_fp4_tflops = num(pk, "fp4");
+  g.peak_int8_tflops = num(pk, "int8");
+  g.memory_gib = num(j, "memory_gib");
+  g.hbm_bandwidth_gbps = num(j, "hbm_bandwidth_gbps");
+  g.scale_up_bandwidth_gbps = num(j, "scale_up_bandwidth_gbps");
+  g.tdp_w = num(j, "tdp_w");
+  g.gpus_per_node = static_cast<int64_t>(num(j, "gpus_per_node"));
+  g.intra_node_bandwidth_gbps = num(j, "intra_node_bandwidth_gbps");
+  g.inter_node_bandwidth_gbps = num(j, "inter_node_bandwidth_gbps");
+  g.price_per_gpu_hour_usd = num(j, "price_per_gpu_hour_usd");
+  if (j.contains("max_achievable_matmul_tflops") && j.at("max_achievable_matmul_tflops").is_object()) {
+    const json& mm = j.at("max_achievable_matmul_tflops");
+    g.mamf_bf16_tflops = num(mm, "bf16");
+    g.mamf_fp8_tflops = num(mm, "fp8");
+  }
+  return g;
 }
 
 Result<GpuSources> gpu_sources(const std::string& id) {
-  for (size_t i = 0; i < data::kGpusCount; ++i) {
-    if (id != data::kGpus[i].name) continue;
-    Result<json> doc = detail::parse_json(data::kGpus[i].text, "gpu " + id);
-    if (!doc) return doc.error();
-    GpuSources out;
-    if (!doc->contains("sources") || !doc->at("sources").is_object()) return out;
-    const json& s = doc->at("sources");
-    auto str = [&](const char* k) { return s.contains(k) && s.at(k).is_string() ? s.at(k).get<std::string>() : std::string(); };
-    out.peaks = str("peaks");
-    out.memory = str("memory");
-    out.interconnect = str("interconnect");
-    out.price = str("price");
-    out.max_achievable_matmul = str("max_achievable_matmul");
-    return out;
-  }
-  return make_error("hardware.gpu", "unknown GPU '" + id + "' (known: " + joined(gpu_ids()) + ")");
+  Result<json> doc = gpu_file(id);
+  if (!doc) return doc.error();
+  GpuSources out;
+  if (!doc->contains("sources") || !doc->at("sources").is_object()) return out;
+  const json& s = doc->at("sources");
+  auto str = [&](const char* k) { return s.contains(k) && s.at(k).is_string() ? s.at(k).get<std::string>() : std::string(); };
+  out.peaks = str("peaks");
+  out.memory = str("memory");
+  out.interconnect = str("interconnect");
+  out.price = str("price");
+  out.max_achievable_matmul = str("max_achievable_matmul");
+  return out;
 }
 
 }  // namespace llmc
