@@ -47,15 +47,16 @@ const std::vector<FlopConvention>& flop_conventions() {
       {"step_time", "any other source: measured seconds per training step", "step_time_s (seconds per training step)", "step_time_s", "s",
        "measured wall-clock time of one step; the record may name it step_time_s, iteration_time_s, time_per_step_s, "
        "seconds_per_step or time_per_global_step_s",
-       "llmcalc's predicted step time; the error column is that of throughput (measured / predicted − 1)", true, true, true},
+       "llmcalc's predicted step time; the error column is that of throughput (measured / predicted − 1)", true, true, true,
+       {"iteration_time_s", "time_per_step_s", "seconds_per_step", "time_per_global_step_s"}},
       {"tokens_per_gpu", "any other source: measured tokens per second per GPU", "tokens_per_sec_per_gpu (tokens/s per GPU)", "tokens_per_sec_per_gpu",
        "tokens/s/GPU",
        "global batch tokens / (step time × GPUs); the record may name it tokens_per_sec_per_gpu, tokens_per_s_per_gpu or "
        "tokens_per_second_per_gpu",
-       "global batch tokens / (predicted step time × GPUs)", true, true, true},
+       "global batch tokens / (predicted step time × GPUs)", true, true, true, {"tokens_per_s_per_gpu", "tokens_per_second_per_gpu"}},
       {"tokens_per_s", "any other source: measured tokens per second of the whole job", "tokens_per_s (tokens/s, all GPUs)", "tokens_per_s", "tokens/s",
        "global batch tokens / step time; the record may name it tokens_per_s, tokens_per_sec or tokens_per_second",
-       "global batch tokens / predicted step time", true, true, true},
+       "global batch tokens / predicted step time", true, true, true, {"tokens_per_sec", "tokens_per_second"}},
       // A TFLOP/s or MFU figure of a source whose FLOP count is unknown: shown, not in the target,
       // because the count (recompute in or out, causal attention halved or not, output layer in or
       // out) moves the figure by up to a third whatever the step time.
@@ -63,26 +64,22 @@ const std::vector<FlopConvention>& flop_conventions() {
        "TFLOP/s/GPU", "the source's own count, not known to llmcalc; the record may name it tflops_per_gpu or model_tflops_per_gpu",
        "the FLOPs llmcalc's step executes (flops.hardware_per_token × global batch tokens: recompute counted, causal attention "
        "halved) / (predicted step time × GPUs); shown, not in the throughput target",
-       false, true, true},
+       false, true, true, {"model_tflops_per_gpu"}},
       {"mfu_unknown", "any other source: model FLOPs utilisation, FLOP count not known to llmcalc", "mfu (fraction of the dense peak)", "mfu", "fraction",
        "the source's model FLOPs / (step time × GPUs × peak); the record may name it mfu, mfu_bf16 or model_flops_utilization",
        "llmcalc's time.mfu (model FLOPs, causal attention halved, over the dense peak of the compute dtype); shown, not in "
        "the throughput target",
-       false, true, true},
+       false, true, true, {"mfu_bf16", "model_flops_utilization"}},
   };
   return table;
 }
 
 namespace detail::validation {
 
-// The names a record may give the convention's metric (the convention-free ones have several).
 std::vector<std::string> measured_keys(const FlopConvention& c) {
-  if (c.id == "step_time") return {"step_time_s", "iteration_time_s", "time_per_step_s", "seconds_per_step", "time_per_global_step_s"};
-  if (c.id == "tokens_per_gpu") return {"tokens_per_sec_per_gpu", "tokens_per_s_per_gpu", "tokens_per_second_per_gpu"};
-  if (c.id == "tokens_per_s") return {"tokens_per_s", "tokens_per_sec", "tokens_per_second"};
-  if (c.id == "tflops_unknown") return {"tflops_per_gpu", "model_tflops_per_gpu"};
-  if (c.id == "mfu_unknown") return {"mfu", "mfu_bf16", "model_flops_utilization"};
-  return {c.measured_key};
+  std::vector<std::string> keys = {c.measured_key};
+  keys.insert(keys.end(), c.key_aliases.begin(), c.key_aliases.end());
+  return keys;
 }
 
 }  // namespace detail::validation

@@ -59,6 +59,7 @@ Result<ParsedRecord> parse_record(const json& j);
 
 // The convention for this record's source, or nullptr (then the record is skipped).
 const FlopConvention* convention_for(const ParsedRecord& r);
+// The names a record may give the convention's metric: measured_key, then its aliases.
 std::vector<std::string> measured_keys(const FlopConvention& c);
 const FlopConvention& convention(const std::string& id);
 

@@ -28,6 +28,9 @@ struct FlopConvention {
   // Whether the framework of the source's runs overlaps the data-parallel gradient reduction
   // with the backward pass (Megatron-LM's local DDP of 2021-22 did not: train_step reduced after it).
   bool dp_overlap = true;
+  // Other names a record may give the measured entry (the convention-free metrics have several);
+  // measured_key is tried first.
+  std::vector<std::string> key_aliases = {};
 };
 const std::vector<FlopConvention>& flop_conventions();
 
