@@ -207,14 +207,15 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
   // of its own: the datasheet fit (0.86 × the max achievable matmul rate, or 0.75 × spec;
   // docs/formulas.md) stands, the point corrects it near its shape.
   const HardwareProfile sheet = datasheet_profile(*gpu);
-  for (auto& [d, t] : p.gemm)
-    if (!(t.fit.peak > 0)) {
-      t.fit = sheet.gemm.at(d).fit;
-      const double mamf = d == "fp8" ? gpu->mamf_fp8_tflops : d == "bf16" || d == "fp16" ? gpu->mamf_bf16_tflops : 0;
-      const bool from_mamf = mamf > 0;
-      citations.push_back("gemm." + d + ".fit: one measured shape only, so the datasheet fit (" + std::to_string(int(t.fit.peak)) +
-                          (from_mamf ? " TFLOP/s = 0.86 x max achievable matmul, 4 us)" : " TFLOP/s = 0.75 x spec, 4 us)"));
-    }
+  for (Dtype dt : {Dtype::fp32, Dtype::tf32, Dtype::bf16, Dtype::fp16, Dtype::fp8}) {
+    const std::string d = to_string(dt);
+    const auto it = p.gemm.find(d);
+    if (it == p.gemm.end() || it->second.fit.peak > 0) continue;
+    GemmTable& t = it->second;
+    t.fit = sheet.gemm.at(d).fit;
+    citations.push_back("gemm." + d + ".fit: one measured shape only, so the datasheet fit (" + std::to_string(int(t.fit.peak)) +
+                        (gpu->mamf_tflops(dt) > 0 ? " TFLOP/s = 0.86 x max achievable matmul, 4 us)" : " TFLOP/s = 0.75 x spec, 4 us)"));
+  }
 
   // HBM: the asymptotic copy and triad bandwidths of a STREAM-type run. Its array size is not in
   // the record, so no point is written: the fit is the published bandwidth and the launch cost.
