@@ -43,6 +43,9 @@ struct Ctx {
   const KernelProfile& kp;
   Dtype gemm_dtype, attn_dtype;
   double e;  // activation bytes per element
+  // The same with 16-bit GEMMs: FP8 recipes (Megatron-LM, Transformer Engine) keep the output
+  // layer and the MoE router out of FP8; attn_dtype is the 16-bit dtype they run in.
+  Ctx sixteen_bit() const { return {kp, attn_dtype, attn_dtype, e}; }
 };
 
 // Where an FP8 GEMM's input comes from: a norm that already writes it in FP8 (Transformer
@@ -142,8 +145,7 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     mlp(T, double(m.ffn_hidden), tp, 1, Fp8Input::fused_into_norm);
   } else {
     const double E = double(m.experts), k = double(m.top_k), ep = double(par.ep), etp = double(r.etp);
-    const Ctx c16{c.kp, c.attn_dtype, c.attn_dtype, c.e};  // the router stays 16-bit in FP8 recipes
-    linear(c16, T, h, E, L.fwd, L.bwd);                     // router (replicated)
+    linear(c.sixteen_bit(), T, h, E, L.fwd, L.bwd);  // router (replicated)
     // Each rank hosts E/ep experts and receives T·top_k token copies in all (balanced routing).
     const double per_expert = T * k * ep / E;
     mlp(per_expert, double(m.expert_ffn_hidden), etp, E / ep, Fp8Input::cast);
@@ -218,10 +220,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   elementwise(c, MemKernel::hbm_copy, 2 * T * h * c.e, 2 * T * h * c.e, emb_f, emb_b);
   const double Tn = ts.sequence_parallel ? T / tp : T;
   elementwise(c, m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm, 2 * Tn * h * c.e, 3 * Tn * h * c.e, head_f, head_b);
-  // The output layer stays in 16-bit in FP8 recipes (Megatron-LM and Transformer Engine apply
-  // FP8 to the transformer layers only).
-  const Ctx head{c.kp, c.attn_dtype, c.attn_dtype, c.e};
-  linear(head, T, h, V / tp, head_f, head_b);
+  linear(c.sixteen_bit(), T, h, V / tp, head_f, head_b);
   elementwise(c, MemKernel::cross_entropy, T * V / tp * (c.e + 8), T * V / tp * (4 + c.e), head_f, head_b);
 
   // The slowest stage: with pp = 1 one stage holds everything; otherwise the layers split as
