@@ -174,3 +174,40 @@ TEST_CASE("fp8_mixed adds Transformer Engine's cast-transpose kernels to every F
   // GEMMs run at the fp8 rate except the output layer's, which is timed at the bf16 rate in both.
   CHECK(fp8.time.gemm_s < bf16.time.gemm_s);
 }
+
+// PyTorch eager (training.fused_elementwise = false): each op of RMSNorm, rotary, SwiGLU and the
+// fp32 cross-entropy is its own streaming kernel (datasheet copy rate 0.85 × 3,350 GB/s, 4 µs
+// launch each), and grouped-query attention copies K and V out to every head (repeat_kv). The
+// fused kernels they replace run at the datasheet element-wise rate (0.50 × 3,350 GB/s).
+// Llama 3.1 8B, one GPU, one 8,192-token micro-batch: the memory-bound time moves by exactly that.
+TEST_CASE("fused_elementwise = false times RMSNorm, rotary, SwiGLU, repeat_kv and the loss as eager op chains") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"},
+               {"training.micro_batch", "1"}, {"training.recompute", "none"}};
+  Estimate fused = run(base);
+  base.push_back({"training.fused_elementwise", "false"});
+  Estimate eager = run(base);
+  const double T = 8192, h = 4096, qk = T * (32 + 8) * 128, kv = 2 * T * 8 * 128, f = 14336, V = 128256, e = 2;
+  const double copy = 0.85 * 3350e9, ew = 0.50 * 3350e9, launch = 4e-6;
+  auto chain = [&](double elems, std::initializer_list<double> bytes) {
+    double s = 0;
+    for (double b : bytes) s += b * elems / copy + launch;
+    return s;
+  };
+  auto one = [&](double bytes) { return bytes / ew + launch; };
+  const double norm_eager = chain(T * h, {e + 4, 8, 4, 8, 4 + e, 2 * e}) + chain(T * h, {2 * e, 3 * e, e, e + 4, 8, 12, 4, 12, 12, 4 + e});
+  const double norm_fused = one(2 * T * h * e) + one(3 * T * h * e);
+  const double rotary_eager = 2 * chain(qk, {e + 4, 8, 4 + e}), rotary_fused = 2 * one(2 * qk * e);
+  const double repeat_kv = 2 * chain(kv, {e + e * 32 / 8});
+  const double swiglu_eager = chain(T * f, {2 * e, 3 * e, 3 * e, 3 * e, 3 * e}), swiglu_fused = one(3 * T * f * e) + one(5 * T * f * e);
+  const double layer = 2 * (norm_eager - norm_fused) + rotary_eager - rotary_fused + repeat_kv + swiglu_eager - swiglu_fused;
+  const double loss = chain(T * V, {e + 4, 8, 4, 12, 4 + e}) - one(T * V * (e + 8)) - one(T * V * (4 + e));
+  const double final_norm = norm_eager - norm_fused;
+  CHECK(eager.time.memory_bound_s - fused.time.memory_bound_s == doctest::Approx(32 * layer + final_norm + loss).epsilon(1e-9));
+  // The optimizer: clipping (2 + 4 bytes per parameter) and torch.optim.AdamW's eight foreach
+  // passes over fp32 master, fp32 states and bf16 gradients (8 + 10 + 8 + 12 + 8 + 8 + 8 + 16),
+  // then the bf16 copy (4 + 2): 90 bytes per parameter in 11 kernels, against the fused step's
+  // 2·4 + 2·2 + 2·2·4 + 2 = 30 bytes in one.
+  const double N = fused.params.per_gpu;
+  CHECK(eager.time.optimizer_s == doctest::Approx(90 * N / copy + 11 * launch).epsilon(1e-9));
+  CHECK(fused.time.optimizer_s == doctest::Approx(30 * N / copy + launch).epsilon(1e-9));
+}

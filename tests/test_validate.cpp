@@ -422,3 +422,48 @@ TEST_CASE("validate: NeMo / Megatron-Bridge FP8 runs on H100 within 10% mean err
   CHECK(x.scenario.parallel.cp == 1);
   CHECK(x.scenario.parallel.dp == 4);
 }
+
+// torchtitan's FSDP2 runs on 64 A100 80GB (validation/torchtitan-a100.json): eager PyTorch, so the
+// records say fused_elementwise = false, and "selective layer" checkpointing is full recompute of
+// every second block (recompute_layers). ≤ 10% mean error across other frameworks, as for NeMo.
+TEST_CASE("validate: torchtitan FSDP2 runs on A100 within 10% mean error, with eager element-wise kernels") {
+  const ValidationReport r = run_text(validation_file("torchtitan-a100.json"));
+  CHECK(r.summary.records == 5);
+  CHECK(r.summary.modelled == 5);
+  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
+  CHECK(r.summary.throughput.mae <= 0.10);
+  const ValidationRow& x = row(r, "torchtitan_llama3-8b_a100x64_ac-layer");
+  CHECK(x.convention == "tokens_per_gpu");
+  CHECK_FALSE(x.scenario.training.fused_elementwise);
+  CHECK(x.scenario.training.recompute == Recompute::full);
+  CHECK(x.scenario.training.recompute_layers == 16);
+  CHECK(x.scenario.training.zero_stage == 3);
+  // Fused kernels (the default) would predict this run faster than the eager model does.
+  std::string text = validation_file("torchtitan-a100.json");
+  for (size_t at = text.find("\"fused_elementwise\": false"); at != std::string::npos; at = text.find("\"fused_elementwise\": false"))
+    text.replace(at, 26, "\"fused_elementwise\": true");
+  const ValidationReport fused_report = run_text(text);
+  const ValidationRow& fused = row(fused_report, "torchtitan_llama3-8b_a100x64_ac-layer");
+  CHECK(fused.predicted > x.predicted * 1.05);
+}
+
+TEST_CASE("validate: recompute_layers needs full recompute; fused_elementwise must be a boolean") {
+  auto with = [](const std::string& training) {
+    return "[{\"id\": \"r\", \"kind\": \"training_run\", \"source\": {\"citation\": \"x\"}, \"model\": {\"name\": \"Llama 2 13B\", \"layers\": 40, "
+           "\"hidden\": 5120, \"heads\": 40, \"kv_heads\": 40, \"ffn\": 13824, \"vocab\": 32000, \"seq_len\": 4096}, \"training\": {\"global_batch_seqs\": 64, "
+           "\"micro_batch\": 1, \"precision\": \"bf16\", \"zero_stage\": 3, \"tp\": 1, \"pp\": 1, \"dp\": 8, " + training + "}, \"hardware\": {\"gpu\": \"A100 80GB\", \"gpu_count\": 8}, "
+           "\"measured\": {\"tokens_per_sec_per_gpu\": 2000}}]";
+  };
+  const ValidationReport sel_report = run_text(with("\"recompute\": \"selective\", \"recompute_layers\": 20"));
+  const ValidationRow& sel = row(sel_report, "r");
+  CHECK(sel.status == "skipped");
+  CHECK(sel.skip_field == "training.recompute_layers");
+  const ValidationReport bad_report = run_text(with("\"recompute\": \"full\", \"fused_elementwise\": \"no\""));
+  const ValidationRow& bad = row(bad_report, "r");
+  CHECK(bad.status == "skipped");
+  CHECK(bad.skip_field == "training.fused_elementwise");
+  const ValidationReport ok_report = run_text(with("\"recompute\": \"full\", \"recompute_layers\": 20"));
+  const ValidationRow& ok = row(ok_report, "r");
+  CHECK(ok.status == "compared");
+  CHECK(ok.scenario.training.recompute_layers == 20);
+}

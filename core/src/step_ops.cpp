@@ -42,10 +42,11 @@ namespace {
 struct Ctx {
   const KernelProfile& kp;
   Dtype gemm_dtype, attn_dtype;
-  double e;  // activation bytes per element
+  double e;     // activation bytes per element
+  bool eager;   // PyTorch eager: one kernel per op (training.fused_elementwise = false)
   // The same with 16-bit GEMMs: FP8 recipes (Megatron-LM, Transformer Engine) keep the output
   // layer and the MoE router out of FP8; attn_dtype is the 16-bit dtype they run in.
-  Ctx sixteen_bit() const { return {kp, attn_dtype, attn_dtype, e}; }
+  Ctx sixteen_bit() const { return {kp, attn_dtype, attn_dtype, e, eager}; }
 };
 
 // Where an FP8 GEMM's input comes from: a norm that already writes it in FP8 (Transformer
@@ -76,6 +77,25 @@ void elementwise(const Ctx& c, MemKernel kernel, double fwd_bytes, double bwd_by
   if (bwd_bytes > 0) bwd.add_memory(memory_time(c.kp, kernel, bwd_bytes));
 }
 
+// PyTorch eager: every op of a block is its own kernel and round-trips HBM. Each entry is one
+// kernel's bytes read + written per element; each is timed as a streaming copy of its bytes
+// with its own launch. The op sequences are in docs/formulas.md ("Eager element-wise kernels").
+void eager_ops(const Ctx& c, double elems, std::initializer_list<double> fwd_bytes, std::initializer_list<double> bwd_bytes, OpTally& fwd, OpTally& bwd) {
+  if (elems <= 0) return;
+  for (double b : fwd_bytes) fwd.add_memory(memory_time(c.kp, MemKernel::hbm_copy, b * elems));
+  for (double b : bwd_bytes) bwd.add_memory(memory_time(c.kp, MemKernel::hbm_copy, b * elems));
+}
+
+// RMSNorm as the Llama reference code and torchtitan write it,
+// (x.float() · rsqrt(mean(x.float()²) + ε)).type_as(x) · w, and its autograd backward.
+void eager_rmsnorm(const Ctx& c, double elems, OpTally& fwd, OpTally& bwd) {
+  const double e = c.e;
+  eager_ops(c, elems,
+            {e + 4, 8, 4, 8, 4 + e, 2 * e},                         // to fp32, square, mean, scale, back, × w
+            {2 * e, 3 * e, e, e + 4, 8, 12, 4, 12, 12, 4 + e},      // dy·w, dy·y + sum (dw), cast, ·rsqrt, ·x + sum, square', add, cast
+            fwd, bwd);
+}
+
 struct Layer {
   OpTally fwd, bwd, attn_core_fwd;  // attn_core_fwd: what selective recompute re-runs
 };
@@ -92,11 +112,19 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   const double h = double(m.hidden), a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim);
   const MemKernel norm = m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm;
 
-  // Norms: read x, write y; backward reads x and dy, writes dx.
-  for (int64_t i = 0; i < m.norms_per_layer; ++i) elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, L.fwd, L.bwd);
-  // Two residual adds (with bias-dropout-add fused when the model has dropout: + 1-byte mask).
+  // Norms: read x, write y; backward reads x and dy, writes dx. Eager LayerNorm is one native
+  // kernel too; eager RMSNorm is a chain of fp32 ops.
+  for (int64_t i = 0; i < m.norms_per_layer; ++i) {
+    if (c.eager && norm == MemKernel::rmsnorm) eager_rmsnorm(c, Tn * h, L.fwd, L.bwd);
+    else elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, L.fwd, L.bwd);
+  }
+  // Two residual adds (with bias-dropout-add fused when the model has dropout: + 1-byte mask;
+  // eager: dropout, then the add).
   const double drop = m.dropout ? 1 : 0;
-  for (int i = 0; i < 2; ++i) elementwise(c, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, L.fwd, L.bwd);
+  for (int i = 0; i < 2; ++i) {
+    if (c.eager && m.dropout) eager_ops(c, Tn * h, {2 * e + 1, 3 * e}, {2 * e + 1}, L.fwd, L.bwd);
+    else elementwise(c, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, L.fwd, L.bwd);
+  }
 
   // Attention projections.
   if (m.attention == AttentionKind::standard) {
@@ -106,8 +134,16 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     linear(c, T, h, p.attention_per_layer / h / tp, L.fwd, L.bwd, 1, Fp8Input::fused_into_norm);
   }
   if (m.position == PositionKind::rotary) {
-    const double qk = T * (a + kv) * d / tp * e;
-    elementwise(c, MemKernel::rotary, 2 * qk, 2 * qk, L.fwd, L.bwd);
+    const double qk = T * (a + kv) * d / tp;
+    // Eager: to fp32, complex multiply, back (and the same three backward).
+    if (c.eager) eager_ops(c, qk, {e + 4, 8, 4 + e}, {e + 4, 8, 4 + e}, L.fwd, L.bwd);
+    else elementwise(c, MemKernel::rotary, 2 * qk * e, 2 * qk * e, L.fwd, L.bwd);
+  }
+  // Eager grouped-query attention copies K and V out to every query head before SDPA
+  // (repeat_kv in the Llama reference code, torchtitan and transformers); backward sums them.
+  if (c.eager && kv < a && m.attention == AttentionKind::standard) {
+    const double kv_elems = 2 * T * kv * d / tp, per_kv = e + e * a / kv;
+    eager_ops(c, kv_elems, {per_kv}, {per_kv}, L.fwd, L.bwd);
   }
   // Core attention.
   const double heads = a / tp;
@@ -139,7 +175,9 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     linear(c, tokens, h, (gated ? 2 : 1) * width / shard, L.fwd, L.bwd, batch, up_input);
     linear(c, tokens, width / shard, h, L.fwd, L.bwd, batch);
     const double elems = tokens * width / shard * batch;
-    elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, L.fwd, L.bwd);
+    // Eager SwiGLU: silu(x₁) · x₃ as two kernels; backward two products and silu's derivative.
+    if (c.eager && gated) eager_ops(c, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e}, L.fwd, L.bwd);
+    else elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, L.fwd, L.bwd);
   };
   if (!moe) {
     mlp(T, double(m.ffn_hidden), tp, 1, Fp8Input::fused_into_norm);
@@ -167,7 +205,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const HardwareSpec& hw = r.s.hardware;
   const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;  // attention stays 16-bit in fp8 recipes
   const KernelProfile kp(hw);
-  const Ctx c{kp, r.compute_dtype, attn, r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0};
+  const Ctx c{kp, r.compute_dtype, attn, r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0, !ts.fused_elementwise};
 
   // Optimizer step on this GPU's shard: read master (or weights), gradients and states, write
   // master, states and the 16-bit weights; gradient-norm clipping reads the gradients once more.
@@ -176,7 +214,19 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const double master = r.master_weights ? 4 : bytes_of(r.weight_dtype);
   const double states = ts.optimizer == Optimizer::adamw || ts.optimizer == Optimizer::adam8bit ? 2 : ts.optimizer == Optimizer::adafactor ? 0 : 1;
   const double opt_bytes = local * (2 * master + 2 * bytes_of(r.grad_dtype) + 2 * states * bytes_of(r.optimizer_state_dtype) + (r.master_weights ? bytes_of(r.weight_dtype) : 0));
-  if (!ts.cpu_offload_optimizer && opt_bytes > 0) ct.optimizer.add_memory(memory_time(kp, MemKernel::adamw, opt_bytes));
+  if (!ts.cpu_offload_optimizer && opt_bytes > 0) {
+    if (c.eager && ts.optimizer == Optimizer::adamw) {
+      // Gradient clipping (norm, scale) and torch.optim.AdamW's foreach path: eight passes over
+      // the shard (decay, m lerp, v scale, v += g², sqrt, ÷ bias correction, + ε,
+      // p −= step·m/denom), then the 16-bit copy.
+      const double P = master, G = bytes_of(r.grad_dtype), S = bytes_of(r.optimizer_state_dtype);
+      OpTally unused;
+      eager_ops(c, local, {G, 2 * G, 2 * P, 2 * S + G, 2 * S, 2 * S + 2 * G, 2 * S, 2 * S, 2 * S, 2 * P + 2 * S}, {}, ct.optimizer, unused);
+      if (r.master_weights) ct.optimizer.add_memory(memory_time(kp, MemKernel::hbm_copy, local * (P + bytes_of(r.weight_dtype))));
+    } else {
+      ct.optimizer.add_memory(memory_time(kp, MemKernel::adamw, opt_bytes));
+    }
+  }
 
   if (!m.has_shape()) {
     // Size-only model: 6·N FLOPs per token as GEMMs at the profile's rate on square-ish shapes.
@@ -219,9 +269,13 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   OpTally emb_f, emb_b, head_f, head_b;
   elementwise(c, MemKernel::hbm_copy, 2 * T * h * c.e, 2 * T * h * c.e, emb_f, emb_b);
   const double Tn = ts.sequence_parallel ? T / tp : T;
-  elementwise(c, m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm, 2 * Tn * h * c.e, 3 * Tn * h * c.e, head_f, head_b);
+  if (c.eager && m.norm == NormKind::rmsnorm) eager_rmsnorm(c, Tn * h, head_f, head_b);
+  else elementwise(c, m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm, 2 * Tn * h * c.e, 3 * Tn * h * c.e, head_f, head_b);
   linear(c.sixteen_bit(), T, h, V / tp, head_f, head_b);
-  elementwise(c, MemKernel::cross_entropy, T * V / tp * (c.e + 8), T * V / tp * (4 + c.e), head_f, head_b);
+  // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,
+  // log-softmax's backward and the cast back.
+  if (c.eager) eager_ops(c, T * V / tp, {c.e + 4, 8}, {4, 12, 4 + c.e}, head_f, head_b);
+  else elementwise(c, MemKernel::cross_entropy, T * V / tp * (c.e + 8), T * V / tp * (4 + c.e), head_f, head_b);
 
   // The slowest stage: with pp = 1 one stage holds everything; otherwise the layers split as
   // evenly as they go, the first and last stages taking the shortfall when pp does not divide

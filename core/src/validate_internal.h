@@ -38,6 +38,8 @@ struct ParsedRecord {
   std::optional<int64_t> vp_layers;   // layers per virtual stage
   std::optional<int64_t> virtual_stages;  // key virtual_stages: model chunks per pipeline rank (NeMo's "VP")
   std::optional<bool> sequence_parallel;
+  std::optional<int64_t> recompute_layers;   // with full recompute: layers recomputed per stage
+  std::optional<bool> fused_elementwise;     // false: the source ran PyTorch eager element-wise ops
   std::optional<double> total_tokens;
   // hardware
   std::string gpu_text;

@@ -127,11 +127,12 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (auto st = get_int(t, "virtual_stages", p, 1, 1024, r.virtual_stages); !st) return st;
   if (r.virtual_stages && r.vp_layers)
     return make_error(p + ".virtual_stages", "give virtual_stages or virtual_pipeline_layers_per_stage, not both");
-  if (!absent(t, "sequence_parallel")) {
-    if (!t.at("sequence_parallel").is_boolean())
-      return make_error(p + ".sequence_parallel", "must be true or false; got " + shown(t.at("sequence_parallel")));
-    r.sequence_parallel = t.at("sequence_parallel").get<bool>();
+  for (const char* key : {"sequence_parallel", "fused_elementwise"}) {
+    if (absent(t, key)) continue;
+    if (!t.at(key).is_boolean()) return make_error(p + "." + key, "must be true or false; got " + shown(t.at(key)));
+    (std::string(key) == "sequence_parallel" ? r.sequence_parallel : r.fused_elementwise) = t.at(key).get<bool>();
   }
+  if (auto st = get_int(t, "recompute_layers", p, 1, 10000, r.recompute_layers); !st) return st;
   if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
   return ok_status();
 }

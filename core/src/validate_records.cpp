@@ -231,6 +231,16 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   if (!rec) return rec.error();
   if (*rec) k.recompute = {**rec};
   else k.recompute = {Recompute::none, Recompute::selective, Recompute::full}, notes.push_back("recompute not published: searched none/selective/full");
+  if (r.recompute_layers) {
+    if (k.recompute != std::vector<Recompute>{Recompute::full})
+      return make_error("training.recompute_layers", "needs training.recompute = full; got '" + r.recompute_text + "'");
+    t.recompute_layers = *r.recompute_layers;
+    notes.push_back("full recompute of " + std::to_string(*r.recompute_layers) + " layers per stage, the others keep their activations");
+  }
+  if (r.fused_elementwise) {
+    t.fused_elementwise = *r.fused_elementwise;
+    if (!t.fused_elementwise) notes.push_back("PyTorch eager element-wise ops (RMSNorm, rotary, SwiGLU, loss, AdamW foreach), as the record says");
+  }
 
   // Parallel sizes and the GPU count: tp·pp·cp·dp = gpu_count, deriving what is missing.
   const bool layout_published = r.tp && r.pp;

@@ -36,6 +36,9 @@ struct TrainingSpec {
   Recompute recompute = Recompute::none;
   int64_t recompute_layers = 0;         // with full: recompute only this many layers per stage (0: all)
   bool flash_attention = true;
+  // Norms, activations, rotary, loss and optimizer as fused kernels (Megatron-LM, Transformer
+  // Engine, torch.compile); false: PyTorch eager, one kernel per op (docs/formulas.md).
+  bool fused_elementwise = true;
   bool sequence_parallel = false;
   Finetune finetune = Finetune::full;
   int64_t lora_rank = 16;
