@@ -113,6 +113,7 @@ Result<GpuSpec> find_gpu(const std::string& id) {
   g.intra_node_bandwidth_gbps = num(j, "intra_node_bandwidth_gbps");
   g.inter_node_bandwidth_gbps = num(j, "inter_node_bandwidth_gbps");
   g.price_per_gpu_hour_usd = num(j, "price_per_gpu_hour_usd");
+  g.sm_count = static_cast<int64_t>(num(j, "sm_count"));
   if (j.contains("max_achievable_matmul_tflops") && j.at("max_achievable_matmul_tflops").is_object()) {
     const json& mm = j.at("max_achievable_matmul_tflops");
     g.mamf_bf16_tflops = num(mm, "bf16");
@@ -133,6 +134,7 @@ Result<GpuSources> gpu_sources(const std::string& id) {
   out.interconnect = str("interconnect");
   out.price = str("price");
   out.max_achievable_matmul = str("max_achievable_matmul");
+  out.sm_count = str("sm_count");
   return out;
 }
 

@@ -142,14 +142,18 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     const double weight_bytes = local_params * bytes_of(r.weight_dtype);
     if (ts.zero_stage >= 3) {
       // FSDP: all-gather parameters before each forward and backward of every micro-batch,
-      // reduce-scatter gradients; prefetch overlaps them with compute (Zhao et al. 2023).
+      // reduce-scatter gradients; prefetch overlaps them with compute (Zhao et al. 2023). The
+      // forward gathers can hide only behind forward passes, the backward ones behind backward
+      // passes, and the reduce-scatter behind what the last backward's gathers leave free.
       CommItem ag = make(r, "fsdp", "all_gather", dpg, par.tp, weight_bytes, 2 * mb);
       ag.overlapped = true;
-      ag.exposed_s = std::max(0.0, ag.time_s - compute);
+      const double half = ag.time_s / 2;
+      ag.exposed_s = std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb);
       out.push_back(ag);
       CommItem rs = make(r, "dp", "reduce_scatter", dpg, par.tp, grad_bytes, 1);
       rs.overlapped = par.dp_overlap;
-      rs.exposed_s = rs.overlapped ? std::max(0.0, rs.time_s - bwd_micro) : rs.time_s;
+      const double rs_window = std::max(0.0, bwd_micro - half / mb);
+      rs.exposed_s = rs.overlapped ? std::max(0.0, rs.time_s - rs_window) : rs.time_s;
       out.push_back(rs);
     } else {
       // DDP / ZeRO-1/2: the gradient reduction overlaps the last micro-batch's backward (2/3 of it).

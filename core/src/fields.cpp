@@ -166,6 +166,7 @@ std::vector<FieldInfo> make_fields() {
       NUM("hardware.compute_efficiency", s.hardware.compute_efficiency, 0, 1, "flat kernel efficiency (0: from profile)"),
       NUM("hardware.cuda_context_gib", s.hardware.cuda_context_gib, 0, 64, "CUDA context per GPU, GiB"),
       NUM("hardware.fragmentation_fraction", s.hardware.fragmentation_fraction, 0, 1, "allocator reserve beyond allocated"),
+      INT("hardware.nccl_sms", s.hardware.nccl_sms, 0, 1024, "SMs a running NCCL collective holds (0: overlapped communication costs compute nothing)"),
   };
 }
 

@@ -68,11 +68,17 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                               "Narayanan et al. 2021 §2.2; seed 004", bubble,
                               {{"p", p}, {"m", m}, {"v", double(par.virtual_stages)}});
 
-  double exposed = 0, slot_comm = 0;  // slot_comm: exposed communication inside the micro-batches
+  double exposed = 0, slot_comm = 0, hidden = 0;  // slot_comm: exposed communication inside the micro-batches
   for (const CommItem& c : comm) {
     exposed += c.exposed_s;
     if (c.in_micro_batch) slot_comm += c.exposed_s;
+    if (c.overlapped) hidden += c.time_s - c.exposed_s;
   }
+  // Overlap is not free: while a collective runs behind compute, its NCCL kernels hold nccl_sms
+  // SMs that compute kernels cannot use (NCCL CTAs do not share an SM), so the compute the
+  // collective hides behind takes hidden × nccl_sms / sm_count longer.
+  const double sm_share = hw.gpu.sm_count > 0 ? std::min(1.0, double(hw.nccl_sms) / double(hw.gpu.sm_count)) : 0.0;
+  const double contention = hidden * sm_share;
   const double compute = compute_seconds(r, f);
   if (hw.mfu > 0 || hw.achieved_tflops > 0) {
     const double rate = hw.mfu > 0 ? hw.mfu * peak : hw.achieved_tflops * 1e12;
@@ -91,8 +97,10 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   } else if (hw.compute_efficiency > 0) {
     te.basis = "compute_efficiency";
     const double eff = compute_efficiency(r);
-    te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency)", "s", "hardware.compute_efficiency (user)", compute,
-                          {{"hardware_flops_per_step", hw_step}, {"gpus", gpus}, {"peak_flops", peak}, {"efficiency", eff}});
+    te.comm_contention_s = contention;
+    te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency) + comm_contention", "s", "hardware.compute_efficiency (user)",
+                          compute + contention,
+                          {{"hardware_flops_per_step", hw_step}, {"gpus", gpus}, {"peak_flops", peak}, {"efficiency", eff}, {"comm_contention_s", contention}});
     te.bubble_s = (te.compute_s + slot_comm) * bubble;
     te.comm_exposed_s = exposed;
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
@@ -118,9 +126,11 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.kernels_from_table = nb[0] + ct.optimizer.by_basis[0];
     te.kernels_from_fit = nb[1] + ct.optimizer.by_basis[1];
     te.kernels_from_spec = nb[2] + ct.optimizer.by_basis[2];
-    te.compute_s = tr.add("time.compute_s", "m × (forward + backward of one micro-batch on the slowest stage) + optimizer", "s",
-                          "sum of kernel times from the hardware profile (see time.gemm_s, time.attention_s, time.memory_bound_s)", m * (fwd + bwd) + ct.optimizer.memory_s,
-                          {{"m", m}, {"forward_s", fwd}, {"backward_s", bwd}, {"optimizer_s", ct.optimizer.memory_s},
+    te.comm_contention_s = contention;
+    te.compute_s = tr.add("time.compute_s", "m × (forward + backward of one micro-batch on the slowest stage) + optimizer + comm_contention", "s",
+                          "sum of kernel times from the hardware profile (see time.gemm_s, time.attention_s, time.memory_bound_s, time.comm_contention_s)",
+                          m * (fwd + bwd) + ct.optimizer.memory_s + contention,
+                          {{"m", m}, {"forward_s", fwd}, {"backward_s", bwd}, {"optimizer_s", ct.optimizer.memory_s}, {"comm_contention_s", contention},
                            {"kernels_table", double(te.kernels_from_table)}, {"kernels_fit", double(te.kernels_from_fit)}, {"kernels_spec", double(te.kernels_from_spec)}});
     // The bubble in time: (p − 1) micro-batch slots, ÷ v interleaved, ÷ 3 for zero bubble H1;
     // a slot is one micro-batch's kernels plus the tp/cp/ep communication it waits on
@@ -142,6 +152,9 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   tr.add("time.bubble_s", "(micro-batch kernels + exposed tp/cp/ep communication) × bubble_fraction; step − step/(1 + bubble_fraction) (MFU basis)", "s",
          "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}, {"slot_comm_s", slot_comm}});
   tr.add("time.comm_exposed_s", "Σ exposed communication", "s", "comm.* terms", te.comm_exposed_s, {});
+  tr.add("time.comm_contention_s", "Σ hidden communication × nccl_sms / sm_count (part of compute_s)", "s",
+         "NCCL runs one CTA per channel on an SM of its own, 16 SMs on a DGX-class node (NVIDIA/nccl#689, sjeaugey); hardware.nccl_sms, gpu sm_count",
+         te.comm_contention_s, {{"hidden_comm_s", hidden}, {"nccl_sms", double(hw.nccl_sms)}, {"sm_count", double(hw.gpu.sm_count)}});
   te.tokens_per_s = tr.add("time.tokens_per_s", "global_batch_tokens / step_s", "tokens/s", "definition of throughput", tokens_step / te.step_s,
                            {{"global_batch_tokens", tokens_step}, {"step_s", te.step_s}});
   te.tokens_per_gpu_per_step = tr.add("time.tokens_per_gpu_per_step", "global_batch_tokens / gpus", "tokens", "seed 000: 16M tokens / 16,000 GPUs = 1000",

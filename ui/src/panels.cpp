@@ -173,6 +173,11 @@ void hardware_panel(State& st, Platform& platform) {
       ImGui::TextUnformatted("max achievable matmul: none published; the datasheet profile runs GEMMs at 0.75 of the dense peak");
     else
       ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.", src.max_achievable_matmul.c_str());
+    if (g.sm_count > 0)
+      ImGui::Text("SMs: %s. Overlapped communication slows compute by hardware.nccl_sms / %lld while it runs.", src.sm_count.c_str(),
+                  static_cast<long long>(g.sm_count));
+    else
+      ImGui::TextUnformatted("SMs: not in the catalog; overlapped communication is taken to cost compute nothing");
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -192,6 +197,7 @@ void hardware_panel(State& st, Platform& platform) {
   field_editor(st, "hardware.mfu", "MFU (0: unset)");
   field_editor(st, "hardware.achieved_tflops", "achieved TFLOP/s (0: unset)");
   field_editor(st, "hardware.compute_efficiency", "kernel efficiency (0: profile)");
+  field_editor(st, "hardware.nccl_sms", "SMs held by NCCL (0: overlap is free)");
   ImGui::Separator();
   ImGui::TextUnformatted("Hardware profile");
   if (ImGui::RadioButton(("datasheet (built in) for " + gpu).c_str(), st.active_profile < 0)) {

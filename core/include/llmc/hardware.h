@@ -35,6 +35,9 @@ struct GpuSpec {
   // Maximum achievable matmul TFLOP/s (the best shape of a published mamf-finder sweep); 0 where
   // none is published. The datasheet profile times GEMMs from it (docs/formulas.md, Kernel times).
   double mamf_bf16_tflops = 0, mamf_fp8_tflops = 0;
+  // Streaming multiprocessors (AMD: compute units); 0 where unknown (then NCCL's share of them
+  // is not modelled: docs/formulas.md, "Communication and compute contention").
+  int64_t sm_count = 0;
   // The citations are not kept here (every Scenario copies its GpuSpec): gpu_sources(id).
 
   double peak_tflops(Dtype d) const;

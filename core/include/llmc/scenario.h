@@ -70,6 +70,10 @@ struct HardwareSpec {
   double compute_efficiency = 0;         // flat kernel efficiency; 0: from the profile
   double cuda_context_gib = 0.5;         // CUDA context + kernels resident per process (assumption)
   double fragmentation_fraction = 0.05;  // caching-allocator reserve beyond allocated (assumption)
+  // SMs a running NCCL collective holds (one CTA per channel, not shared with compute kernels):
+  // 16 on a DGX-class node (NVIDIA/nccl#689). Overlapped communication slows compute by
+  // nccl_sms / gpu.sm_count while it runs; 0 leaves overlap free.
+  int64_t nccl_sms = 16;
   // datasheet_profile(gpu) unless a profile is loaded; set by set_field("hardware.gpu") and by
   // resolve(). Shared and immutable because every estimate copies the Scenario, not the tables.
   std::shared_ptr<const HardwareProfile> profile;
