@@ -83,6 +83,23 @@ TEST_CASE("interleaved schedule holds p + (p − 1)/v micro-batches on the first
   CHECK(e.time.bubble_fraction == doctest::Approx(7.0 / (64 * 2)));
 }
 
+// Llama 3.1 405B (126 layers) on 16 stages: the middle stages take 8 layers and the end stages 7
+// each (Llama 3 §3.3.2; the time model's split). Under 1F1B stage i holds p − i micro-batches,
+// so the peak is the second stage's 15 × 8 = 120 layer-micro-batches, not the first's 16 × 7
+// = 112, nor 16 × 8 = 128 (the largest stage with the first stage's in-flight count).
+TEST_CASE("uneven pipeline stages: the peak is on the stage holding the most layer-micro-batches") {
+  Sets base = {{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"parallel.pp", "16"}, {"hardware.gpu_count", "128"},
+               {"training.global_batch_seqs", "32"}, {"training.sequence_parallel", "true"}};
+  Estimate e = run(base);
+  CHECK(e.mem.in_flight_micro_batches == 15);
+  CHECK(e.mem.activations_bytes == doctest::Approx(15 * 8 * e.mem.activations_per_layer_bytes).epsilon(1e-12));
+  // 128 layers divide evenly: the first stage, 16 micro-batches of 8 layers, is the peak.
+  base.push_back({"model.layers", "128"});
+  Estimate even = run(base);
+  CHECK(even.mem.in_flight_micro_batches == 16);
+  CHECK(even.mem.activations_bytes == doctest::Approx(16 * 8 * even.mem.activations_per_layer_bytes).epsilon(1e-12));
+}
+
 TEST_CASE("fits, the largest micro-batch that fits, and the fewest GPUs that fit") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"},
                     {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.recompute", "full"}});

@@ -10,6 +10,11 @@ namespace llmc::detail {
 
 ParamCounts count_params(const Resolved& r, Trace* t);
 
+// Transformer layers on pipeline stage `stage` (0 … pp − 1): as even as they go; when pp does not
+// divide them, the first and last stages give up the shortfall (Llama 3 §3.3.2), the first the
+// larger half. Time and memory both use it.
+double stage_layers(const Resolved& r, int64_t stage);
+
 // Trainable LoRA adapter parameters (all linear layers, rank r), in the whole model.
 double lora_params(const ModelSpec& m, int64_t rank);
 

@@ -23,8 +23,9 @@ struct Shard {
   double max_layer = 0;  // largest single layer on this GPU (ZeRO-3 gather buffer)
 };
 
-// Parameters held by one GPU of the first (embedding) or last (output layer) pipeline stage.
-Shard stage_params(const Resolved& r, const ParamCounts& p, bool first_stage) {
+// Parameters held by one GPU of pipeline stage `stage` (the first holds the embedding, the last
+// the output layer).
+Shard stage_params(const Resolved& r, const ParamCounts& p, int64_t stage) {
   const ParallelSpec& par = r.s.parallel;
   Shard s;
   if (!p.from_shape) {
@@ -34,7 +35,7 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, bool first_stage) {
   }
   const ModelSpec& m = r.m;
   const double tp = double(par.tp);
-  const double layers = double(r.layers_per_stage);
+  const double layers = stage_layers(r, stage);
   const double moe_share = m.layers > 0 ? double(p.moe_layers) / double(m.layers) : 0;
   const double attn = p.attention_per_layer / tp + p.norm_per_layer;
   double dense_layer = attn + p.mlp_per_dense_layer / tp;
@@ -51,7 +52,7 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, bool first_stage) {
   const double scale = m.params_override > 0 ? p.total / (p.non_embedding + p.embedding) : 1.0;
   const double V = double(m.vocab), h = double(m.hidden);
   const double pos = m.position == PositionKind::learned ? double(m.max_positions) * h : 0;
-  const bool last_stage = !first_stage || par.pp == 1;
+  const bool first_stage = stage == 0, last_stage = stage == par.pp - 1;
   if (first_stage) s.dense += (V * h + pos) / tp;
   // The output layer lives on the last stage; tied embeddings need a copy there when pp > 1.
   if (last_stage && (!m.tied_embeddings || par.pp > 1)) s.dense += V * h / tp;
@@ -110,16 +111,18 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
   return bytes;
 }
 
-// Micro-batches whose activations the first stage holds at its peak.
-double in_flight(const Resolved& r, const Knobs& k) {
+// Micro-batches whose activations pipeline stage i holds at its peak: the warm-up forwards
+// before its first backward, plus the one in flight. Interleaved (Megatron-LM): stage i runs
+// 2(p − i − 1) + (v − 1)·p chunk forwards first, each a 1/v of the stage.
+double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
   const ParallelSpec& par = r.s.parallel;
-  const double p = double(par.pp), m = double(k.m);
+  const double p = double(par.pp), m = double(k.m), i = double(stage), v = double(par.virtual_stages);
   if (par.pp == 1) return 1;
   switch (par.schedule) {
     case Schedule::afab: return m;  // GPipe: every forward before any backward
     case Schedule::one_f_one_b:
-    case Schedule::zero_bubble: return std::min(p, m);  // ZB-H1 keeps 1F1B's peak (Qi et al. 2023)
-    case Schedule::interleaved: return std::min(p + (p - 1) / double(par.virtual_stages), m * 1.0);
+    case Schedule::zero_bubble: return std::min(p - i, m);  // ZB-H1 keeps 1F1B's peak (Qi et al. 2023)
+    case Schedule::interleaved: return std::min(p + (p - 1 - 2 * i) / v, m);
   }
   return p;
 }
@@ -129,7 +132,7 @@ struct StageMemory {
   double params = 0;
 };
 
-StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_stage, const Knobs& k, Trace* t) {
+StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage, const Knobs& k, Trace* t) {
   const int64_t b = k.b;
   const TrainingSpec& ts = r.s.training;
   const ParallelSpec& par = r.s.parallel;
@@ -139,7 +142,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_sta
   Trace& tr = t ? *t : scratch;
   StageMemory out;
   MemoryPerGpu& mem = out.mem;
-  const Shard sh = stage_params(r, p, first_stage);
+  const Shard sh = stage_params(r, p, stage);
   out.params = sh.dense + sh.expert;
 
   const double d = ts.zero_shard_group > 0 ? double(ts.zero_shard_group) : double(k.dp * par.cp);
@@ -218,20 +221,20 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_sta
                                               {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0}});
     const double rep = ts.sequence_parallel ? double(par.tp) : 1.0;
     const double checkpoint = activation_bytes(r) * double(ts.seq_len) / double(par.cp) * double(b) * double(m.hidden) / rep;  // the layer input
-    const double L = double(r.layers_per_stage);
+    const double L = stage_layers(r, stage);
     double per_micro = L * full_layer, working = 0;
-    if (ts.recompute == Recompute::full) {
-      const double k = ts.recompute_layers > 0 ? double(ts.recompute_layers) : L;
+    if (ts.recompute == Recompute::full && L > 0) {
+      const double k = ts.recompute_layers > 0 ? std::min(double(ts.recompute_layers), L) : L;
       per_micro = k * checkpoint + (L - k) * full_layer;
       working = full_layer;  // the layer being recomputed during backward
     }
-    const double flights = first_stage ? in_flight(r, k) : 1.0;
+    const double flights = in_flight(r, k, stage);
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
-    mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes", "in_flight × stored_per_micro_batch + recompute working layer", "bytes",
-                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches: AFAB m, 1F1B min(p, m), interleaved p + (p−1)/v",
+    mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes", "in_flight × stored_per_micro_batch + recompute working layer (on the peak stage i)", "bytes",
+                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), interleaved p + (p − 1 − 2i)/v",
                                    flights * per_micro + working,
-                                   {{"in_flight", flights}, {"layers_per_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working}});
-    const bool last_stage = !first_stage || par.pp == 1;
+                                   {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working}});
+    const bool last_stage = stage == par.pp - 1;
     const double logits = last_stage ? (activation_bytes(r) + 4) * double(ts.seq_len) / double(par.cp) * double(b) * double(m.vocab) / double(par.tp) : 0;
     mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes", "(act_bytes + 4) × s/cp × b × V / t on the last stage (logits + fp32 loss copy)", "bytes",
                               "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss)", logits,
@@ -259,20 +262,28 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, bool first_sta
 
 MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b, Trace* t, double* params_per_gpu) {
   // The first stage holds the embedding and the most in-flight micro-batches; the last holds the
-  // output layer and logits. Report the larger (with pp = 1 they are the same GPU).
-  if (r.s.parallel.pp == 1) {
-    StageMemory s = stage_memory(r, p, true, b, t);
+  // output layer and logits. When the end stages give up layers (stage_layers), the second
+  // stage, a full one with one micro-batch fewer in flight, can hold more than the first.
+  // Report the largest (with pp = 1 they are the same GPU).
+  const int64_t pp = r.s.parallel.pp;
+  if (pp == 1) {
+    StageMemory s = stage_memory(r, p, 0, b, t);
     if (params_per_gpu) *params_per_gpu = s.params;
     return s.mem;
   }
-  // Both stages silently, then the peak one again with its terms: cheaper than recording both
+  // The candidates silently, then the peak one again with its terms: cheaper than recording all
   // and keeping one.
-  const StageMemory first = stage_memory(r, p, true, b, nullptr);
-  const StageMemory last = stage_memory(r, p, false, b, nullptr);
-  const bool first_wins = first.mem.total_bytes >= last.mem.total_bytes;
-  if (params_per_gpu) *params_per_gpu = first_wins ? first.params : last.params;
-  if (t) return stage_memory(r, p, first_wins, b, t).mem;
-  return first_wins ? first.mem : last.mem;
+  int64_t peak_stage = 0;
+  StageMemory peak = stage_memory(r, p, 0, b, nullptr);
+  auto consider = [&](int64_t stage) {
+    StageMemory s = stage_memory(r, p, stage, b, nullptr);
+    if (s.mem.total_bytes > peak.mem.total_bytes) peak = std::move(s), peak_stage = stage;
+  };
+  if (pp > 2 && stage_layers(r, 0) < double(r.layers_per_stage)) consider(1);
+  consider(pp - 1);
+  if (params_per_gpu) *params_per_gpu = peak.params;
+  if (t) return stage_memory(r, p, peak_stage, b, t).mem;
+  return peak.mem;
 }
 
 }  // namespace

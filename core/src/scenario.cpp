@@ -4,6 +4,8 @@
 
 #include "llmc/scenario.h"
 
+#include "formulas.h"
+
 namespace llmc {
 
 const char* to_string(Precision v) {
@@ -136,7 +138,9 @@ Result<Resolved> resolve(const Scenario& in) {
     r.layers_per_stage = (m.layers + p.pp - 1) / p.pp;
     if (m.layers % chunks != 0)
       r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) +
-                           "): stages are uneven; memory and time use the largest stage (" + num(r.layers_per_stage) + " layers)");
+                           "): stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " +
+                           num(int64_t(detail::stage_layers(r, 0))) + " and the last " + num(int64_t(detail::stage_layers(r, p.pp - 1))) +
+                           " (time and memory per stage; the slowest stage sets the pace)");
     if (t.seq_len % (2 * p.cp) != 0 && p.cp > 1)
       return divisibility("parallel.cp", "training.seq_len", t.seq_len, "2 × parallel.cp (load-balanced causal chunks)", 2 * p.cp);
   } else {

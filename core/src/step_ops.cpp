@@ -197,6 +197,14 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
 
 }  // namespace
 
+double stage_layers(const Resolved& r, int64_t stage) {
+  const int64_t pp = r.s.parallel.pp;
+  const double L_stage = double(r.layers_per_stage);
+  if (pp == 1 || (stage > 0 && stage < pp - 1)) return L_stage;
+  const double short_by = L_stage * double(pp) - double(r.m.layers);  // layers the end stages give up
+  return std::max(0.0, L_stage - (stage == 0 ? std::ceil(short_by / 2) : std::floor(short_by / 2)));
+}
+
 ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   ComputeTimes ct;
   const ModelSpec& m = r.m;
@@ -293,13 +301,10 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   if (pp == 1) {
     stage(L_stage, true, true, ct.stage_fwd, ct.stage_bwd);
   } else {
-    const double layers = double(m.layers);
-    const double short_by = L_stage * double(pp) - layers;  // layers the end stages give up
-    const double end_layers = L_stage - std::ceil(short_by / 2);
     OpTally f_mid, b_mid, f_first, b_first, f_last, b_last;
     stage(L_stage, false, false, f_mid, b_mid);
-    stage(std::max(end_layers, 0.0), true, false, f_first, b_first);
-    stage(std::max(L_stage - std::floor(short_by / 2), 0.0), false, true, f_last, b_last);
+    stage(stage_layers(r, 0), true, false, f_first, b_first);
+    stage(stage_layers(r, pp - 1), false, true, f_last, b_last);
     const double mid = pp > 2 ? f_mid.total() + b_mid.total() : 0;
     const double first = f_first.total() + b_first.total(), last = f_last.total() + b_last.total();
     if (mid >= first && mid >= last) ct.stage_fwd = f_mid, ct.stage_bwd = b_mid;
