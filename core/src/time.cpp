@@ -101,7 +101,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency) + comm_contention", "s", "hardware.compute_efficiency (user)",
                           compute + contention,
                           {{"hardware_flops_per_step", hw_step}, {"gpus", gpus}, {"peak_flops", peak}, {"efficiency", eff}, {"comm_contention_s", contention}});
-    te.bubble_s = (te.compute_s + slot_comm) * bubble;
+    te.bubble_s = (compute + slot_comm) * bubble;  // idle slots: no collective runs beside them
     te.comm_exposed_s = exposed;
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
                        te.compute_s + te.bubble_s + te.comm_exposed_s,
