@@ -12,8 +12,14 @@ ParamCounts count_params(const Resolved& r, Trace* t);
 
 // Transformer layers on pipeline stage `stage` (0 … pp − 1): as even as they go; when pp does not
 // divide them, the first and last stages give up the shortfall (Llama 3 §3.3.2), the first the
-// larger half. Time and memory both use it.
-double stage_layers(const Resolved& r, int64_t stage);
+// larger half. Time and memory both use it (inline: memory searches call it in their loops).
+inline double stage_layers(const Resolved& r, int64_t stage) {
+  const int64_t pp = r.s.parallel.pp, L = r.layers_per_stage;
+  if (pp == 1 || (stage > 0 && stage < pp - 1)) return double(L);
+  const int64_t short_by = L * pp - r.m.layers;  // layers the end stages give up
+  const int64_t given_up = stage == 0 ? (short_by + 1) / 2 : short_by / 2;
+  return double(L > given_up ? L - given_up : 0);
+}
 
 // Trainable LoRA adapter parameters (all linear layers, rank r), in the whole model.
 double lora_params(const ModelSpec& m, int64_t rank);

@@ -132,7 +132,28 @@ struct StageMemory {
   double params = 0;
 };
 
-StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage, const Knobs& k, Trace* t) {
+// What one layer stores per micro-batch: the same on every stage, so computed once per peak.
+struct LayerActivations {
+  double full_layer = 0;  // no recompute (selective drops the s² scores)
+  double checkpoint = 0;  // the layer input, all full recompute keeps
+};
+
+LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int64_t b) {
+  const ModelSpec& m = r.m;
+  const TrainingSpec& ts = r.s.training;
+  LayerActivations a;
+  if (!m.has_shape()) return a;
+  const bool selective = ts.recompute == Recompute::selective;
+  const double dense_layer = layer_activation_bytes(r, b, false, selective);
+  const double moe_layer = m.is_moe() ? layer_activation_bytes(r, b, true, selective) : 0;
+  const double moe_share = double(p.moe_layers) / double(m.layers);
+  a.full_layer = (1 - moe_share) * dense_layer + moe_share * moe_layer;
+  const double rep = ts.sequence_parallel ? double(r.s.parallel.tp) : 1.0;
+  a.checkpoint = activation_bytes(r) * double(ts.seq_len) / double(r.s.parallel.cp) * double(b) * double(m.hidden) / rep;
+  return a;
+}
+
+StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage, const Knobs& k, const LayerActivations& act, Trace* t) {
   const int64_t b = k.b;
   const TrainingSpec& ts = r.s.training;
   const ParallelSpec& par = r.s.parallel;
@@ -209,18 +230,12 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
 
   // Activations.
   if (m.has_shape()) {
-    const bool selective = ts.recompute == Recompute::selective;
-    const double dense_layer = layer_activation_bytes(r, b, false, selective);
-    const double moe_layer = m.is_moe() ? layer_activation_bytes(r, b, true, selective) : 0;
-    const double moe_share = double(p.moe_layers) / double(m.layers);
-    const double full_layer = (1 - moe_share) * dense_layer + moe_share * moe_layer;
+    const double full_layer = act.full_layer, checkpoint = act.checkpoint;
     mem.activations_per_layer_bytes = tr.add("memory.per_gpu.activations_per_layer_bytes",
                                              "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence)",
                                              "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h)", full_layer,
                                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
                                               {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0}});
-    const double rep = ts.sequence_parallel ? double(par.tp) : 1.0;
-    const double checkpoint = activation_bytes(r) * double(ts.seq_len) / double(par.cp) * double(b) * double(m.hidden) / rep;  // the layer input
     const double L = stage_layers(r, stage);
     double per_micro = L * full_layer, working = 0;
     if (ts.recompute == Recompute::full && L > 0) {
@@ -266,23 +281,24 @@ MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b
   // stage, a full one with one micro-batch fewer in flight, can hold more than the first.
   // Report the largest (with pp = 1 they are the same GPU).
   const int64_t pp = r.s.parallel.pp;
+  const LayerActivations act = layer_activations(r, p, b.b);
   if (pp == 1) {
-    StageMemory s = stage_memory(r, p, 0, b, t);
+    StageMemory s = stage_memory(r, p, 0, b, act, t);
     if (params_per_gpu) *params_per_gpu = s.params;
     return s.mem;
   }
   // The candidates silently, then the peak one again with its terms: cheaper than recording all
   // and keeping one.
   int64_t peak_stage = 0;
-  StageMemory peak = stage_memory(r, p, 0, b, nullptr);
+  StageMemory peak = stage_memory(r, p, 0, b, act, nullptr);
   auto consider = [&](int64_t stage) {
-    StageMemory s = stage_memory(r, p, stage, b, nullptr);
+    StageMemory s = stage_memory(r, p, stage, b, act, nullptr);
     if (s.mem.total_bytes > peak.mem.total_bytes) peak = std::move(s), peak_stage = stage;
   };
   if (pp > 2 && stage_layers(r, 0) < double(r.layers_per_stage)) consider(1);
   consider(pp - 1);
   if (params_per_gpu) *params_per_gpu = peak.params;
-  if (t) return stage_memory(r, p, peak_stage, b, t).mem;
+  if (t) return stage_memory(r, p, peak_stage, b, act, t).mem;
   return peak.mem;
 }
 

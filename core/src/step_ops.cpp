@@ -8,6 +8,7 @@
 #include "step_ops.h"
 
 #include "detmath.h"
+#include "formulas.h"
 
 #include <algorithm>
 #include <cmath>
@@ -196,14 +197,6 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
 }
 
 }  // namespace
-
-double stage_layers(const Resolved& r, int64_t stage) {
-  const int64_t pp = r.s.parallel.pp;
-  const double L_stage = double(r.layers_per_stage);
-  if (pp == 1 || (stage > 0 && stage < pp - 1)) return L_stage;
-  const double short_by = L_stage * double(pp) - double(r.m.layers);  // layers the end stages give up
-  return std::max(0.0, L_stage - (stage == 0 ? std::ceil(short_by / 2) : std::floor(short_by / 2)));
-}
 
 ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   ComputeTimes ct;
