@@ -74,6 +74,32 @@ TEST_CASE("FSDP all-gathers overlap their own pass: forward gathers cannot hide 
   CHECK(ag->exposed_s == doctest::Approx(half - C / 3 + std::max(0.0, half - 2 * C / 3)).epsilon(1e-9));
 }
 
+// Expert-parallel all-to-all waits for the tokens (GShard) unless the schedule hides it behind
+// another micro-batch's compute (DualPipe); hidden, it still holds NCCL's SMs.
+TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at the SM contention price") {
+  Sets base = {{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "256"}, {"training.zero_stage", "1"}};
+  auto ep_item = [](const Estimate& e) {
+    for (const CommItem& c : e.comm)
+      if (c.name == "ep") return c;
+    return CommItem{};
+  };
+  Estimate waits = run(base);
+  const CommItem a = ep_item(waits);
+  REQUIRE(a.time_s > 0);
+  CHECK_FALSE(a.overlapped);
+  CHECK(a.exposed_s == a.time_s);
+  base.push_back({"parallel.ep_overlap", "true"});
+  Estimate hidden = run(base);
+  const CommItem b = ep_item(hidden);
+  CHECK(b.overlapped);
+  CHECK(b.time_s == doctest::Approx(a.time_s));
+  REQUIRE(b.time_s < hidden.time.compute_s);
+  CHECK(b.exposed_s == 0);
+  CHECK(hidden.time.comm_contention_s - waits.time.comm_contention_s == doctest::Approx(b.time_s * 16 / 132).epsilon(1e-9));
+  CHECK(hidden.time.step_s < waits.time.step_s);
+}
+
 TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "4"}});
   const CommItem* tp = nullptr;

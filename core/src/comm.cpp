@@ -198,11 +198,13 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     out.push_back(c);
   }
   if (par.ep > 1 && m.is_moe()) {
-    // Token dispatch and combine all-to-all per MoE layer, forward and backward (GShard).
+    // Token dispatch and combine all-to-all per MoE layer, forward and backward (GShard); hidden
+    // behind another micro-batch's compute when the schedule pairs them (DualPipe).
     const double moe_share = double(p.moe_layers) / double(m.layers);
     const double bytes = e * tokens_micro * double(m.top_k) * double(m.hidden);
     CommItem c = make(r, "ep", "all_to_all", par.ep, par.tp * par.cp, bytes, L * moe_share * mb * 2 * (fwd_passes + 1));
-    c.exposed_s = c.time_s;
+    c.overlapped = par.ep_overlap;
+    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
     c.in_micro_batch = true;
     out.push_back(c);
   }

@@ -153,6 +153,7 @@ std::vector<FieldInfo> make_fields() {
       BOOL("parallel.dp_overlap", s.parallel.dp_overlap, "overlap gradient reduction with backward"),
       BOOL("parallel.tp_overlap", s.parallel.tp_overlap, "overlap tensor-parallel comm with GEMMs"),
       BOOL("parallel.cp_overlap", s.parallel.cp_overlap, "overlap ring-attention exchange with attention"),
+      BOOL("parallel.ep_overlap", s.parallel.ep_overlap, "overlap expert-parallel all-to-all with another micro-batch's compute (DualPipe, Megatron EP A2A overlap)"),
       // hardware
       INT("hardware.gpu_count", s.hardware.gpu_count, 0, 1e7, "GPUs (0: tp·pp·cp·dp)"),
       FieldInfo{"hardware.gpus_per_node", FieldKind::integer, 1, 100000, "", "GPUs per node / scale-up domain (default: from GPU)",

@@ -372,6 +372,7 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
   neutral.parallel.dp_overlap = spec.base.parallel.dp_overlap;
   neutral.parallel.tp_overlap = spec.base.parallel.tp_overlap;
   neutral.parallel.cp_overlap = spec.base.parallel.cp_overlap;
+  neutral.parallel.ep_overlap = spec.base.parallel.ep_overlap;
   neutral.hardware.gpu_count = 0;
   neutral.training.micro_batch = 1;
   neutral.training.zero_shard_group = 0;

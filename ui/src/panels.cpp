@@ -138,6 +138,7 @@ void parallel_panel(State& st) {
   field_editor(st, "parallel.dp_overlap", "overlap DP reduction");
   field_editor(st, "parallel.tp_overlap", "overlap TP comm");
   field_editor(st, "parallel.cp_overlap", "overlap CP exchange");
+  field_editor(st, "parallel.ep_overlap", "overlap EP all-to-all");
 }
 
 void hardware_panel(State& st, Platform& platform) {

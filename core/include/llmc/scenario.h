@@ -56,6 +56,9 @@ struct ParallelSpec {
   bool dp_overlap = true;         // gradient reduction overlapped with backward (DDP buckets)
   bool tp_overlap = false;        // tensor-parallel comm overlapped with GEMMs (TE userbuffers)
   bool cp_overlap = true;         // ring-attention KV exchange overlapped with attention compute
+  // Expert-parallel all-to-all hidden behind another micro-batch's compute (DeepSeek-V3's
+  // DualPipe, Megatron-core's EP A2A overlap); off: dispatch and combine wait for it.
+  bool ep_overlap = false;
 };
 
 struct HardwareSpec {
