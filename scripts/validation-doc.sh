@@ -241,6 +241,17 @@ cat <<'MD'
 
 ## Checked by hand, not in a validation file
 
+DeepSeek-V3 (DeepSeek-AI 2024, arXiv:2412.19437: 180K H800 GPU-hours per trillion tokens on 2,048
+H800s; pp 16 with DualPipe, ep 64, ZeRO-1, FP8, no tensor parallelism, 4K sequences, batch 15,360
+at full ramp; 20 SMs set aside for communication) as a scenario (seventh session: model
+`deepseek-v3`, `gpu` `h800`, `parallel.schedule` `zero_bubble` standing in for DualPipe,
+`parallel.ep_overlap` true, `hardware.nccl_sms` 20): 198K GPU-hours per trillion tokens (+10 %);
+without the all-to-all overlap 301K (+67 %), the expert all-to-all then being most of the step.
+llmcalc puts 129 GB per GPU for this layout, which does not fit 80 GB: the report's memory
+savings (recomputing RMSNorm and the MLA up-projections, FP8 activation caches, the EMA in host
+memory) are not modelled. Not a validation file: the GPU-hours include the batch-size ramp and
+every overhead of a real run.
+
 Three more runs were put through `llmcalc validate` as ad-hoc records (sixth session, re-run in
 the seventh; shapes from the papers, layout knobs the papers leave out chosen by the rule above)
 and show where the model is weak; they are not committed as validation files because what they

@@ -467,3 +467,22 @@ TEST_CASE("validate: recompute_layers needs full recompute; fused_elementwise mu
   CHECK(ok.status == "compared");
   CHECK(ok.scenario.training.recompute_layers == 20);
 }
+
+// DeepSeek-V3's H800s: the H100's compute with NVLink cut to 400 GB/s (200 per direction).
+TEST_CASE("validate: 'H800' names the h800 GPU, whose tensor-parallel traffic is slower than H100's") {
+  auto record = [](const std::string& gpu) {
+    return "[{\"id\": \"r\", \"kind\": \"training_run\", \"source\": {\"citation\": \"x\"}, \"model\": {\"name\": \"Llama 2 13B\", \"layers\": 40, "
+           "\"hidden\": 5120, \"heads\": 40, \"kv_heads\": 40, \"ffn\": 13824, \"vocab\": 32000, \"seq_len\": 4096}, \"training\": {\"global_batch_seqs\": 64, "
+           "\"micro_batch\": 1, \"precision\": \"bf16\", \"zero_stage\": 1, \"recompute\": \"none\", \"tp\": 8, \"pp\": 1, \"dp\": 8, \"sequence_parallel\": true}, "
+           "\"hardware\": {\"gpu\": \"" + gpu + "\", \"gpu_count\": 64}, \"measured\": {\"tokens_per_sec_per_gpu\": 2000}}]";
+  };
+  const ValidationReport h800 = run_text(record("NVIDIA H800 SXM5 80GB"));
+  const ValidationReport h100 = run_text(record("NVIDIA H100 SXM5 80GB"));
+  const ValidationRow& a = row(h800, "r");
+  const ValidationRow& b = row(h100, "r");
+  REQUIRE(a.status == "compared");
+  CHECK(a.gpu == "h800");
+  CHECK(b.gpu == "h100-sxm");
+  CHECK(a.scenario.hardware.gpu.peak_bf16_tflops == b.scenario.hardware.gpu.peak_bf16_tflops);
+  CHECK(a.step_s > b.step_s);
+}
