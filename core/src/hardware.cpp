@@ -90,7 +90,7 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu) {
   // Kernel-level fits (docs/formulas.md "Kernel times"): GEMMs from the GPU's published maximum
   // achievable matmul rate where there is one, else from its peak; the other kernels from the
   // peaks at fractions measured on A100 and H100 by published benchmarks; a fixed launch cost.
-  if (gpu.mamf_bf16_tflops > 0 || gpu.mamf_fp8_tflops > 0) p.description += "; GEMMs from its published maximum achievable matmul TFLOP/s";
+  if (gpu.has_mamf()) p.description += "; GEMMs from its published maximum achievable matmul TFLOP/s";
   const struct { const char* key; Dtype d; } gemm_dtypes[] = {{"fp32", Dtype::fp32}, {"tf32", Dtype::tf32}, {"bf16", Dtype::bf16}, {"fp16", Dtype::fp16}, {"fp8", Dtype::fp8}};
   for (const auto& [key, d] : gemm_dtypes) {
     if (gpu.peak_tflops(d) <= 0) continue;

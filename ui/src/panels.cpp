@@ -170,7 +170,7 @@ void hardware_panel(State& st, Platform& platform) {
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
     ImGui::Text("peaks: %s", src.peaks.c_str());
     ImGui::Text("memory: %s", src.memory.c_str());
-    if (g.mamf_bf16_tflops <= 0 && g.mamf_fp8_tflops <= 0)
+    if (!g.has_mamf())
       ImGui::TextUnformatted("max achievable matmul: none published; the datasheet profile runs GEMMs at 0.75 of the dense peak");
     else
       ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.", src.max_achievable_matmul.c_str());

@@ -44,6 +44,7 @@ struct GpuSpec {
   // The measured maximum for a dtype: bf16's for fp16 too (the same tensor-core rate), 0 for the
   // dtypes no sweep covers.
   double mamf_tflops(Dtype d) const;
+  bool has_mamf() const { return mamf_bf16_tflops > 0 || mamf_fp8_tflops > 0; }
   bool operator==(const GpuSpec&) const = default;
 };
 
