@@ -150,8 +150,9 @@ What this shows: isolated-kernel benchmarks are faster than the same kernels ins
 step. On A100 the 2024 cuBLASLt rates (0.81–0.82 of peak for large shapes) and FlashAttention-2's
 own kernel benchmark put Megatron-LM and FlashAttention-2 end-to-end throughput up to 11 % high (−2…+11 %),
 where the datasheet fractions (GEMM 0.86 of the max achievable matmul rate, attention 0.50 of peak) land within −3…+8 %. Inside a
-step, NCCL kernels share the SMs and the HBM, and eight GPUs of a node run at their power cap;
-a bench run measures neither. The H100 131K row goes the other way (−21 %): Meta's attention
+step, NCCL traffic shares the HBM and eight GPUs of a node run at their power cap; a bench run
+measures neither (the SMs NCCL holds during overlapped communication are modelled on both
+profiles: docs/formulas.md, Communication). The H100 131K row goes the other way (−21 %): Meta's attention
 kernels were faster than FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's
 0.50 of peak is closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
 its profiles will share the first bias until the ground-truth script (`gpu/groundtruth/`)
