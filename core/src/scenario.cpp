@@ -136,11 +136,15 @@ Result<Resolved> resolve(const Scenario& in) {
     if (m.layers < chunks)
       return make_error("parallel.pp", "model.layers (" + num(m.layers) + ") must be at least parallel.pp × parallel.virtual_stages (" + num(chunks) + ")");
     r.layers_per_stage = (m.layers + p.pp - 1) / p.pp;
-    if (m.layers % chunks != 0)
+    if (m.layers % p.pp != 0)
       r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) +
                            "): stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " +
                            num(int64_t(detail::stage_layers(r, 0))) + " and the last " + num(int64_t(detail::stage_layers(r, p.pp - 1))) +
                            " (time and memory per stage; the slowest stage sets the pace)");
+    else if (m.layers % chunks != 0)
+      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) +
+                           "): the " + num(p.virtual_stages) + " chunks of a stage's " + num(r.layers_per_stage) +
+                           " layers are uneven; time and memory count whole stages");
     if (t.seq_len % (2 * p.cp) != 0 && p.cp > 1)
       return divisibility("parallel.cp", "training.seq_len", t.seq_len, "2 × parallel.cp (load-balanced causal chunks)", 2 * p.cp);
   } else {

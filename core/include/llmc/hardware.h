@@ -36,7 +36,7 @@ struct GpuSpec {
   // none is published. The datasheet profile times GEMMs from it (docs/formulas.md, Kernel times).
   double mamf_bf16_tflops = 0, mamf_fp8_tflops = 0;
   // Streaming multiprocessors (AMD: compute units); 0 where unknown (then NCCL's share of them
-  // is not modelled: docs/formulas.md, "Communication and compute contention").
+  // is not modelled: docs/formulas.md, Communication, "Overlap is not free").
   int64_t sm_count = 0;
   // The citations are not kept here (every Scenario copies its GpuSpec): gpu_sources(id).
 
