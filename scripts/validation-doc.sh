@@ -96,7 +96,12 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   et al. 2021 and Korthikanti et al. 2022 predates FlashAttention and all-reduced the gradients
   after the backward pass (`train_step`, `--DDP-impl local`), so both are off for them and on for
   the others. A GPT-style shape without a preset gets dropout (GPT-2/3's and Megatron-LM's
-  default 0.1, and FlashAttention-2's GPT-2 configs); a Llama-style one none.
+  default 0.1, and FlashAttention-2's GPT-2 configs); a Llama-style one none. **Eager
+  element-wise kernels** (`training.fused_elementwise` false: RMSNorm, rotary, SwiGLU, loss and
+  AdamW as separate PyTorch ops) when the record says so, or when its citation, `source.setup`
+  or `notes` name torchtitan or Hugging Face and not torch.compile ("no torch.compile" does not
+  count); every other record gets fused kernels, as Megatron-LM, NeMo and FlashAttention-2's
+  training code have.
 - **GPU count and layout.** tp·pp·cp·dp must equal the GPU count; a missing cp is derived as
   gpu_count / (tp·pp·dp) with a note; any other mismatch is a skip naming `training.dp`. The
   Llama 3 131K row is consistent as printed (8·16·16·8 = 16,384 with cp 16).

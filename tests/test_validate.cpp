@@ -486,3 +486,22 @@ TEST_CASE("validate: 'H800' names the h800 GPU, whose tensor-parallel traffic is
   CHECK(a.scenario.hardware.gpu.peak_bf16_tflops == b.scenario.hardware.gpu.peak_bf16_tflops);
   CHECK(a.step_s > b.step_s);
 }
+
+// A record that names an eager framework (torchtitan, Hugging Face) without torch.compile gets the
+// eager element-wise kernels even when it does not say fused_elementwise; "torch.compile" named
+// (not as "no torch.compile") keeps them fused.
+TEST_CASE("validate: torchtitan or Hugging Face without torch.compile means eager element-wise kernels") {
+  auto record = [](const std::string& notes) {
+    return "[{\"id\": \"r\", \"kind\": \"training_run\", \"source\": {\"citation\": \"pytorch/torchtitan docs/performance.md\"}, \"notes\": \"" + notes +
+           "\", \"model\": {\"name\": \"Llama 2 13B\", \"layers\": 40, \"hidden\": 5120, \"heads\": 40, \"kv_heads\": 40, \"ffn\": 13824, \"vocab\": 32000, "
+           "\"seq_len\": 4096}, \"training\": {\"global_batch_seqs\": 64, \"micro_batch\": 1, \"precision\": \"bf16\", \"zero_stage\": 3, \"recompute\": \"none\", "
+           "\"tp\": 1, \"pp\": 1, \"dp\": 64}, \"hardware\": {\"gpu\": \"A100 80GB\", \"gpu_count\": 64}, \"measured\": {\"tokens_per_sec_per_gpu\": 2000}}]";
+  };
+  const ValidationReport plain = run_text(record("FSDP2"));
+  const ValidationReport without = run_text(record("FSDP2, no torch.compile"));
+  const ValidationReport compiled = run_text(record("FSDP2 + torch.compile"));
+  CHECK_FALSE(row(plain, "r").scenario.training.fused_elementwise);
+  CHECK_FALSE(row(without, "r").scenario.training.fused_elementwise);
+  CHECK(row(compiled, "r").scenario.training.fused_elementwise);
+  CHECK(row(compiled, "r").predicted > row(plain, "r").predicted);
+}

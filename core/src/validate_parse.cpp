@@ -158,6 +158,14 @@ Result<ParsedRecord> parse_record(const json& j) {
   Result<const json*> src = section(j, "source");
   if (!src) return src.error();
   if (auto st = get_string(**src, "citation", "source", r.citation); !st) return st.error();
+  // Free text, read only for words naming the framework (validate_records.cpp); other types are ignored.
+  r.words = r.citation;
+  for (const json* o : {*src, &j}) {
+    for (const char* key : {"setup", "notes"}) {
+      if (o->contains(key) && o->at(key).is_string()) r.words += " " + o->at(key).get<std::string>();
+    }
+  }
+  for (char& c : r.words) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   Result<const json*> model = section(j, "model");
   if (!model) return model.error();
   if (auto st = parse_model(**model, r); !st) return st.error();

@@ -160,6 +160,14 @@ Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
   return make_error("training.recompute", "must start with full, selective or none; got '" + r.recompute_text + "'");
 }
 
+// Whether the text says torch.compile was on: "compile" named, not as "no/without (torch.)compile".
+bool compiled(std::string words) {
+  for (const char* off : {"without torch.compile", "no torch.compile", "without compile", "no compile"}) {
+    for (size_t at = words.find(off); at != std::string::npos; at = words.find(off)) words.erase(at, std::string(off).size());
+  }
+  return has(words, "compile");
+}
+
 std::vector<int64_t> divisors(int64_t v, int64_t cap) {
   std::vector<int64_t> out;
   for (int64_t d = 1; d <= v && d <= cap; ++d)
@@ -241,6 +249,11 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   if (r.fused_elementwise) {
     t.fused_elementwise = *r.fused_elementwise;
     if (!t.fused_elementwise) notes.push_back("PyTorch eager element-wise ops (RMSNorm, rotary, SwiGLU, loss, AdamW foreach), as the record says");
+  } else if ((has(r.words, "torchtitan") || has(r.words, "huggingface") || has(r.words, "hugging face")) && !compiled(r.words)) {
+    // Frameworks that run the model code in eager PyTorch unless torch.compile is on.
+    t.fused_elementwise = false;
+    notes.push_back("PyTorch eager element-wise ops (RMSNorm, rotary, SwiGLU, loss, AdamW foreach): the record names an eager framework "
+                    "(torchtitan or Hugging Face) and no torch.compile");
   }
 
   // Parallel sizes and the GPU count: tp·pp·cp·dp = gpu_count, deriving what is missing.
