@@ -81,10 +81,13 @@ void elementwise(const Ctx& c, MemKernel kernel, double fwd_bytes, double bwd_by
 // PyTorch eager: every op of a block is its own kernel and round-trips HBM. Each entry is one
 // kernel's bytes read + written per element; each is timed as a streaming copy of its bytes
 // with its own launch. The op sequences are in docs/formulas.md ("Eager element-wise kernels").
-void eager_ops(const Ctx& c, double elems, std::initializer_list<double> fwd_bytes, std::initializer_list<double> bwd_bytes, OpTally& fwd, OpTally& bwd) {
+void eager_pass(const Ctx& c, double elems, std::initializer_list<double> bytes, OpTally& out) {
   if (elems <= 0) return;
-  for (double b : fwd_bytes) fwd.add_memory(memory_time(c.kp, MemKernel::hbm_copy, b * elems));
-  for (double b : bwd_bytes) bwd.add_memory(memory_time(c.kp, MemKernel::hbm_copy, b * elems));
+  for (double b : bytes) out.add_memory(memory_time(c.kp, MemKernel::hbm_copy, b * elems));
+}
+void eager_ops(const Ctx& c, double elems, std::initializer_list<double> fwd_bytes, std::initializer_list<double> bwd_bytes, OpTally& fwd, OpTally& bwd) {
+  eager_pass(c, elems, fwd_bytes, fwd);
+  eager_pass(c, elems, bwd_bytes, bwd);
 }
 
 // RMSNorm as the Llama reference code and torchtitan write it,
@@ -221,8 +224,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
       // the shard (decay, m lerp, v scale, v += g², sqrt, ÷ bias correction, + ε,
       // p −= step·m/denom), then the 16-bit copy.
       const double P = master, G = bytes_of(r.grad_dtype), S = bytes_of(r.optimizer_state_dtype);
-      OpTally unused;
-      eager_ops(c, local, {G, 2 * G, 2 * P, 2 * S + G, 2 * S, 2 * S + 2 * G, 2 * S, 2 * S, 2 * S, 2 * P + 2 * S}, {}, ct.optimizer, unused);
+      eager_pass(c, local, {G, 2 * G, 2 * P, 2 * S + G, 2 * S, 2 * S + 2 * G, 2 * S, 2 * S, 2 * S, 2 * P + 2 * S}, ct.optimizer);
       if (r.master_weights) ct.optimizer.add_memory(memory_time(kp, MemKernel::hbm_copy, local * (P + bytes_of(r.weight_dtype))));
     } else {
       ct.optimizer.add_memory(memory_time(kp, MemKernel::adamw, opt_bytes));

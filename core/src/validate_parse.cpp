@@ -42,6 +42,14 @@ Status get_string(const json& obj, const char* key, const std::string& path, std
   return ok_status();
 }
 
+Status get_bool(const json& obj, const char* key, const std::string& path, std::optional<bool>& out) {
+  if (absent(obj, key)) return ok_status();
+  const json& v = obj.at(key);
+  if (!v.is_boolean()) return make_error(path + "." + key, "must be true or false; got " + shown(v));
+  out = v.get<bool>();
+  return ok_status();
+}
+
 Status get_num(const json& obj, const char* key, const std::string& path, double lo, double hi, std::optional<double>& out) {
   if (absent(obj, key)) return ok_status();
   const json& v = obj.at(key);
@@ -127,11 +135,8 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (auto st = get_int(t, "virtual_stages", p, 1, 1024, r.virtual_stages); !st) return st;
   if (r.virtual_stages && r.vp_layers)
     return make_error(p + ".virtual_stages", "give virtual_stages or virtual_pipeline_layers_per_stage, not both");
-  for (const char* key : {"sequence_parallel", "fused_elementwise"}) {
-    if (absent(t, key)) continue;
-    if (!t.at(key).is_boolean()) return make_error(p + "." + key, "must be true or false; got " + shown(t.at(key)));
-    (std::string(key) == "sequence_parallel" ? r.sequence_parallel : r.fused_elementwise) = t.at(key).get<bool>();
-  }
+  if (auto st = get_bool(t, "sequence_parallel", p, r.sequence_parallel); !st) return st;
+  if (auto st = get_bool(t, "fused_elementwise", p, r.fused_elementwise); !st) return st;
   if (auto st = get_int(t, "recompute_layers", p, 1, 10000, r.recompute_layers); !st) return st;
   if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
   return ok_status();
@@ -160,12 +165,11 @@ Result<ParsedRecord> parse_record(const json& j) {
   if (auto st = get_string(**src, "citation", "source", r.citation); !st) return st.error();
   // Free text, read only for words naming the framework (validate_records.cpp); other types are ignored.
   r.words = r.citation;
-  for (const json* o : {*src, &j}) {
-    for (const char* key : {"setup", "notes"}) {
-      if (o->contains(key) && o->at(key).is_string()) r.words += " " + o->at(key).get<std::string>();
-    }
-  }
-  for (char& c : r.words) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto add_words = [&](const json& o, const char* key) {
+    if (o.contains(key) && o.at(key).is_string()) r.words += " " + o.at(key).get<std::string>();
+  };
+  add_words(**src, "setup");
+  add_words(j, "notes");
   Result<const json*> model = section(j, "model");
   if (!model) return model.error();
   if (auto st = parse_model(**model, r); !st) return st.error();

@@ -249,7 +249,8 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   if (r.fused_elementwise) {
     t.fused_elementwise = *r.fused_elementwise;
     if (!t.fused_elementwise) notes.push_back("PyTorch eager element-wise ops (RMSNorm, rotary, SwiGLU, loss, AdamW foreach), as the record says");
-  } else if ((has(r.words, "torchtitan") || has(r.words, "huggingface") || has(r.words, "hugging face")) && !compiled(r.words)) {
+  } else if (const std::string words = lower(r.words);
+             (has(words, "torchtitan") || has(words, "huggingface") || has(words, "hugging face")) && !compiled(words)) {
     // Frameworks that run the model code in eager PyTorch unless torch.compile is on.
     t.fused_elementwise = false;
     notes.push_back("PyTorch eager element-wise ops (RMSNorm, rotary, SwiGLU, loss, AdamW foreach): the record names an eager framework "
