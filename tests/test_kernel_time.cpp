@@ -24,6 +24,13 @@ HardwareProfile gemm_profile() {
   t.points = {GemmPoint{8192, 8192, 8192, 760, 0, 0, 0.004}, GemmPoint{4096, 4096, 4096, 600, 0, 0, 0.01}};
   return p;
 }
+
+// Llama 3.1 8B on one GPU, one 8,192-token micro-batch, no recompute: every kernel once.
+Sets one_8b_micro_batch() {
+  return {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"},
+          {"training.micro_batch", "1"}, {"training.recompute", "none"}};
+}
+
 }  // namespace
 
 TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no table: 0.86 × the GPU's max achievable matmul") {
@@ -161,8 +168,7 @@ TEST_CASE("data-parallel all-reduce across nodes is hierarchical: NVLink inside,
 // the bf16 step's by exactly these casts, streaming kernels at the datasheet copy rate (0.85 ×
 // 3,350 GB/s).
 TEST_CASE("fp8_mixed adds Transformer Engine's cast-transpose kernels to every FP8 linear layer") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"},
-               {"training.micro_batch", "1"}, {"training.recompute", "none"}};
+  Sets base = one_8b_micro_batch();
   Estimate bf16 = run(base);
   base.push_back({"training.precision", "fp8_mixed"});
   Estimate fp8 = run(base);
@@ -181,8 +187,7 @@ TEST_CASE("fp8_mixed adds Transformer Engine's cast-transpose kernels to every F
 // fused kernels they replace run at the datasheet element-wise rate (0.50 × 3,350 GB/s).
 // Llama 3.1 8B, one GPU, one 8,192-token micro-batch: the memory-bound time moves by exactly that.
 TEST_CASE("fused_elementwise = false times RMSNorm, rotary, SwiGLU, repeat_kv and the loss as eager op chains") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"},
-               {"training.micro_batch", "1"}, {"training.recompute", "none"}};
+  Sets base = one_8b_micro_batch();
   Estimate fused = run(base);
   base.push_back({"training.fused_elementwise", "false"});
   Estimate eager = run(base);

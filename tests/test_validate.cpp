@@ -70,6 +70,33 @@ std::string record_with(const std::string& section, const std::string& key, cons
   return rec.dump();
 }
 
+// A one-record file: Llama 2 13B on 64 A100s under FSDP, tokens/s per GPU, with `patch` merged in
+// (RFC 7386: a nested object replaces only the keys it names).
+std::string llama2_13b_file(const nlohmann::json& patch) {
+  nlohmann::json rec = {
+      {"id", "r"},
+      {"kind", "training_run"},
+      {"source", {{"citation", "x"}}},
+      {"model", {{"name", "Llama 2 13B"}, {"layers", 40}, {"hidden", 5120}, {"heads", 40}, {"kv_heads", 40}, {"ffn", 13824}, {"vocab", 32000}, {"seq_len", 4096}}},
+      {"training", {{"global_batch_seqs", 64}, {"micro_batch", 1}, {"precision", "bf16"}, {"zero_stage", 3}, {"recompute", "none"}, {"tp", 1}, {"pp", 1}, {"dp", 64}}},
+      {"hardware", {{"gpu", "A100 80GB"}, {"gpu_count", 64}}},
+      {"measured", {{"tokens_per_sec_per_gpu", 2000}}},
+  };
+  rec.merge_patch(patch);
+  return "[" + rec.dump() + "]";
+}
+
+// A file of another framework's runs: every record modelled, and ≤ 10% mean throughput error
+// across other frameworks (../shared/docs/anchors.md).
+ValidationReport other_framework_runs(const std::string& file, int64_t records) {
+  ValidationReport r = run_text(validation_file(file));
+  CHECK(r.summary.records == records);
+  CHECK(r.summary.modelled == records);
+  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
+  CHECK(r.summary.throughput.mae <= 0.10);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("validate: Narayanan 1.7B maps to the published layout and shape") {
@@ -410,11 +437,7 @@ TEST_CASE("validate: virtual_stages (NeMo's VP) as an alternative to layers per 
 // runs of another framework than the ones the issue's file holds, compared by tokens/s per GPU.
 // ../shared/docs/anchors.md asks for ≤ 10% mean error across other frameworks.
 TEST_CASE("validate: NeMo / Megatron-Bridge FP8 runs on H100 within 10% mean error") {
-  const ValidationReport r = run_text(validation_file("nemo-h100-fp8.json"));
-  CHECK(r.summary.records == 9);
-  CHECK(r.summary.modelled == 9);
-  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
-  CHECK(r.summary.throughput.mae <= 0.10);
+  const ValidationReport r = other_framework_runs("nemo-h100-fp8.json", 9);
   const ValidationRow& x = row(r, "nemo2407_llama2-70b_64gpu");
   CHECK(x.convention == "tokens_per_gpu");
   CHECK(x.scenario.training.precision == Precision::fp8_mixed);
@@ -427,11 +450,7 @@ TEST_CASE("validate: NeMo / Megatron-Bridge FP8 runs on H100 within 10% mean err
 // records say fused_elementwise = false, and "selective layer" checkpointing is full recompute of
 // every second block (recompute_layers). ≤ 10% mean error across other frameworks, as for NeMo.
 TEST_CASE("validate: torchtitan FSDP2 runs on A100 within 10% mean error, with eager element-wise kernels") {
-  const ValidationReport r = run_text(validation_file("torchtitan-a100.json"));
-  CHECK(r.summary.records == 5);
-  CHECK(r.summary.modelled == 5);
-  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
-  CHECK(r.summary.throughput.mae <= 0.10);
+  const ValidationReport r = other_framework_runs("torchtitan-a100.json", 5);
   const ValidationRow& x = row(r, "torchtitan_llama3-8b_a100x64_ac-layer");
   CHECK(x.convention == "tokens_per_gpu");
   CHECK_FALSE(x.scenario.training.fused_elementwise);
@@ -448,21 +467,16 @@ TEST_CASE("validate: torchtitan FSDP2 runs on A100 within 10% mean error, with e
 }
 
 TEST_CASE("validate: recompute_layers needs full recompute; fused_elementwise must be a boolean") {
-  auto with = [](const std::string& training) {
-    return "[{\"id\": \"r\", \"kind\": \"training_run\", \"source\": {\"citation\": \"x\"}, \"model\": {\"name\": \"Llama 2 13B\", \"layers\": 40, "
-           "\"hidden\": 5120, \"heads\": 40, \"kv_heads\": 40, \"ffn\": 13824, \"vocab\": 32000, \"seq_len\": 4096}, \"training\": {\"global_batch_seqs\": 64, "
-           "\"micro_batch\": 1, \"precision\": \"bf16\", \"zero_stage\": 3, \"tp\": 1, \"pp\": 1, \"dp\": 8, " + training + "}, \"hardware\": {\"gpu\": \"A100 80GB\", \"gpu_count\": 8}, "
-           "\"measured\": {\"tokens_per_sec_per_gpu\": 2000}}]";
-  };
-  const ValidationReport sel_report = run_text(with("\"recompute\": \"selective\", \"recompute_layers\": 20"));
+  auto with = [](const nlohmann::json& training) { return llama2_13b_file({{"training", training}}); };
+  const ValidationReport sel_report = run_text(with({{"recompute", "selective"}, {"recompute_layers", 20}}));
   const ValidationRow& sel = row(sel_report, "r");
   CHECK(sel.status == "skipped");
   CHECK(sel.skip_field == "training.recompute_layers");
-  const ValidationReport bad_report = run_text(with("\"recompute\": \"full\", \"fused_elementwise\": \"no\""));
+  const ValidationReport bad_report = run_text(with({{"recompute", "full"}, {"fused_elementwise", "no"}}));
   const ValidationRow& bad = row(bad_report, "r");
   CHECK(bad.status == "skipped");
   CHECK(bad.skip_field == "training.fused_elementwise");
-  const ValidationReport ok_report = run_text(with("\"recompute\": \"full\", \"recompute_layers\": 20"));
+  const ValidationReport ok_report = run_text(with({{"recompute", "full"}, {"recompute_layers", 20}}));
   const ValidationRow& ok = row(ok_report, "r");
   CHECK(ok.status == "compared");
   CHECK(ok.scenario.training.recompute_layers == 20);
@@ -471,10 +485,7 @@ TEST_CASE("validate: recompute_layers needs full recompute; fused_elementwise mu
 // DeepSeek-V3's H800s: the H100's compute with NVLink cut to 400 GB/s (200 per direction).
 TEST_CASE("validate: 'H800' names the h800 GPU, whose tensor-parallel traffic is slower than H100's") {
   auto record = [](const std::string& gpu) {
-    return "[{\"id\": \"r\", \"kind\": \"training_run\", \"source\": {\"citation\": \"x\"}, \"model\": {\"name\": \"Llama 2 13B\", \"layers\": 40, "
-           "\"hidden\": 5120, \"heads\": 40, \"kv_heads\": 40, \"ffn\": 13824, \"vocab\": 32000, \"seq_len\": 4096}, \"training\": {\"global_batch_seqs\": 64, "
-           "\"micro_batch\": 1, \"precision\": \"bf16\", \"zero_stage\": 1, \"recompute\": \"none\", \"tp\": 8, \"pp\": 1, \"dp\": 8, \"sequence_parallel\": true}, "
-           "\"hardware\": {\"gpu\": \"" + gpu + "\", \"gpu_count\": 64}, \"measured\": {\"tokens_per_sec_per_gpu\": 2000}}]";
+    return llama2_13b_file({{"training", {{"zero_stage", 1}, {"tp", 8}, {"dp", 8}, {"sequence_parallel", true}}}, {"hardware", {{"gpu", gpu}}}});
   };
   const ValidationReport h800 = run_text(record("NVIDIA H800 SXM5 80GB"));
   const ValidationReport h100 = run_text(record("NVIDIA H100 SXM5 80GB"));
@@ -492,10 +503,7 @@ TEST_CASE("validate: 'H800' names the h800 GPU, whose tensor-parallel traffic is
 // (not as "no torch.compile") keeps them fused.
 TEST_CASE("validate: torchtitan or Hugging Face without torch.compile means eager element-wise kernels") {
   auto record = [](const std::string& notes) {
-    return "[{\"id\": \"r\", \"kind\": \"training_run\", \"source\": {\"citation\": \"pytorch/torchtitan docs/performance.md\"}, \"notes\": \"" + notes +
-           "\", \"model\": {\"name\": \"Llama 2 13B\", \"layers\": 40, \"hidden\": 5120, \"heads\": 40, \"kv_heads\": 40, \"ffn\": 13824, \"vocab\": 32000, "
-           "\"seq_len\": 4096}, \"training\": {\"global_batch_seqs\": 64, \"micro_batch\": 1, \"precision\": \"bf16\", \"zero_stage\": 3, \"recompute\": \"none\", "
-           "\"tp\": 1, \"pp\": 1, \"dp\": 64}, \"hardware\": {\"gpu\": \"A100 80GB\", \"gpu_count\": 64}, \"measured\": {\"tokens_per_sec_per_gpu\": 2000}}]";
+    return llama2_13b_file({{"source", {{"citation", "pytorch/torchtitan docs/performance.md"}}}, {"notes", notes}});
   };
   const ValidationReport plain = run_text(record("FSDP2"));
   const ValidationReport without = run_text(record("FSDP2, no torch.compile"));
