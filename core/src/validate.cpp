@@ -145,6 +145,11 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   if (c.id == "megatron2021") {
     const double f = megatron2021_flops_per_step(gbs_seqs, seq, double(r.layers), double(r.hidden), double(r.vocab));
     row.predicted = f / (step * gpus) / 1e12;
+  } else if (c.id == "megatron_deepspeed") {
+    // The same count as Narayanan et al.'s, with 3 forward-pass equivalents when nothing is recomputed.
+    const double f = megatron2021_flops_per_step(gbs_seqs, seq, double(r.layers), double(r.hidden), double(r.vocab)) *
+                     (res.s.training.recompute == Recompute::full ? 1.0 : 0.75);
+    row.predicted = f / (step * gpus) / 1e12;
   } else if (c.id == "llama3") {
     const double tokens = gbs_seqs * seq;
     row.predicted = e.flops.model_per_token * tokens / (step * gpus) / 1e12;

@@ -41,6 +41,8 @@ struct ParsedRecord {
   std::optional<bool> sequence_parallel;
   std::optional<int64_t> recompute_layers;   // with full recompute: layers recomputed per stage
   std::optional<bool> fused_elementwise;     // false: the source ran PyTorch eager element-wise ops
+  std::optional<bool> flash_attention;       // the record says whether attention was one fused kernel
+  std::optional<bool> dp_overlap;            // the record says whether the DP gradient reduction hid behind backward
   std::optional<double> total_tokens;
   // hardware
   std::string gpu_text;

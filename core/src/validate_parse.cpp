@@ -137,6 +137,8 @@ Status parse_training(const json& t, ParsedRecord& r) {
     return make_error(p + ".virtual_stages", "give virtual_stages or virtual_pipeline_layers_per_stage, not both");
   if (auto st = get_bool(t, "sequence_parallel", p, r.sequence_parallel); !st) return st;
   if (auto st = get_bool(t, "fused_elementwise", p, r.fused_elementwise); !st) return st;
+  if (auto st = get_bool(t, "flash_attention", p, r.flash_attention); !st) return st;
+  if (auto st = get_bool(t, "dp_overlap", p, r.dp_overlap); !st) return st;
   if (auto st = get_int(t, "recompute_layers", p, 1, 10000, r.recompute_layers); !st) return st;
   if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
   return ok_status();

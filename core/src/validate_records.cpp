@@ -222,10 +222,19 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   Result<Optimizer> opt = optimizer_of(r, notes);
   if (!opt) return opt.error();
   t.optimizer = *opt;
-  t.flash_attention = c.flash_attention;
-  if (!c.flash_attention) notes.push_back("no fused attention: " + c.source + " predates FlashAttention");
-  p.dp_overlap = c.dp_overlap;
-  if (!c.dp_overlap)
+  // The convention knows its source's framework; a record that says otherwise (a run of another
+  // framework or era under a convention-free metric) is taken at its word.
+  t.flash_attention = r.flash_attention.value_or(c.flash_attention);
+  if (r.flash_attention)
+    notes.push_back(std::string(t.flash_attention ? "fused (flash) attention" : "no fused attention: softmax and the two batched GEMMs as "
+                                                                               "separate kernels") + ", as the record says");
+  else if (!c.flash_attention)
+    notes.push_back("no fused attention: " + c.source + " predates FlashAttention");
+  p.dp_overlap = r.dp_overlap.value_or(c.dp_overlap);
+  if (r.dp_overlap)
+    notes.push_back(std::string(p.dp_overlap ? "data-parallel gradient reduction overlapped with the backward pass"
+                                             : "data-parallel gradient reduction after the backward pass, not overlapped") + ", as the record says");
+  else if (!c.dp_overlap)
     notes.push_back("data-parallel gradient all-reduce after the backward pass, not overlapped: Megatron-LM's train_step of the time "
                     "(DDP-impl local) reduces once forward_backward_func returns");
   t.seq_len = r.seq_len;

@@ -16,7 +16,7 @@ namespace llmc {
 // How a source counts the FLOPs behind its "TFLOP/s per GPU" (or other) figure. One row per
 // source; the table lives in validate_conventions.cpp and is printed in docs/validation.md.
 struct FlopConvention {
-  std::string id;           // "megatron2021", "korthikanti2022", "llama3", "flashattention2", "gpu_hours", "model_states"
+  std::string id;           // "megatron2021", "megatron_deepspeed", "korthikanti2022", "llama3", "flashattention2", "gpu_hours", "model_states"
   std::string source;       // who uses it
   std::string metric;       // what is compared, with its unit
   std::string measured_key; // the record's `measured` entry compared ("" for model_states: one per ZeRO stage)
