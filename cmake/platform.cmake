@@ -2,10 +2,14 @@
 # Bit-identical results native vs wasm: no FMA contraction, no fast-math, IEEE doubles only.
 add_compile_options(-ffp-contract=off)
 if(EMSCRIPTEN)
-  # -fexceptions must match on every object and every link (toolchain.md), since the JSON
-  # parser reports errors by exception (caught inside core).
-  add_compile_options(-fexceptions)
-  add_link_options(-fexceptions)
+  # Exceptions are on, since the JSON parser reports errors by exception (caught inside core),
+  # and the flag must match on every object and every link (toolchain.md). WebAssembly's own
+  # exception handling, not Emscripten's JavaScript emulation (-fexceptions), which routes every
+  # call that may throw through a JS trampoline: one estimate() took 9-14 us under node with the
+  # emulation and 6-8 us with -fwasm-exceptions (docs/benchmarks.md, "estimate() as wasm").
+  # Supported by Chrome 95, Firefox 100, Safari 15.2 and node 17 onwards.
+  add_compile_options(-fwasm-exceptions)
+  add_link_options(-fwasm-exceptions)
 endif()
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   add_compile_options(-Wall -Wextra -Wno-missing-field-initializers)

@@ -35,7 +35,7 @@ foreach(_f "${LLMC_IMGUI_DIR}/imgui.cpp" "${LLMC_IMGUI_BACKENDS_DIR}/imgui_impl_
   endif()
 endforeach()
 
-# ImGui core. -fexceptions comes from cmake/platform.cmake (global), so it matches the rest.
+# ImGui core. -fwasm-exceptions comes from cmake/platform.cmake (global), so it matches the rest.
 add_library(imgui STATIC
   "${LLMC_IMGUI_DIR}/imgui.cpp"
   "${LLMC_IMGUI_DIR}/imgui_draw.cpp"

@@ -5,6 +5,7 @@
 #   2. run both (wasm under node) on tests/golden/scenarios.json and cmp the outputs byte for byte;
 #      on a difference, print which lines/terms differ (values are hex floats, so any bit counts)
 #   3. build the whole wasm preset and run `ctest --preset wasm --output-on-failure`
+#   4. print how long one estimate() takes as wasm (bench/estimate_timer.cpp; docs/benchmarks.md)
 #
 # Usage: scripts/wasm-test.sh            (after scripts/setup.sh; from anywhere in the checkout)
 # Exit status: 0 when outputs are identical and ctest passes; 1 otherwise.
@@ -139,6 +140,9 @@ if ((wasm_ok)); then
   for f in build/wasm/tests/golden_dump build/wasm/tests/llmc_tests build/wasm/native/cli/llmcalc; do
     [[ -f $f.wasm ]] && printf '   %-36s %9d B wasm  %8d B js\n' "$f" "$(stat -c %s "$f.wasm")" "$(stat -c %s "$f.js")"
   done
+  # --- 4. a benchmark, not a test: one estimate() as wasm under node (goal <= 10 us) -----------
+  step "benchmark: estimate() as wasm under node (prints; asserts nothing)"
+  "$NODE" build/wasm/bench/estimate_timer.js || failures+=("estimate_timer (wasm) did not run")
 fi
 
 echo
