@@ -7,7 +7,7 @@
 // data-scenario may sit on the element or on any ancestor (data-llmcalc-scenario). data-format:
 // bytes | sci | days | percent | int | raw (default: a readable number). Hovering a number shows
 // its derivation (formula, inputs, source), read from the same explanation terms the calculator
-// and the CLI show. The module (llmcalc_embed.js + .wasm, ~100 KB gzipped) is loaded from the
+// and the CLI show. The module (llmcalc_embed.js + .wasm, ~90 KB gzipped) is loaded from the
 // folder this script came from. API: window.llmcalc.estimate(scenario) → result object,
 // window.llmcalc.explain(scenario, keyPrefix) → text, window.llmcalc.fill(root).
 (function () {
