@@ -180,9 +180,9 @@ on stage i: on the second stage (8 layers; the first has 7) 96.0 GB of activatio
 all) per GPU for v = 2 at 8,192 GPUs (32 micro-batches per replica) against 80 GiB. The rule for unpublished knobs therefore takes v = 1 on 8,192 GPUs (the only one
 that fits: a 47 % bubble) and v = 4 on 16,384 GPUs (16 micro-batches per replica: fewer in
 flight), predicting the smaller run 15 % slow while the larger lands within 7 %. With one
-interleaving for both rows the datasheet model is within 10 % on both: v = 4 gives 469 (+9 %) and
-418 (+4 %) TFLOP/s per GPU (`llmcalc estimate examples/llama3.1-405b-16k-h100.json`,
-±`hardware.gpu_count`), v = 2 gives 429 (−0 %) and 357 (−11 %). Choosing v per source instead of
+interleaving for both rows the datasheet model is within 10 % on both: v = 4 gives 468 (+9 %) and
+417 (+4 %) TFLOP/s per GPU (`llmcalc estimate examples/llama3.1-405b-16k-h100.json`,
+±`hardware.gpu_count`), v = 2 gives 428 (−0 %) and 356 (−11 %). Choosing v per source instead of
 per record, or modelling Meta's flexible schedule, would be tuning to these two rows, so the miss
 is reported as it is: Meta's activation memory is lower than the Megatron accounting says, by
 some means the paper names only as "proactively deallocate tensors".
@@ -265,7 +265,7 @@ and follows the rule above (it hardly moves the time); BLOOM's launch script
 (bigscience-workshop/bigscience `train/tr11-176B-ml/tr11-176B-ml.slurm`) runs DeepSpeed's bf16
 optimizer, a ZeRO-1 equivalent.
 
-They are not a target of the issue and no test holds them to one: llmcalc predicts MT-NLG 28-33 %
+They are not a target of the issue and no test holds them to one: llmcalc predicts MT-NLG 27-32 %
 fast and BLOOM 14 % fast (18 % against the project page's "about 150"), where Narayanan et al.'s
 Megatron-LM runs of the same sizes on the same GPUs are within 8 %. The pipeline sends are not the
 difference: DeepSpeed's engine also splits the boundary tensor over the tensor-parallel ranks
@@ -295,15 +295,17 @@ memory) are not modelled. Not a validation file: the GPU-hours include the batch
 every overhead of a real run.
 
 LLaMA 65B was put through `llmcalc validate` as an ad-hoc record (sixth session, re-run in the
-seventh; shape from the paper, the layout the paper leaves out chosen by the rule above) and shows
-where the model is weak; it is not committed as a validation file because its layout would have
-to be guessed:
+seventh and eighth; shape from the paper, the layout the paper leaves out chosen by the rule
+above) and shows where the model is weak; it is not committed as a validation file because its
+layout would have to be guessed:
 - LLaMA 65B on 2,048 A100 80GB, 380 tokens/s per GPU (Touvron et al. 2023 §2.4; layout not
-  published): the rule's own choice, pure ZeRO-3 data parallelism, predicts 490 (+29 %; +47 %
-  before the SMs NCCL holds during overlapped communication were counted); tp 8 + ZeRO-1
-  predicts 371 (−2 %). The paper says it used model and sequence parallelism, which the rule does
-  not know; pure ZeRO-3 hides 3.6 s of communication per 3.7 s step, where contention for HBM
-  (not modelled) and imperfect prefetch would cost more.
+  published). Pure ZeRO-3 data parallelism predicts 369 (−3 %) since the eighth session, whose
+  ring latency per FSDP unit (docs/formulas.md, Communication) makes each of its 160 all-gathers
+  per step over the 2,048-GPU ring wait milliseconds; it predicted 486 (+28 %) before, and 558
+  (+47 %) before NCCL's SM share during overlap. The rule's own choice is now tp 2, pp 2 (10
+  chunks per stage), ZeRO-2: 490 (+29 %); tp 8 + ZeRO-1 with sequence parallelism and
+  micro-batch 8: 450 (+18 %). The paper says it used model and sequence parallelism without
+  the sizes, so which of these it ran is not known.
 
 MosaicML's MPT throughput tables (mosaicml/llm-foundry `scripts/train/benchmarking/README.md` @
 061f2c7: Composer with FSDP full shard, eager PyTorch, bf16, MPT 125M-70B on 8-64 A100 80GB and

@@ -111,7 +111,10 @@ TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
   const double bytes = 2.0 * 8192 * 4096;
   CHECK(tp->bytes_per_step == doctest::Approx(bytes * 4 * 32 * 4));
   const double busbw = 0.78 * 450e9;
-  CHECK(tp->time_s == doctest::Approx(4 * 32 * 4 * (20e-6 + 2 * 7.0 / 8 * bytes / busbw)).epsilon(1e-12));
+  // Latency: NCCL's ring model, Simple protocol (the fastest at 64 MiB): 8.4 µs + 2·(8 − 1)
+  // NVLink hops of 3.4 µs (NVIDIA/nccl src/graph/tuning.cc).
+  const double latency = 8.4e-6 + 14 * 3.4e-6;
+  CHECK(tp->time_s == doctest::Approx(4 * 32 * 4 * (latency + 2 * 7.0 / 8 * bytes / busbw)).epsilon(1e-12));
   CHECK(tp->exposed_s == tp->time_s);
 }
 
@@ -135,7 +138,8 @@ TEST_CASE("communication: pipeline sends carry 1/tp of the activation; without S
   CHECK(send->bytes_per_step == doctest::Approx(tensor_bytes / 8 * count));
   CHECK(send->time_s == doctest::Approx(count * (30e-6 + tensor_bytes / 8 / (0.9 * 50e9))).epsilon(1e-12));
   CHECK(gather->tier == "intra_node");
-  CHECK(gather->time_s == doctest::Approx(count * (20e-6 + 7.0 / 8 * tensor_bytes / (0.78 * 450e9))).epsilon(1e-12));
+  // NCCL's ring latency for an 8-GPU all-gather: 8.4 µs + 7 NVLink hops of 3.4 µs (Simple).
+  CHECK(gather->time_s == doctest::Approx(count * (8.4e-6 + 7 * 3.4e-6 + 7.0 / 8 * tensor_bytes / (0.78 * 450e9))).epsilon(1e-12));
   // With sequence parallelism the activation is already split over tp: the same sends, no gather.
   base.back() = {"training.sequence_parallel", "true"};
   Estimate sp = run(base);
@@ -175,4 +179,36 @@ TEST_CASE("cost, GPU-hours and energy follow the step time") {
   CHECK(e.time.gpu_hours == doctest::Approx(e.flops.model_total / (8 * 989.4e12 * 0.4) * 8 / 3600).epsilon(1e-12));
   CHECK(e.time.cost_usd == doctest::Approx(2 * e.time.gpu_hours));
   CHECK(e.time.energy_kwh == doctest::Approx(0.7 * e.time.gpu_hours));
+}
+
+// NCCL's ring latency (NVIDIA/nccl src/graph/tuning.cc): base + one hop per ring step, so an
+// all-gather over 2,048 GPUs waits milliseconds per call, which FSDP pays once per layer. The
+// protocol is NCCL's choice: the least latency + bytes / its share of the bandwidth.
+TEST_CASE("communication: FSDP all-gathers per layer pay NCCL's ring latency, which grows with the ring") {
+  auto fsdp_ag = [](const char* gpus) {
+    Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "a100-sxm-80gb"}, {"hardware.gpu_count", gpus}, {"training.zero_stage", "3"},
+                      {"training.seq_len", "2048"}, {"training.global_batch_seqs", gpus}});
+    for (const CommItem& c : e.comm)
+      if (c.name == "fsdp") return std::make_pair(c, e);
+    FAIL("no fsdp item");
+    return std::make_pair(CommItem{}, e);
+  };
+  const auto [ag, e] = fsdp_ag("2048");
+  CHECK(ag.tier == "inter_node");
+  const double layers = 32, calls = 2 * layers;  // one micro-batch: a forward and a backward gather per layer
+  const double bytes = e.params.per_gpu * 2 / layers;
+  CHECK(ag.bytes_per_step == doctest::Approx(bytes * calls));
+  // Bandwidth: 8 ranks on NVLink (0.78 × 300 GB/s) + 256 nodes on bytes/8 through each GPU's NIC (0.9 × 25 GB/s).
+  const double bw = 7.0 / 8 * bytes / (0.78 * 300e9) + 255.0 / 256 * (bytes / 8) / (0.9 * 25e9);
+  // 2,047 ring steps, 255 of them across the network: LL, LL128, Simple.
+  const double ll = 1e-6 * (6.6 + 1792 * 0.6 + 255 * 2.7) + bw * 4;
+  const double ll128 = 1e-6 * (14.0 + 1792 * 1.9 + 255 * 4.0) + bw / 0.92;
+  const double simple = 1e-6 * (8.4 + 1792 * 3.4 + 255 * 14.0) + bw;
+  CHECK(ag.time_s / calls == doctest::Approx(std::min({ll, ll128, simple})).epsilon(1e-9));
+  CHECK(ag.time_s / calls > bw + 1.7e-3);  // at least LL's latency: 1.77 ms
+  // Sixteen GPUs (2 nodes): the same per-GPU bytes cost 15 ring steps, not 2,047.
+  const auto [ag16, e16] = fsdp_ag("16");
+  const double bw16 = 7.0 / 8 * bytes / (0.78 * 300e9) + 1.0 / 2 * (bytes / 8) / (0.9 * 25e9);
+  const double simple16 = 1e-6 * (8.4 + 14 * 3.4 + 1 * 14.0) + bw16;
+  CHECK(ag16.time_s / calls == doctest::Approx(simple16).epsilon(1e-9));
 }

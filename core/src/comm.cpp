@@ -33,12 +33,40 @@ const AlphaBeta* measured(const Resolved& r, const char* collective, int64_t gro
   return nullptr;
 }
 
-double one_tier(const Resolved& r, const char* collective, int64_t group, bool intra, double bytes) {
+// Bandwidth time of one tier's part (no latency), and whether a measured table gave it (then
+// its own alpha, measured at this group size, is added instead of the ring model's).
+double one_tier(const Resolved& r, const char* collective, int64_t group, bool intra, double bytes, double* alpha) {
   if (group <= 1) return 0;
   const AlphaBeta* m = measured(r, collective, group, intra);
   const AlphaBeta ab = m ? *m : tier_ab(r, intra);
   const double bw = ab.busbw_gbps * 1e9;
-  return ab.alpha_s + (bw > 0 ? ring_factor(collective, double(group)) * bytes / bw : 0);
+  *alpha = std::max(*alpha, ab.alpha_s);
+  return bw > 0 ? ring_factor(collective, double(group)) * bytes / bw : 0;
+}
+
+// NCCL's own latency model for a ring collective over `ranks` GPUs on `nodes` nodes
+// (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel @ b647562): a base latency per protocol
+// plus one hop latency per ring step, NVLink (PCIe) inside a node and the network between nodes;
+// all-gather and reduce-scatter take ranks − 1 steps (nodes − 1 of them across the network),
+// all-reduce 2·(ranks − 1) (2·nodes). NCCL runs the protocol with the least latency + bytes /
+// bandwidth: LL (a quarter of the bandwidth, a third for one-node gathers), LL128 (0.92 of it)
+// or Simple. `bw_s` is the collective's Simple-protocol bandwidth time; returns the total time.
+double nccl_ring_seconds(const char* collective, int64_t ranks, int64_t nodes, bool nvlink, double bw_s, double alpha_floor_s) {
+  const std::string c = collective;
+  const double steps = c == "all_reduce" ? 2.0 * double(ranks - 1) : double(ranks - 1);
+  const double inter = nodes > 1 ? (c == "all_reduce" ? 2.0 * double(nodes) : double(nodes - 1)) : 0;
+  const double intra = std::max(0.0, steps - inter);
+  struct Proto { double base_us, nvlink_us, pci_us, net_us, bw_share; };
+  const double ll_share = nodes > 1 || c == "all_reduce" ? 1.0 / 4.0 : 1.0 / 3.0;
+  const Proto protos[] = {{6.6, 0.6, 1.0, 2.7, ll_share}, {14.0, 1.9, 2.5, 4.0, 0.92}, {8.4, 3.4, 5.7, 14.0, 1.0}};  // LL, LL128, Simple
+  double best = 0;
+  for (int i = 0; i < 3; ++i) {
+    const Proto& p = protos[i];
+    const double lat = 1e-6 * (p.base_us + intra * (nvlink ? p.nvlink_us : p.pci_us) + inter * p.net_us);
+    const double t = std::max(lat, alpha_floor_s) + bw_s / p.bw_share;
+    if (i == 0 || t < best) best = t;
+  }
+  return best;
 }
 
 // One collective over `group` ranks placed `stride` apart (Megatron order: tp innermost). Inside
@@ -47,20 +75,36 @@ double one_tier(const Resolved& r, const char* collective, int64_t group, bool i
 // group/k nodes on bytes/k per GPU, each GPU through its own NIC (all-reduce = reduce-scatter
 // in-node, all-reduce across, all-gather in-node).
 double collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes, const char** tier) {
+  if (group <= 1) return 0;
   const int64_t per_node = std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(stride, 1));
   const int64_t k = std::min(group, per_node);
+  const std::string c = collective;
+  const bool ring = c == "all_reduce" || c == "all_gather" || c == "reduce_scatter";
+  // NVLink-class links inside the node unless they are no faster than PCIe 5 x16 (64 GB/s).
+  const bool nvlink = tier_ab(r, true).busbw_gbps > 64;
+  double alpha = 0, bw_s = 0;
+  int64_t nodes = 1;
   if (group <= k && group * stride <= r.gpus_per_node) {
     *tier = "intra_node";
-    return one_tier(r, collective, group, true, bytes);
+    bw_s = one_tier(r, collective, group, true, bytes, &alpha);
+    if (measured(r, collective, group, true)) return alpha + bw_s;
+  } else {
+    *tier = "inter_node";
+    if (k <= 1 || !ring) {
+      nodes = group;
+      bw_s = one_tier(r, collective, group, false, bytes, &alpha);
+      if (!ring || measured(r, collective, group, false)) return alpha + bw_s;
+    } else {
+      nodes = (group + k - 1) / k;
+      if (c == "all_reduce")
+        bw_s = one_tier(r, "reduce_scatter", k, true, bytes, &alpha) + one_tier(r, "all_reduce", nodes, false, bytes / double(k), &alpha) +
+               one_tier(r, "all_gather", k, true, bytes, &alpha);
+      else
+        bw_s = one_tier(r, collective, k, true, bytes, &alpha) + one_tier(r, collective, nodes, false, bytes / double(k), &alpha);
+    }
   }
-  *tier = "inter_node";
-  const std::string c = collective;
-  if (k <= 1 || c == "send_recv" || c == "all_to_all") return one_tier(r, collective, group, false, bytes);
-  const int64_t nodes = (group + k - 1) / k;
-  if (c == "all_reduce")
-    return one_tier(r, "reduce_scatter", k, true, bytes) + one_tier(r, "all_reduce", nodes, false, bytes / double(k)) +
-           one_tier(r, "all_gather", k, true, bytes);
-  return one_tier(r, collective, k, true, bytes) + one_tier(r, collective, nodes, false, bytes / double(k));
+  if (!ring) return alpha + bw_s;
+  return nccl_ring_seconds(collective, group, nodes, nvlink, bw_s, alpha);
 }
 
 CommItem make(const Resolved& r, const char* name, const char* collective, int64_t group, int64_t stride, double bytes, double count) {
@@ -144,13 +188,16 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       // FSDP: all-gather parameters before each forward and backward of every micro-batch,
       // reduce-scatter gradients; prefetch overlaps them with compute (Zhao et al. 2023). The
       // forward gathers can hide only behind forward passes, the backward ones behind backward
-      // passes, and the reduce-scatter behind what the last backward's gathers leave free.
-      CommItem ag = make(r, "fsdp", "all_gather", dpg, par.tp, weight_bytes, 2 * mb);
+      // passes, and the reduce-scatter behind what the last backward's gathers leave free. One
+      // FSDP unit per transformer layer (the usual wrap policy), so one collective per layer:
+      // the same bytes, but each call pays its ring latency (on thousands of GPUs, milliseconds).
+      const double units = std::max(1.0, L);
+      CommItem ag = make(r, "fsdp", "all_gather", dpg, par.tp, weight_bytes / units, 2 * mb * units);
       ag.overlapped = true;
       const double half = ag.time_s / 2;
       ag.exposed_s = std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb);
       out.push_back(ag);
-      CommItem rs = make(r, "dp", "reduce_scatter", dpg, par.tp, grad_bytes, 1);
+      CommItem rs = make(r, "dp", "reduce_scatter", dpg, par.tp, grad_bytes / units, units);
       rs.overlapped = par.dp_overlap;
       const double rs_window = std::max(0.0, bwd_micro - half / mb);
       rs.exposed_s = rs.overlapped ? std::max(0.0, rs.time_s - rs_window) : rs.time_s;
