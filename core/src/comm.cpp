@@ -264,8 +264,12 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                         : c.name == "fsdp" ? "comm.fsdp_param_gather_s"
                         : c.collective == "all_gather" ? "comm.dp_param_gather_s"
                                                        : "comm.dp_grad_reduce_s";
-      t->add(key, "count × (alpha + factor × bytes / busbw); factor 2(n−1)/n all-reduce, (n−1)/n gather/scatter/all-to-all, 1 send/recv", "s",
-             "alpha-beta model; busbw factors from NVIDIA nccl-tests PERFORMANCE.md", c.time_s,
+      t->add(key,
+             "count × (latency + factor × bytes / busbw); factor 2(n−1)/n all-reduce, (n−1)/n gather/scatter/all-to-all, 1 send/recv; "
+             "latency: rings (all-reduce, all-gather, reduce-scatter) NCCL's base + a hop per ring step on the fastest protocol, "
+             "others the tier's alpha",
+             "s", "alpha-beta model; busbw factors from NVIDIA nccl-tests PERFORMANCE.md; ring latency from NVIDIA/nccl src/graph/tuning.cc",
+             c.time_s,
              {{"group", double(c.group)}, {"bytes_per_step", c.bytes_per_step}, {"exposed_s", c.exposed_s}});
     }
   }
