@@ -212,3 +212,24 @@ TEST_CASE("communication: FSDP all-gathers per layer pay NCCL's ring latency, wh
   const double simple16 = 1e-6 * (8.4 + 14 * 3.4 + 1 * 14.0) + bw16;
   CHECK(ag16.time_s / calls == doctest::Approx(simple16).epsilon(1e-9));
 }
+
+// Every time carries a range (issue 5): the step's one-sigma bounds, carried to the run's days
+// and cost; a user-given MFU fixes the step, so there the range is the value.
+TEST_CASE("time: the step's error bar is carried to total days and cost; a given MFU has none") {
+  const Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.tokens", "1e12"}});
+  const TimeEstimate& t = e.time;
+  REQUIRE(t.step_low_s < t.step_s);
+  REQUIRE(t.step_high_s > t.step_s);
+  CHECK(t.total_days_low == doctest::Approx(t.steps * t.step_low_s / 86400).epsilon(1e-12));
+  CHECK(t.total_days_high == doctest::Approx(t.steps * t.step_high_s / 86400).epsilon(1e-12));
+  CHECK(t.total_days_low < t.total_days);
+  CHECK(t.total_days_high > t.total_days);
+  // cost scales with time: the bounds are the cost at the bounds
+  CHECK(t.cost_usd_low == doctest::Approx(t.cost_usd * t.step_low_s / t.step_s).epsilon(1e-9));
+  CHECK(t.cost_usd_high == doctest::Approx(t.cost_usd * t.step_high_s / t.step_s).epsilon(1e-9));
+  REQUIRE(e.trace.find("time.cost_usd_high"));
+  const Estimate given = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"hardware.mfu", "0.4"}});
+  CHECK(given.time.step_low_s == given.time.step_s);
+  CHECK(given.time.step_high_s == given.time.step_s);
+  CHECK(given.time.total_days_low == doctest::Approx(given.time.total_days).epsilon(1e-12));
+}

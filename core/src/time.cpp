@@ -86,6 +86,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.step_s = tr.add("time.step_s", "model_flops_per_step / (gpus × rate), rate = MFU × peak or achieved TFLOP/s", "s",
                        "definition of MFU (Chowdhery et al. 2022, appendix B); seeds 000/002/003", model_step / (gpus * rate),
                        {{"model_flops_per_step", model_step}, {"gpus", gpus}, {"rate_flops", rate}});
+    te.step_low_s = te.step_high_s = te.step_s;  // the user's rate: no model range
     // Share the given step time out: bubble and comm as modelled, the rest is compute.
     te.comm_exposed_s = exposed;
     te.compute_s = te.step_s / (1 + bubble) - exposed;
@@ -166,6 +167,15 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   const double price = hw.price_per_gpu_hour_usd.value_or(hw.gpu.price_per_gpu_hour_usd);
   te.cost_usd = tr.add("time.cost_usd", "gpu_hours × price_per_gpu_hour", "USD", "price: hardware.price_per_gpu_hour_usd or the GPU catalog (core/data/gpus/<id>.json sources.price)", te.gpu_hours * price,
                        {{"gpu_hours", te.gpu_hours}, {"price_per_gpu_hour", price}});
+  // The step's error bar carried to the totals (every time carries a range, issue 5).
+  te.total_days_low = tr.add("time.total_days_low", "steps × step_low_s / 86400", "days", "time.step_low_s", te.steps * te.step_low_s / 86400,
+                             {{"steps", te.steps}, {"step_low_s", te.step_low_s}});
+  te.total_days_high = tr.add("time.total_days_high", "steps × step_high_s / 86400", "days", "time.step_high_s", te.steps * te.step_high_s / 86400,
+                              {{"steps", te.steps}, {"step_high_s", te.step_high_s}});
+  te.cost_usd_low = tr.add("time.cost_usd_low", "total_days_low × 24 × gpus × price_per_gpu_hour", "USD", "time.step_low_s",
+                           te.total_days_low * 24 * gpus * price, {{"total_days_low", te.total_days_low}, {"gpus", gpus}, {"price_per_gpu_hour", price}});
+  te.cost_usd_high = tr.add("time.cost_usd_high", "total_days_high × 24 × gpus × price_per_gpu_hour", "USD", "time.step_high_s",
+                            te.total_days_high * 24 * gpus * price, {{"total_days_high", te.total_days_high}, {"gpus", gpus}, {"price_per_gpu_hour", price}});
   te.energy_kwh = tr.add("time.energy_kwh", "gpu_hours × TDP / 1000 (GPUs only at TDP; no host, network or cooling)", "kWh", "assumption: GPUs draw TDP",
                          te.gpu_hours * hw.gpu.tdp_w / 1000, {{"gpu_hours", te.gpu_hours}, {"tdp_w", hw.gpu.tdp_w}});
   te.mfu = tr.add("time.mfu", "model_flops_per_step / (step_s × gpus × peak)", "fraction", "Chowdhery et al. 2022 appendix B; seed 002",

@@ -138,10 +138,16 @@ void results_panel(State& st, Platform& platform, const std::string& share_url) 
 
   heading("Time and cost");
   const TimeEstimate& t = e.time;
+  // Each time with its one-sigma range (hover: how the range is made); a given MFU or TFLOP/s
+  // fixes the step, so it has none.
+  const bool ranged = t.step_high_s > t.step_low_s;
   figure(st, "step time", "time.step_s", format_value(t.step_s, "s"));
+  if (ranged) figure(st, "  one-sigma range", "time.step_high_s", format_value(t.step_low_s, "s") + " to " + format_value(t.step_high_s, "s"));
   figure(st, "total", "time.total_days", sci(t.total_days, "days"));
+  if (ranged) figure(st, "  one-sigma range", "time.total_days_high", sci(t.total_days_low) + " to " + sci(t.total_days_high, "days"));
   figure(st, "GPU-hours", "time.gpu_hours", sci(t.gpu_hours));
   figure(st, "cost", "time.cost_usd", money(t.cost_usd));
+  if (ranged) figure(st, "  one-sigma range", "time.cost_usd_high", money(t.cost_usd_low) + " to " + money(t.cost_usd_high));
   figure(st, "MFU", "time.mfu", format_value(t.mfu, "fraction"));
   figure(st, "tokens/s", "time.tokens_per_s", sci(t.tokens_per_s));
   figure(st, "pipeline bubble", "time.bubble_fraction", format_value(t.bubble_fraction, "fraction"));

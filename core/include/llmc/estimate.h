@@ -75,6 +75,9 @@ struct TimeEstimate {
   double gemm_s = 0, attention_s = 0, memory_bound_s = 0, optimizer_s = 0;
   int kernels_from_table = 0, kernels_from_fit = 0, kernels_from_spec = 0;
   double step_low_s = 0, step_high_s = 0;
+  // The same one-sigma range carried to the totals (steps × step_low/high): what a budget needs.
+  // With a given MFU or TFLOP/s the step is the user's, so the range is the value itself.
+  double total_days_low = 0, total_days_high = 0, cost_usd_low = 0, cost_usd_high = 0;
 };
 
 struct Estimate {
