@@ -28,7 +28,9 @@ TEST_CASE("estimate --json carries the documented keys") {
   for (const char* k : {"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "model_states_bytes", "total_bytes"})
     CHECK(j["memory"]["per_gpu"].contains(k));
   CHECK(j["memory"]["fits"].is_boolean());
-  for (const char* k : {"step_s", "total_days", "gpu_hours", "mfu", "tokens_per_s", "bubble_fraction"}) CHECK(j["time"].contains(k));
+  for (const char* k : {"step_s", "total_days", "gpu_hours", "mfu", "tokens_per_s", "bubble_fraction", "step_low_s", "step_high_s", "total_days_low",
+                        "total_days_high", "cost_usd_low", "cost_usd_high"})
+    CHECK(j["time"].contains(k));
   CHECK(j["warnings"].is_array());
   CHECK(j["scenario"]["parallel"]["dp"] == 8);
   CHECK(j["params"]["total"] == 8030261248.0);
@@ -85,4 +87,20 @@ TEST_CASE("table output, explain, presets, optimal") {
   // 6 × 405e9 × 8.1e12 = 1.97e25 FLOPs in 30 days at 400 TFLOP/s: 19,000 GPUs.
   CHECK(nlohmann::json::parse(d.out)["deadline"]["gpus"].get<double>() == doctest::Approx(18985).epsilon(0.001));
   CHECK(cli({"optimal"}).code == 2);
+}
+
+// --help prints one help text, the subcommand's when one is named, and exits 0.
+TEST_CASE("--help: one usage text per command") {
+  for (const char* cmd : {"", "estimate", "search", "validate", "explain", "profile", "optimal", "presets"}) {
+    std::vector<std::string> args;
+    if (*cmd) args.push_back(cmd);
+    args.push_back("--help");
+    Out r = cli(args);
+    CHECK(r.code == 0);
+    size_t usages = 0;
+    for (size_t at = r.out.find("Usage:"); at != std::string::npos; at = r.out.find("Usage:", at + 1)) ++usages;
+    INFO(cmd);
+    CHECK(usages == 1);
+    if (*cmd) CHECK(r.out.find(std::string("Usage: ") + cmd) != std::string::npos);
+  }
 }

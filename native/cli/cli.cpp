@@ -253,8 +253,7 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
     app.parse(args);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
-      out << app.help();
-      if (app.get_subcommands().size() == 1) out << app.get_subcommands()[0]->help();
+      out << app.help();  // CLI11 hands this to the selected subcommand, if any: one help text
       return 0;
     }
     err << "llmcalc: error: " << e.what() << "\n";
