@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
     std::vector<double> t;
     for (int r = 0; r < reps; ++r) t.push_back(us_per_call(s, calls));
     std::sort(t.begin(), t.end());
-    const double median = t[t.size() / 2];
+    const size_t n = t.size();
+    const double median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
     std::printf("  %s median %7.2f us  min %7.2f us  %s\n", median <= goal_us ? "ok  " : "OVER", median, t.front(), name);
   }
   return 0;

@@ -5,9 +5,10 @@ if(EMSCRIPTEN)
   # Exceptions are on, since the JSON parser reports errors by exception (caught inside core),
   # and the flag must match on every object and every link (toolchain.md). WebAssembly's own
   # exception handling, not Emscripten's JavaScript emulation (-fexceptions), which routes every
-  # call that may throw through a JS trampoline: one estimate() took 9-14 us under node with the
-  # emulation and 6-8 us with -fwasm-exceptions (docs/benchmarks.md, "estimate() as wasm").
-  # Supported by Chrome 95, Firefox 100, Safari 15.2 and node 17 onwards.
+  # call that may throw through a JS trampoline: one estimate() took 7-14 us under node with the
+  # emulation and 4-8 us with -fwasm-exceptions (docs/benchmarks.md, "estimate() as wasm").
+  # Supported by Chrome 95, Firefox 100, Safari 15.2 and node 17 onwards. (../shared/docs/
+  # toolchain.md writes -fexceptions; its rule, the same flag on every object and link, holds.)
   add_compile_options(-fwasm-exceptions)
   add_link_options(-fwasm-exceptions)
 endif()

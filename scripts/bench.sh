@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Release natively and runs bench_core (Google Benchmark), printing the numbers and how
-# each full estimate compares with the goal of <= 5 us (docs/benchmarks.md).
+# each full estimate compares with the goal of <= 5 us (docs/benchmarks.md); then estimate_timer,
+# the standard-clock timer of the same five estimates that scripts/wasm-test.sh runs as wasm.
 # Usage: scripts/bench.sh [google-benchmark flags...]
 #   default flags: --benchmark_repetitions=5 --benchmark_display_aggregates_only=true
 #   e.g. scripts/bench.sh --benchmark_filter=BM_estimate

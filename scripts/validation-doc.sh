@@ -265,7 +265,8 @@ and follows the rule above (it hardly moves the time); BLOOM's launch script
 (bigscience-workshop/bigscience `train/tr11-176B-ml/tr11-176B-ml.slurm`) runs DeepSpeed's bf16
 optimizer, a ZeRO-1 equivalent.
 
-They are not a target of the issue and no test holds them to one: llmcalc predicts MT-NLG 27-32 %
+They are not a target of the issue and no test holds them to one (the summary line below applies
+the issue's targets for reference only): llmcalc predicts MT-NLG 27-32 %
 fast and BLOOM 14 % fast (18 % against the project page's "about 150"), where Narayanan et al.'s
 Megatron-LM runs of the same sizes on the same GPUs are within 8 %. The pipeline sends are not the
 difference: DeepSpeed's engine also splits the boundary tensor over the tensor-parallel ranks
@@ -274,7 +275,7 @@ and its separate blocking send and receive would add about 0.2 s to a 33-47 s st
 is, llmcalc does not model and nothing here measures (the PyTorch 1.x kernels of the time and the
 engine's host-side scheduling are candidates; BLOOM's script also sets `CUDA_LAUNCH_BLOCKING=1`,
 so every kernel launch waited for the GPU). The error grows with dp at a fixed batch (fewer
-micro-batches per replica): the three times fit measured ≈ 1.15 × predicted + 5.9 s, so part of
+micro-batches per replica): the three times fit measured ≈ 1.15 × predicted + 5.6 s, so part of
 it is a cost per step or per pipeline fill and drain that the model does not see. The file is kept so that the gap stays visible and measurable; the errors are below.
 
 MD

@@ -101,6 +101,6 @@ TEST_CASE("--help: one usage text per command") {
     for (size_t at = r.out.find("Usage:"); at != std::string::npos; at = r.out.find("Usage:", at + 1)) ++usages;
     INFO(cmd);
     CHECK(usages == 1);
-    if (*cmd) CHECK(r.out.find(std::string("Usage: ") + cmd) != std::string::npos);
+    CHECK(r.out.find(std::string("Usage: llmcalc") + (*cmd ? " " : "") + cmd) != std::string::npos);
   }
 }

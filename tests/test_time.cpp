@@ -232,4 +232,8 @@ TEST_CASE("time: the step's error bar is carried to total days and cost; a given
   CHECK(given.time.step_low_s == given.time.step_s);
   CHECK(given.time.step_high_s == given.time.step_s);
   CHECK(given.time.total_days_low == doctest::Approx(given.time.total_days).epsilon(1e-12));
+  CHECK(given.trace.find("time.step_high_s"));  // the range's source is traced in every basis
+  const Estimate flat = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"hardware.compute_efficiency", "0.5"}});
+  CHECK(flat.time.step_high_s == doctest::Approx(flat.time.step_s * 1.05).epsilon(1e-12));
+  CHECK(flat.trace.find("time.step_low_s"));
 }

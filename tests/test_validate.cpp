@@ -571,4 +571,10 @@ TEST_CASE("validate: Megatron-DeepSpeed's TFLOP/s convention and the 2021-22 run
   REQUIRE(b3.status == "compared");  // timed although it does not fit (the row says so)
   CHECK(b3.step_s < bloom.step_s);
   CHECK(b3.predicted == doctest::Approx(0.75 * f / (b3.step_s * 384) / 1e12).epsilon(1e-9));
+  // Selective recompute is checkpointing too (recompute_granularity selective): 4 passes.
+  for (nlohmann::json& rec : recs) rec["training"]["recompute"] = "selective";
+  const ValidationReport sel = run_text(recs.dump());
+  const ValidationRow& b4 = row(sel, "bloom176b_384gpus");
+  REQUIRE(b4.status == "compared");
+  CHECK(b4.predicted == doctest::Approx(f / (b4.step_s * 384) / 1e12).epsilon(1e-9));
 }

@@ -1,8 +1,11 @@
-// Communication per training step, alpha-beta per collective on the tier it crosses.
-// time = alpha + factor × bytes / busbw, with the nccl-tests factors: all-reduce 2(n−1)/n,
+// Communication per training step, per collective on the tier it crosses:
+// time = latency + factor × bytes / busbw, with the nccl-tests factors: all-reduce 2(n−1)/n,
 // all-gather / reduce-scatter / all-to-all (n−1)/n, send/recv 1 (NVIDIA/nccl-tests PERFORMANCE.md).
+// The latency of a ring collective (all-reduce, all-gather, reduce-scatter) is NCCL's own model,
+// which grows with the ring (nccl_ring); send/recv and all-to-all pay the tier's alpha.
 // Rank order is Megatron's: tp innermost, then cp, then dp, then pp.
 #include <algorithm>
+#include <string_view>
 
 #include "formulas.h"
 #include "step_ops.h"
@@ -10,7 +13,7 @@
 namespace llmc::detail {
 namespace {
 
-double ring_factor(const std::string& collective, double n) {
+double ring_factor(std::string_view collective, double n) {
   if (n <= 1) return 0;
   if (collective == "all_reduce") return 2 * (n - 1) / n;
   if (collective == "send_recv") return 1;
@@ -33,8 +36,8 @@ const AlphaBeta* measured(const Resolved& r, const char* collective, int64_t gro
   return nullptr;
 }
 
-// Bandwidth time of one tier's part (no latency), and whether a measured table gave it (then
-// its own alpha, measured at this group size, is added instead of the ring model's).
+// Bandwidth time of one tier's part (no latency); raises *alpha to this tier's alpha (a measured
+// table's, at this group size, or the profile's tier fit), which the ring model never undercuts.
 double one_tier(const Resolved& r, const char* collective, int64_t group, bool intra, double bytes, double* alpha) {
   if (group <= 1) return 0;
   const AlphaBeta* m = measured(r, collective, group, intra);
@@ -49,22 +52,31 @@ double one_tier(const Resolved& r, const char* collective, int64_t group, bool i
 // plus one hop latency per ring step, NVLink (PCIe) inside a node and the network between nodes;
 // all-gather and reduce-scatter take ranks − 1 steps (nodes − 1 of them across the network),
 // all-reduce 2·(ranks − 1) (2·nodes). NCCL runs the protocol with the least latency + bytes /
-// bandwidth: LL (a quarter of the bandwidth, a third for one-node gathers), LL128 (0.92 of it)
-// or Simple. `bw_s` is the collective's Simple-protocol bandwidth time; returns the total time.
-double nccl_ring_seconds(const char* collective, int64_t ranks, int64_t nodes, bool nvlink, double bw_s, double alpha_floor_s) {
-  const std::string c = collective;
+// bandwidth: LL (a quarter of the bandwidth; a third for all-gather and reduce-scatter on one
+// node), LL128 (0.92 of it, 0.7 with one rank per node; NVLink nodes only) or Simple. Left out:
+// the host's network post overhead (1-2 µs per in-node hop of a multi-node ring, ×3 for Simple,
+// depending on the CPU vendor), the ×1.4 (A100/H100) "plateau" of multi-node ring all-reduce,
+// and the tree, PAT, NVLS and CollNet algorithms. `bw_s` is the Simple-protocol bandwidth time.
+struct RingTime {
+  double seconds = 0;  // latency + bandwidth time / the protocol's share
+  double latency_s = 0;
+};
+RingTime nccl_ring(const char* collective, int64_t ranks, int64_t nodes, bool nvlink, double bw_s, double alpha_floor_s) {
+  const std::string_view c = collective;
   const double steps = c == "all_reduce" ? 2.0 * double(ranks - 1) : double(ranks - 1);
   const double inter = nodes > 1 ? (c == "all_reduce" ? 2.0 * double(nodes) : double(nodes - 1)) : 0;
   const double intra = std::max(0.0, steps - inter);
   struct Proto { double base_us, nvlink_us, pci_us, net_us, bw_share; };
   const double ll_share = nodes > 1 || c == "all_reduce" ? 1.0 / 4.0 : 1.0 / 3.0;
-  const Proto protos[] = {{6.6, 0.6, 1.0, 2.7, ll_share}, {14.0, 1.9, 2.5, 4.0, 0.92}, {8.4, 3.4, 5.7, 14.0, 1.0}};  // LL, LL128, Simple
-  double best = 0;
+  const double ll128_share = double(ranks) / double(nodes) < 2 ? 0.7 : 0.92;
+  const Proto protos[] = {{6.6, 0.6, 1.0, 2.7, ll_share}, {14.0, 1.9, 2.5, 4.0, ll128_share}, {8.4, 3.4, 5.7, 14.0, 1.0}};  // LL, LL128, Simple
+  RingTime best;
   for (int i = 0; i < 3; ++i) {
+    if (i == 1 && !nvlink) continue;  // NCCL enables LL128 only over NVLink
     const Proto& p = protos[i];
-    const double lat = 1e-6 * (p.base_us + intra * (nvlink ? p.nvlink_us : p.pci_us) + inter * p.net_us);
-    const double t = std::max(lat, alpha_floor_s) + bw_s / p.bw_share;
-    if (i == 0 || t < best) best = t;
+    const double lat = std::max(alpha_floor_s, 1e-6 * (p.base_us + intra * (nvlink ? p.nvlink_us : p.pci_us) + inter * p.net_us));
+    const double t = lat + bw_s / p.bw_share;
+    if (i == 0 || t < best.seconds) best = {t, lat};
   }
   return best;
 }
@@ -74,26 +86,27 @@ double nccl_ring_seconds(const char* collective, int64_t ranks, int64_t nodes, b
 // multi-NIC rings are in effect: the intra-node part on NVLink, then the inter-node part over
 // group/k nodes on bytes/k per GPU, each GPU through its own NIC (all-reduce = reduce-scatter
 // in-node, all-reduce across, all-gather in-node).
-double collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes, const char** tier) {
-  if (group <= 1) return 0;
+RingTime collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes, const char** tier) {
+  if (group <= 1) return {};
   const int64_t per_node = std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(stride, 1));
   const int64_t k = std::min(group, per_node);
-  const std::string c = collective;
+  const std::string_view c = collective;
   const bool ring = c == "all_reduce" || c == "all_gather" || c == "reduce_scatter";
-  // NVLink-class links inside the node unless they are no faster than PCIe 5 x16 (64 GB/s).
+  // NVLink-class links inside the node unless their bus bandwidth is no more than PCIe 5 x16's
+  // 64 GB/s.
   const bool nvlink = tier_ab(r, true).busbw_gbps > 64;
   double alpha = 0, bw_s = 0;
   int64_t nodes = 1;
   if (group <= k && group * stride <= r.gpus_per_node) {
     *tier = "intra_node";
     bw_s = one_tier(r, collective, group, true, bytes, &alpha);
-    if (measured(r, collective, group, true)) return alpha + bw_s;
+    if (measured(r, collective, group, true)) return {alpha + bw_s, alpha};  // measured at this size: its own fit
   } else {
     *tier = "inter_node";
     if (k <= 1 || !ring) {
       nodes = group;
       bw_s = one_tier(r, collective, group, false, bytes, &alpha);
-      if (!ring || measured(r, collective, group, false)) return alpha + bw_s;
+      if (!ring || measured(r, collective, group, false)) return {alpha + bw_s, alpha};
     } else {
       nodes = (group + k - 1) / k;
       if (c == "all_reduce")
@@ -103,8 +116,8 @@ double collective_seconds(const Resolved& r, const char* collective, int64_t gro
         bw_s = one_tier(r, collective, k, true, bytes, &alpha) + one_tier(r, collective, nodes, false, bytes / double(k), &alpha);
     }
   }
-  if (!ring) return alpha + bw_s;
-  return nccl_ring_seconds(collective, group, nodes, nvlink, bw_s, alpha);
+  if (!ring) return {alpha + bw_s, alpha};
+  return nccl_ring(collective, group, nodes, nvlink, bw_s, alpha);
 }
 
 CommItem make(const Resolved& r, const char* name, const char* collective, int64_t group, int64_t stride, double bytes, double count) {
@@ -113,10 +126,12 @@ CommItem make(const Resolved& r, const char* name, const char* collective, int64
   c.collective = collective;
   c.group = group;
   const char* tier = "intra_node";
-  const double once = collective_seconds(r, collective, group, stride, bytes, &tier);
+  const RingTime once = collective_seconds(r, collective, group, stride, bytes, &tier);
   c.tier = tier;
   c.bytes_per_step = bytes * count;
-  c.time_s = count * once;
+  c.calls = count;
+  c.latency_s = once.latency_s;
+  c.time_s = count * once.seconds;
   return c;
 }
 
@@ -171,6 +186,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       const CommItem rs = make(r, "tp", "reduce_scatter", par.tp, 1, bytes, count);
       c.collective = "all_gather+reduce_scatter";
       c.time_s += rs.time_s;
+      c.latency_s += rs.latency_s;  // per call: one all-gather and one reduce-scatter
     }
     c.overlapped = par.tp_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
@@ -265,12 +281,13 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                         : c.collective == "all_gather" ? "comm.dp_param_gather_s"
                                                        : "comm.dp_grad_reduce_s";
       t->add(key,
-             "count × (latency + factor × bytes / busbw); factor 2(n−1)/n all-reduce, (n−1)/n gather/scatter/all-to-all, 1 send/recv; "
-             "latency: rings (all-reduce, all-gather, reduce-scatter) NCCL's base + a hop per ring step on the fastest protocol, "
-             "others the tier's alpha",
-             "s", "alpha-beta model; busbw factors from NVIDIA nccl-tests PERFORMANCE.md; ring latency from NVIDIA/nccl src/graph/tuning.cc",
+             "calls × (latency + factor × bytes / (busbw × protocol share)); factor 2(n−1)/n all-reduce, (n−1)/n gather/scatter/all-to-all, "
+             "1 send/recv; rings (all-reduce, all-gather, reduce-scatter): NCCL's base + a hop latency per ring step, at least the tier's "
+             "alpha, on the protocol (LL, LL128, Simple) with the least time; others: the tier's alpha",
+             "s", "busbw factors: NVIDIA nccl-tests PERFORMANCE.md; ring latency and protocols: NVIDIA/nccl src/graph/tuning.cc",
              c.time_s,
-             {{"group", double(c.group)}, {"bytes_per_step", c.bytes_per_step}, {"exposed_s", c.exposed_s}});
+             {{"group", double(c.group)}, {"calls", c.calls}, {"latency_per_call_s", c.latency_s}, {"bytes_per_step", c.bytes_per_step},
+              {"exposed_s", c.exposed_s}});
     }
   }
   return out;

@@ -141,6 +141,8 @@ std::string estimate_to_json(const Estimate& e, bool include_terms, int indent) 
         .i("group", c.group)
         .s("tier", c.tier)
         .n("bytes_per_step", c.bytes_per_step)
+        .n("calls", c.calls)
+        .n("latency_s", c.latency_s)
         .n("time_s", c.time_s)
         .b("overlapped", c.overlapped)
         .n("exposed_s", c.exposed_s);

@@ -16,8 +16,8 @@
 namespace llmc::detail {
 
 // The time model's own error, one sigma: the mean absolute throughput error on the published
-// runs of docs/validation.md, rounded up (Megatron-LM / Llama 3 / FlashAttention-2 3.9%,
-// Korthikanti 2022 3.3%, torchtitan FSDP2 4.4%; NVIDIA's FP8 runs on H100, another framework, 8.4%).
+// runs of docs/validation.md, rounded up (Megatron-LM / Llama 3 / FlashAttention-2 3.8%,
+// Korthikanti 2022 3.4%, torchtitan FSDP2 4.3%; NVIDIA's FP8 runs on H100, another framework, 8.5%).
 constexpr double kModelRelErr = 0.05;
 
 double bubble_fraction(const Resolved& r) {
@@ -86,7 +86,11 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.step_s = tr.add("time.step_s", "model_flops_per_step / (gpus × rate), rate = MFU × peak or achieved TFLOP/s", "s",
                        "definition of MFU (Chowdhery et al. 2022, appendix B); seeds 000/002/003", model_step / (gpus * rate),
                        {{"model_flops_per_step", model_step}, {"gpus", gpus}, {"rate_flops", rate}});
-    te.step_low_s = te.step_high_s = te.step_s;  // the user's rate: no model range
+    // The user's rate: no model range.
+    te.step_low_s = tr.add("time.step_low_s", "step_s (a given MFU or TFLOP/s fixes the step)", "s", "hardware.mfu / hardware.achieved_tflops (user)",
+                           te.step_s, {{"step_s", te.step_s}});
+    te.step_high_s = tr.add("time.step_high_s", "step_s (a given MFU or TFLOP/s fixes the step)", "s", "hardware.mfu / hardware.achieved_tflops (user)",
+                            te.step_s, {{"step_s", te.step_s}});
     // Share the given step time out: bubble and comm as modelled, the rest is compute.
     te.comm_exposed_s = exposed;
     te.compute_s = te.step_s / (1 + bubble) - exposed;
@@ -107,8 +111,10 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
                        te.compute_s + te.bubble_s + te.comm_exposed_s,
                        {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
-    te.step_low_s = te.step_s * (1 - kModelRelErr);
-    te.step_high_s = te.step_s * (1 + kModelRelErr);
+    te.step_low_s = tr.add("time.step_low_s", "step_s × (1 − model_rel)", "s", "model error from docs/validation.md", te.step_s * (1 - kModelRelErr),
+                           {{"step_s", te.step_s}, {"model_rel", kModelRelErr}});
+    te.step_high_s = tr.add("time.step_high_s", "step_s × (1 + model_rel)", "s", "model error from docs/validation.md", te.step_s * (1 + kModelRelErr),
+                            {{"step_s", te.step_s}, {"model_rel", kModelRelErr}});
   } else {
     te.basis = "profile";
     const double fwd = ct.stage_fwd.total(), bwd = ct.stage_bwd.total();

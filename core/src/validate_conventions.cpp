@@ -17,8 +17,8 @@ const std::vector<FlopConvention>& flop_conventions() {
        "96·B·s·l·h²·(1 + s/6h + V/16lh) / (predicted step time × GPUs)", true, false, false},
       {"megatron_deepspeed", "Megatron-DeepSpeed (BigScience BLOOM, 2022): the TFLOP/s its training log prints",
        "tflops_per_gpu (TFLOP/s per GPU, counting recompute)", "tflops_per_gpu", "TFLOP/s/GPU",
-       "24·f·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)) FLOPs per step, f = 4 with activation checkpointing, 3 without "
-       "(megatron/utils.py throughput_calculator: Narayanan et al.'s eq. 3); B = global batch in sequences",
+       "24·f·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)) FLOPs per step, f = 4 with activation checkpointing (full or selective), 3 "
+       "without (megatron/utils.py throughput_calculator: Narayanan et al.'s eq. 3); B = global batch in sequences",
        "24·f·B·s·l·h²·(1 + s/6h + V/16lh) / (predicted step time × GPUs), f from the record's recompute", true, false, false},
       {"korthikanti2022", "Korthikanti et al. 2022 (sequence parallelism, selective recompute), end-to-end iteration time",
        "iteration_time_s (seconds per training step)", "iteration_time_s", "s", "measured wall-clock time of one iteration; no FLOP count is involved",
@@ -114,8 +114,9 @@ const FlopConvention* convention_for(const ParsedRecord& r) {
   if (r.kind == "memory_analytic_published") return &convention("model_states");
   if (measured("gpu_hours")) return &convention("gpu_hours");
   const std::string& c = r.citation;
-  if (measured("tflops_per_gpu") && (has(c, "Narayanan") || r.id.rfind("narayanan2021", 0) == 0)) return &convention("megatron2021");
+  // Megatron-DeepSpeed first: its citations may name Narayanan et al., whose count it extends.
   if (measured("tflops_per_gpu") && has(c, "Megatron-DeepSpeed")) return &convention("megatron_deepspeed");
+  if (measured("tflops_per_gpu") && (has(c, "Narayanan") || r.id.rfind("narayanan2021", 0) == 0)) return &convention("megatron2021");
   if (measured("iteration_time_s") && (has(c, "Korthikanti") || r.id.rfind("korthikanti2022", 0) == 0)) return &convention("korthikanti2022");
   if (measured("tflops_per_gpu") && (has(c, "Llama 3") || has(c, "Llama Team") || r.id.rfind("llama3", 0) == 0)) return &convention("llama3");
   if (measured("model_tflops_per_gpu_flashattention2") && (has(c, "FlashAttention-2") || r.id.rfind("flashattention2", 0) == 0))

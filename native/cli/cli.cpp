@@ -205,7 +205,7 @@ int cmd_profile(const std::string& gpu, const std::string& check, std::ostream& 
 }  // namespace
 
 int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream& err) {
-  CLI::App app{"llmcalc: compute, memory, time and cost of training a transformer"};
+  CLI::App app{"llmcalc: compute, memory, time and cost of training a transformer", "llmcalc"};
   app.require_subcommand(1);
   ScenarioArgs est_args, exp_args, opt_args;
   bool json = false, terms = false, fields = false, opt_json = false, presets_json = false;

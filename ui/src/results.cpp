@@ -166,14 +166,21 @@ std::string aria_summary(const State& st) {
   const std::string message = st.banner.empty() ? "" : std::string(st.banner_error ? "Error: " : "Note: ") + st.banner + "\n";
   if (!st.est) return message + (st.error ? "Input error: " + st.error->text() : "No model selected.");
   const Estimate& e = *st.est;
+  // " (one sigma LOW to HIGH)", or nothing where there is no range (a given MFU or TFLOP/s)
+  auto range = [](double low, double high) {
+    if (!(high > low)) return std::string();
+    char r[96];
+    std::snprintf(r, sizeof r, " (one sigma %.4g to %.4g)", low, high);
+    return std::string(r);
+  };
   char buf[2048];
   std::snprintf(buf, sizeof buf,
                 "%s%s on %lld %s GPUs.\n"
                 "Parameters: %.4g [params.total=%.17g]\n"
                 "Model FLOPs: %.4g [flops.model_total=%.17g]\n"
                 "Memory per GPU: %s of %s, %s [memory.per_gpu.total_bytes=%.17g] [memory.fits=%s]\n"
-                "Step time: %.4g s (one sigma %.4g to %.4g s) [time.step_s=%.17g]\n"
-                "Total: %.4g days (one sigma %.4g to %.4g) [time.total_days=%.17g]\n"
+                "Step time: %.4g s%s [time.step_s=%.17g]\n"
+                "Total: %.4g days%s [time.total_days=%.17g]\n"
                 "GPU-hours: %.4g [time.gpu_hours=%.17g]\n"
                 "Cost: $%.4g [time.cost_usd=%.17g]\n"
                 "MFU: %.1f%% [time.mfu=%.17g]\n"
@@ -183,8 +190,8 @@ std::string aria_summary(const State& st) {
                 e.r.m.name.empty() ? "Size-only model" : e.r.m.name.c_str(), (long long)e.r.gpu_count, e.r.s.hardware.gpu.id.c_str(),
                 e.params.total, e.params.total, e.flops.model_total, e.flops.model_total, format_value(e.mem.total_bytes, "bytes").c_str(),
                 format_value(e.mem.capacity_bytes, "bytes").c_str(), e.fits ? "fits" : "does not fit", e.mem.total_bytes, e.fits ? "true" : "false",
-                e.time.step_s, e.time.step_low_s, e.time.step_high_s, e.time.step_s, e.time.total_days, e.time.total_days_low,
-                e.time.total_days_high, e.time.total_days, e.time.gpu_hours, e.time.gpu_hours, e.time.cost_usd,
+                e.time.step_s, range(e.time.step_low_s, e.time.step_high_s).c_str(), e.time.step_s, e.time.total_days,
+                range(e.time.total_days_low, e.time.total_days_high).c_str(), e.time.total_days, e.time.gpu_hours, e.time.gpu_hours, e.time.cost_usd,
                 e.time.cost_usd, 100 * e.time.mfu, e.time.mfu, e.r.s.hardware.profile->source.c_str(), e.r.s.hardware.profile->description.c_str(),
                 e.warnings.size());
   return message + buf;

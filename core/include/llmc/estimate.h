@@ -51,7 +51,9 @@ struct CommItem {
   int64_t group = 1;       // ranks in the collective
   std::string tier;        // intra_node | inter_node
   double bytes_per_step = 0;   // payload per GPU per step (before the ring factor)
-  double time_s = 0;           // alpha-beta time per step
+  double calls = 0;            // collectives per step
+  double latency_s = 0;        // latency of one call (NCCL's ring model, or the tier's alpha)
+  double time_s = 0;           // calls × (latency + bandwidth time), per step
   bool overlapped = false;
   double exposed_s = 0;        // what adds to the step time
   // Runs inside every micro-batch's forward/backward (tp, cp, ep), so each idle slot of the
