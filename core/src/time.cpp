@@ -80,17 +80,13 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   const double sm_share = hw.gpu.sm_count > 0 ? std::min(1.0, double(hw.nccl_sms) / double(hw.gpu.sm_count)) : 0.0;
   const double contention = hidden * sm_share;
   const double compute = compute_seconds(r, f);
+  double kernels_rel = 0, model_rel = 0, rel = 0;  // the step's one-sigma error bar, by basis (below)
   if (hw.mfu > 0 || hw.achieved_tflops > 0) {
     const double rate = hw.mfu > 0 ? hw.mfu * peak : hw.achieved_tflops * 1e12;
     te.basis = hw.mfu > 0 ? "mfu" : "achieved_tflops";
     te.step_s = tr.add("time.step_s", "model_flops_per_step / (gpus × rate), rate = MFU × peak or achieved TFLOP/s", "s",
                        "definition of MFU (Chowdhery et al. 2022, appendix B); seeds 000/002/003", model_step / (gpus * rate),
                        {{"model_flops_per_step", model_step}, {"gpus", gpus}, {"rate_flops", rate}});
-    // The user's rate: no model range.
-    te.step_low_s = tr.add("time.step_low_s", "step_s (a given MFU or TFLOP/s fixes the step)", "s", "hardware.mfu / hardware.achieved_tflops (user)",
-                           te.step_s, {{"step_s", te.step_s}});
-    te.step_high_s = tr.add("time.step_high_s", "step_s (a given MFU or TFLOP/s fixes the step)", "s", "hardware.mfu / hardware.achieved_tflops (user)",
-                            te.step_s, {{"step_s", te.step_s}});
     // Share the given step time out: bubble and comm as modelled, the rest is compute.
     te.comm_exposed_s = exposed;
     te.compute_s = te.step_s / (1 + bubble) - exposed;
@@ -111,10 +107,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
                        te.compute_s + te.bubble_s + te.comm_exposed_s,
                        {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
-    te.step_low_s = tr.add("time.step_low_s", "step_s × (1 − model_rel)", "s", "model error from docs/validation.md", te.step_s * (1 - kModelRelErr),
-                           {{"step_s", te.step_s}, {"model_rel", kModelRelErr}});
-    te.step_high_s = tr.add("time.step_high_s", "step_s × (1 + model_rel)", "s", "model error from docs/validation.md", te.step_s * (1 + kModelRelErr),
-                            {{"step_s", te.step_s}, {"model_rel", kModelRelErr}});
+    model_rel = rel = kModelRelErr;
   } else {
     te.basis = "profile";
     const double fwd = ct.stage_fwd.total(), bwd = ct.stage_bwd.total();
@@ -149,13 +142,19 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                        {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
     // Error bar: the kernels' measured spread (independent kernels add in quadrature, scaled
     // with the bubble) and the model's validated error.
-    const double kernels_rel = te.step_s > 0 ? std::sqrt(step.var_s2 + ct.optimizer.var_s2) * (1 + bubble) / te.step_s : 0;
-    const double rel = std::sqrt(kernels_rel * kernels_rel + kModelRelErr * kModelRelErr);
-    te.step_low_s = tr.add("time.step_low_s", "step_s × (1 − √(kernel_rel² + model_rel²))", "s", "profile p10/p90 and cv per kernel; model error from docs/validation.md",
-                           te.step_s * (1 - rel), {{"kernel_rel", kernels_rel}, {"model_rel", kModelRelErr}});
-    te.step_high_s = tr.add("time.step_high_s", "step_s × (1 + √(kernel_rel² + model_rel²))", "s", "profile p10/p90 and cv per kernel; model error from docs/validation.md",
-                            te.step_s * (1 + rel), {{"kernel_rel", kernels_rel}, {"model_rel", kModelRelErr}});
+    kernels_rel = te.step_s > 0 ? std::sqrt(step.var_s2 + ct.optimizer.var_s2) * (1 + bubble) / te.step_s : 0;
+    model_rel = kModelRelErr;
+    rel = std::sqrt(kernels_rel * kernels_rel + model_rel * model_rel);
   }
+  // One sigma, in every basis: the profile's kernel spread and the model's validated error; the
+  // model's error alone on a flat efficiency; none for a given MFU or TFLOP/s (the user's rate).
+  const char* range_source = "profile p10/p90 and cv per kernel; model error from docs/validation.md";
+  te.step_low_s = tr.add("time.step_low_s",
+                         "step_s × (1 − rel); rel = √(kernel_rel² + model_rel²) (profile basis), model_rel (compute_efficiency), 0 (mfu / achieved_tflops)",
+                         "s", range_source, te.step_s * (1 - rel), {{"step_s", te.step_s}, {"kernel_rel", kernels_rel}, {"model_rel", model_rel}});
+  te.step_high_s = tr.add("time.step_high_s",
+                          "step_s × (1 + rel); rel = √(kernel_rel² + model_rel²) (profile basis), model_rel (compute_efficiency), 0 (mfu / achieved_tflops)",
+                          "s", range_source, te.step_s * (1 + rel), {{"step_s", te.step_s}, {"kernel_rel", kernels_rel}, {"model_rel", model_rel}});
   tr.add("time.bubble_s", "(micro-batch kernels + exposed tp/cp/ep communication) × bubble_fraction; step − step/(1 + bubble_fraction) (MFU basis)", "s",
          "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}, {"slot_comm_s", slot_comm}});
   tr.add("time.comm_exposed_s", "Σ exposed communication", "s", "comm.* terms", te.comm_exposed_s, {});

@@ -142,18 +142,19 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   row.step_s = step;
   row.scenario = res.s;
   row.notes = m.notes;
-  if (c.id == "megatron2021") {
-    const double f = megatron2021_flops_per_step(gbs_seqs, seq, double(r.layers), double(r.hidden), double(r.vocab));
-    row.predicted = f / (step * gpus) / 1e12;
-  } else if (c.id == "megatron_deepspeed") {
-    // The same count as Narayanan et al.'s, with 3 forward-pass equivalents when nothing is
-    // recomputed (throughput_calculator: 4 with checkpoint_activations or any recompute
-    // granularity). The source's count follows its own recompute: the record's, if published.
-    const bool published = m.space.recompute.size() == 1;
-    const Recompute rec = published ? m.space.recompute.front() : res.s.training.recompute;
-    if (!published) row.notes.push_back("recompute not published: the FLOP count's factor follows llmcalc's choice (" + std::string(to_string(rec)) + ")");
-    const double f = megatron2021_flops_per_step(gbs_seqs, seq, double(r.layers), double(r.hidden), double(r.vocab)) *
-                     (rec == Recompute::none ? 0.75 : 1.0);
+  if (c.id == "megatron2021" || c.id == "megatron_deepspeed") {
+    // Narayanan et al.'s count (4 forward-pass equivalents: full recompute). Megatron-DeepSpeed
+    // prints the same with 3 when nothing is recomputed (throughput_calculator: 4 with
+    // checkpoint_activations or any recompute granularity), following the run's own recompute:
+    // the record's, if published.
+    double passes = 1.0;
+    if (c.id == "megatron_deepspeed") {
+      const bool published = m.space.recompute.size() == 1;
+      const Recompute rec = published ? m.space.recompute.front() : res.s.training.recompute;
+      if (!published) row.notes.push_back("recompute not published: the FLOP count's factor follows llmcalc's choice (" + std::string(to_string(rec)) + ")");
+      if (rec == Recompute::none) passes = 0.75;
+    }
+    const double f = megatron2021_flops_per_step(gbs_seqs, seq, double(r.layers), double(r.hidden), double(r.vocab)) * passes;
     row.predicted = f / (step * gpus) / 1e12;
   } else if (c.id == "llama3") {
     const double tokens = gbs_seqs * seq;
