@@ -3,11 +3,7 @@
 // checked to estimate successfully before it is timed. Results: docs/benchmarks.md.
 #include <benchmark/benchmark.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "llmc/catalog.h"
 #include "llmc/estimate.h"

@@ -48,7 +48,7 @@ Scenario llama8b_8gpu() {
 }
 
 // The same with every other setting at its default (ZeRO-0, no recompute): does not fit, so
-// the micro-batch search tries every divisor of the per-replica batch (the slow path).
+// the micro-batch search finds nothing (the slow path).
 Scenario llama8b_8gpu_nofit() {
   return make({{"model.preset", "llama3.1-8b"},
                {"hardware.gpu", "h100-sxm"},
@@ -60,8 +60,9 @@ Scenario llama8b_8gpu_nofit() {
 
 // Llama 3.1 405B as in the Llama 3 paper (arXiv:2407.21783 Table 4): 16,384 H100s, tp 8, pp 16,
 // dp 128, 8K sequences, 16M-token batch (2048 sequences), interleaved with 2 virtual stages.
-// 126 layers over 16 × 2 chunks is uneven: resolve() warns and uses the largest stage. ZeRO-1,
-// no recompute: llmcalc says it needs ~88 GB of 86 GB, so the micro-batch search runs to the end.
+// 126 layers over 16 stages is uneven (resolve() warns: the first and last take 7, the others 8).
+// ZeRO-1, no recompute: llmcalc says it needs ~87 GB of 86 GB, so the micro-batch search runs to
+// the end.
 Scenario llama405b_16k() {
   return make({{"model.preset", "llama3.1-405b"},
                {"hardware.gpu", "h100-sxm"},
