@@ -54,14 +54,15 @@ void print_estimate_table(const Estimate& e, std::ostream& out) {
   const TimeEstimate& t = e.time;
   row(out, "step", fmt(t.step_s, "s") + "  = compute " + fmt(t.compute_s, "s") + " + bubble " + fmt(t.bubble_s, "s") + " + exposed comm " +
                        fmt(t.comm_exposed_s, "s"));
-  if (t.step_high_s > t.step_low_s)  // a given MFU or TFLOP/s has no model range
+  const bool ranged = t.step_high_s > t.step_low_s;  // a given MFU or TFLOP/s has no model range
+  if (ranged)
     row(out, "step, one-sigma range", fmt(t.step_low_s, "s") + " to " + fmt(t.step_high_s, "s"));
   row(out, "pipeline bubble (p-1)/m", fmt(t.bubble_fraction, "fraction"));
   row(out, "tokens/s", sci(t.tokens_per_s));
   row(out, "total", fmt(t.total_days, "days") +
-                        (t.total_days_high > t.total_days_low ? "  (" + fmt(t.total_days_low, "days") + " to " + fmt(t.total_days_high, "days") + ")" : ""));
+                        (ranged ? "  (" + fmt(t.total_days_low, "days") + " to " + fmt(t.total_days_high, "days") + ")" : ""));
   row(out, "GPU-hours", sci(t.gpu_hours));
-  row(out, "cost", "$" + sci(t.cost_usd) + (t.cost_usd_high > t.cost_usd_low ? "  ($" + sci(t.cost_usd_low) + " to $" + sci(t.cost_usd_high) + ")" : ""));
+  row(out, "cost", "$" + sci(t.cost_usd) + (ranged ? "  ($" + sci(t.cost_usd_low) + " to $" + sci(t.cost_usd_high) + ")" : ""));
   row(out, "energy (GPUs at TDP)", sci(t.energy_kwh) + " kWh");
   row(out, "MFU / HFU", fmt(t.mfu, "fraction") + " / " + fmt(t.hfu, "fraction"));
   if (!e.comm.empty()) {
