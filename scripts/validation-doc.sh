@@ -72,7 +72,10 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   interleaving"; `virtual_stages` (chunks per pipeline rank, NeMo's VP) may be given instead;
   `recompute_layers` (with full recompute, the layers recomputed per stage),
   `fused_elementwise` (false: the source ran eager PyTorch element-wise ops), `flash_attention`
-  and `dp_overlap` (the source's attention kernel and gradient reduction, below) may be given too.
+  and `dp_overlap` (the source's attention kernel and gradient reduction, below), `grad_dtype`
+  (fp32, bf16 or fp16: the dtype gradients are reduced and kept in, e.g. FSDP2's `reduce_dtype`)
+  may be given too. `recompute` may name torchtitan's per-op policy ("selective op": llmcalc's
+  `selective_op`) besides none, selective (Megatron's) and full.
   Any field of the wrong type or out of range skips the record, naming the field; a file that is
   not a JSON array is an error (exit 2).
 - **Metric.** The source's own FLOP convention where llmcalc knows it (table below). A record
@@ -231,20 +234,28 @@ cat <<'MD'
 
 ## torchtitan: FSDP2 in eager PyTorch on 64 A100s
 
-`validation/torchtitan-a100.json` holds the five runs of torchtitan's performance page
-(pytorch/torchtitan `docs/performance.md` @ 0413364) that llmcalc can model: Llama 3 8B and 70B
-at 8K tokens, Llama 2 13B and 70B at 4K, pure FSDP2 (ZeRO-3) over 64 A100 80GB, tokens/s per
-GPU as printed. The page's version ran PyTorch eager (no torch.compile, no Float8), so the records
-say `fused_elementwise: false`: RMSNorm, rotary, SwiGLU, the loss and AdamW run as chains of
-separate kernels (docs/formulas.md, "Eager element-wise kernels"). Its "selective layer"
-checkpointing wraps every second block in full activation checkpointing (torchtitan's
-`selective_ac_option = '2'`), written as `recompute: full` with `recompute_layers` = half the
-layers. Left out: the three "selective op" rows (a per-op policy that saves every matmul output
-but every second one, and recomputes the element-wise ops: not one of llmcalc's recompute modes).
+`validation/torchtitan-a100.json` holds the eight runs of torchtitan's performance page
+(pytorch/torchtitan `docs/performance.md` @ 0413364): Llama 3 8B and 70B at 8K tokens, Llama 2
+13B and 70B at 4K, pure FSDP2 (ZeRO-3) over 64 A100 80GB, tokens/s per GPU as printed. The
+page's version ran PyTorch eager (no torch.compile, no Float8), so the records say
+`fused_elementwise: false`: RMSNorm, rotary, SwiGLU, the loss and AdamW run as chains of
+separate kernels (docs/formulas.md, "Eager element-wise kernels"). FSDP2 reduces gradients in
+fp32 (torchtitan's `mixed_precision_reduce = "float32"`), so the records say `grad_dtype: fp32`.
+Its "selective layer" checkpointing wraps every second block in full activation checkpointing
+(torchtitan's `selective_ac_option = '2'`), written as `recompute: full` with
+`recompute_layers` = half the layers; its "selective op" checkpointing saves SDPA's outputs and
+every odd matmul's, recomputing the other matmuls and every element-wise op: llmcalc's
+`selective_op` (docs/formulas.md, "Activations"). llmcalc agrees with the page's
+footnote that Llama 2 70B runs out of memory at two sequences per GPU under it, and fits one.
 Not stated by the page, and taken from the GPU's datasheet file: the network (200 Gb/s per GPU).
-Two effects this file measures: with fused element-wise kernels assumed, the runs were predicted
-4-20 % fast (MAE 14 %), and with overlapped communication free 4-11 % fast (MAE 7.0 %); with both
-modelled the error is below.
+Three effects this file measures: with fused element-wise kernels assumed, the five
+non-"selective op" runs were predicted 4-20 % fast (MAE 14 %), with overlapped communication free
+4-11 % fast (MAE 7.0 %), and with bf16 gradient reduction 2-8 % fast (MAE 4.3 %); with all three
+modelled the error is below. The Llama 2 70B "selective op" run (one sequence per GPU) stays 13 %
+fast: the page measured it no faster than full checkpointing at two sequences, where llmcalc
+predicts 12 % more throughput per GPU. llmcalc puts that run at 70 of the GPU's 86 GB before
+the fp32 intermediates of eager PyTorch, which it does not count; a run that close to the
+limit can spend time in the caching allocator's retries, which nothing here measures.
 
 MD
 echo "$torchtitan"

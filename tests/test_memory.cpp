@@ -147,3 +147,34 @@ TEST_CASE("MoE expert parallelism shards the experts") {
   CHECK(ep8.mem.weights_bytes < ep1.mem.weights_bytes / 4);
   CHECK(ep8.params.per_gpu == doctest::Approx(ep1.params.per_gpu - 32 * 7.0 * 3 * 4096 * 14336).epsilon(1e-9));
 }
+
+// torchtitan's per-op policy (training.recompute = selective_op): a layer keeps its input and the
+// outputs of wq, wv, SDPA (O + fp32 log-sum-exp), w1 and w2 (torchtitan
+// torchtitan/models/llama3/infra/parallelize.py, _save_list and "every second mm"). Llama 3 8B,
+// one 8,192-token sequence, tp 1, bf16: 2·T·(h + (q + kv) + q + ffn + h) + 4·T·a bytes.
+TEST_CASE("selective_op keeps the block input, wq/wv/w1/w2 outputs and SDPA's per layer") {
+  const double T = 8192, hh = 4096, q = 4096, kv = 1024, ffn = 14336, heads = 32, layers = 32;
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.recompute", "selective_op"}});
+  const double kept = 2 * T * (hh + q + kv + q + ffn + hh) + 4 * T * heads;
+  CHECK(kept == 521142272.0);
+  const double working = e.mem.activations_per_layer_bytes;  // the layer whose re-runs are live in backward
+  CHECK(e.mem.activations_bytes - working == doctest::Approx(layers * kept).epsilon(1e-12));
+  Estimate none = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}});
+  Estimate full = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.recompute", "full"}});
+  CHECK(e.mem.activations_bytes < none.mem.activations_bytes);
+  CHECK(e.mem.activations_bytes > full.mem.activations_bytes);
+}
+
+// torchtitan docs/performance.md @ 0413364, footnote 1: Llama 2 70B with FSDP2 on 64 A100 80GB at
+// local batch 2 "will cause an OOM error when selective activation checkpointing is used" (so
+// the page reports local batch 1), while full checkpointing at local batch 2 is its table's row.
+TEST_CASE("torchtitan's footnote: Llama 2 70B per-op checkpointing fits one sequence per GPU, not two") {
+  auto at = [](const char* mb, const char* rec) {
+    return run({{"model.preset", "llama2-70b"}, {"training.seq_len", "4096"}, {"hardware.gpu", "a100-sxm-80gb"}, {"hardware.gpu_count", "64"},
+                {"training.zero_stage", "3"}, {"training.grad_dtype", "fp32"}, {"training.fused_elementwise", "false"}, {"training.micro_batch", mb},
+                {"training.global_batch_seqs", "128"}, {"training.recompute", rec}});
+  };
+  CHECK(at("1", "selective_op").fits);
+  CHECK_FALSE(at("2", "selective_op").fits);
+  CHECK(at("2", "full").fits);
+}

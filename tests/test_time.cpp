@@ -237,3 +237,44 @@ TEST_CASE("time: the step's error bar is carried to total days and cost; a given
   CHECK(flat.time.step_high_s == doctest::Approx(flat.time.step_s * 1.05).epsilon(1e-12));
   CHECK(flat.trace.find("time.step_low_s"));
 }
+
+// torchtitan's per-op policy re-runs a block's 2nd, 4th and 6th matmul (wk, wo, w3 in forward
+// order wq, wk, wv, wo, w1, w3, w2) and every element-wise op. Llama 3 8B: hardware FLOPs exceed
+// model FLOPs (+ flash attention's backward recompute, 0.5 × the attention forward) by
+// 32 layers × 2 × (h·kv·d + a·d·h + h·ffn) per token.
+TEST_CASE("selective_op recomputes wk, wo and w3: FLOPs exactly, time between none and full") {
+  auto at = [](const char* rec, Sets more = {}) {
+    Sets s = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.seq_len", "8192"}, {"training.recompute", rec}};
+    s.insert(s.end(), more.begin(), more.end());
+    return run(s);
+  };
+  const Estimate none = at("none"), op = at("selective_op"), full = at("full");
+  const double per_layer = 4096.0 * 1024 + 4096.0 * 4096 + 4096.0 * 14336;
+  CHECK(op.flops.hardware_per_token - none.flops.hardware_per_token == doctest::Approx(32 * 2 * per_layer).epsilon(1e-12));
+  CHECK(op.flops.model_per_token == none.flops.model_per_token);
+  CHECK(none.time.step_s < op.time.step_s);
+  CHECK(op.time.step_s < full.time.step_s);
+  // The re-run share of the forward is what separates them: more than the matmuls alone (their
+  // 36.5 % of the layer's matmul FLOPs), because every element-wise op runs again, and less than all.
+  const double extra_op = op.time.step_s - none.time.step_s, extra_full = full.time.step_s - none.time.step_s;
+  CHECK(extra_op / extra_full > per_layer / (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336));
+  CHECK(extra_op / extra_full < 1);
+  // With tp, it re-runs half of the layer's forward tp traffic (the all-gathers; the
+  // reduce-scatters' outputs are saved): 5 collective pairs per layer per micro-batch, not 4 or 6.
+  auto tp_bytes = [](const Estimate& e) {
+    for (const CommItem& c : e.comm)
+      if (c.name == "tp") return c.bytes_per_step;
+    return 0.0;
+  };
+  const Sets tp = {{"parallel.tp", "8"}, {"training.sequence_parallel", "true"}};
+  CHECK(tp_bytes(at("selective_op", tp)) == doctest::Approx(tp_bytes(at("none", tp)) * 5 / 4).epsilon(1e-12));
+  CHECK(tp_bytes(at("full", tp)) == doctest::Approx(tp_bytes(at("none", tp)) * 6 / 4).epsilon(1e-12));
+}
+
+TEST_CASE("selective_op is refused for MoE and MLA models, naming the field") {
+  const Error moe = run_error({{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"training.recompute", "selective_op"}});
+  CHECK(moe.field == "training.recompute");
+  CHECK(moe.message.find("MoE") != std::string::npos);
+  const Error size_only = run_error({{"model.params", "7e9"}, {"training.recompute", "selective_op"}});
+  CHECK(size_only.field == "training.recompute");
+}

@@ -448,9 +448,13 @@ TEST_CASE("validate: NeMo / Megatron-Bridge FP8 runs on H100 within 10% mean err
 
 // torchtitan's FSDP2 runs on 64 A100 80GB (validation/torchtitan-a100.json): eager PyTorch, so the
 // records say fused_elementwise = false, and "selective layer" checkpointing is full recompute of
-// every second block (recompute_layers). ≤ 10% mean error across other frameworks, as for NeMo.
+// every second block (recompute_layers); "selective op" is torchtitan's per-op policy
+// (selective_op). ≤ 10% mean error across other frameworks, as for NeMo.
 TEST_CASE("validate: torchtitan FSDP2 runs on A100 within 10% mean error, with eager element-wise kernels") {
-  const ValidationReport r = other_framework_runs("torchtitan-a100.json", 5);
+  const ValidationReport r = other_framework_runs("torchtitan-a100.json", 8);
+  CHECK(row(r, "torchtitan_llama3-8b_a100x64_ac-op").scenario.training.recompute == Recompute::selective_op);
+  CHECK(row(r, "torchtitan_llama3-8b_a100x64_ac-op").scenario.training.grad_dtype == Dtype::fp32);  // FSDP2 reduce_dtype
+  CHECK(row(r, "torchtitan_llama2-70b_a100x64_ac-op").scenario.training.micro_batch == 1);
   const ValidationRow& x = row(r, "torchtitan_llama3-8b_a100x64_ac-layer");
   CHECK(x.convention == "tokens_per_gpu");
   CHECK_FALSE(x.scenario.training.fused_elementwise);
@@ -480,6 +484,25 @@ TEST_CASE("validate: recompute_layers needs full recompute; fused_elementwise mu
   const ValidationRow& ok = row(ok_report, "r");
   CHECK(ok.status == "compared");
   CHECK(ok.scenario.training.recompute_layers == 20);
+}
+
+TEST_CASE("validate: grad_dtype sets the dtype gradients are reduced in; 'selective op' is torchtitan's policy") {
+  auto with = [](const nlohmann::json& training) { return llama2_13b_file({{"training", training}}); };
+  const ValidationReport fp32_report = run_text(with({{"zero_stage", 3}, {"grad_dtype", "fp32"}, {"recompute", "selective op (per-op)"}}));
+  const ValidationReport bf16_report = run_text(with({{"zero_stage", 3}, {"recompute", "selective"}}));
+  const ValidationRow& fp32 = row(fp32_report, "r");
+  const ValidationRow& bf16 = row(bf16_report, "r");
+  REQUIRE(fp32.status == "compared");
+  REQUIRE(bf16.status == "compared");
+  CHECK(fp32.scenario.training.grad_dtype == Dtype::fp32);
+  CHECK_FALSE(bf16.scenario.training.grad_dtype.has_value());
+  CHECK(fp32.scenario.training.recompute == Recompute::selective_op);
+  CHECK(bf16.scenario.training.recompute == Recompute::selective);
+  const ValidationReport bad_report = run_text(with({{"grad_dtype", "float32"}}));
+  const ValidationRow& bad = row(bad_report, "r");
+  CHECK(bad.status == "skipped");
+  CHECK(bad.skip_field == "training.grad_dtype");
+  CHECK(bad.skip_reason.find("'float32'") != std::string::npos);
 }
 
 // DeepSeek-V3's H800s: the H100's compute with NVLink cut to 400 GB/s (200 per direction).

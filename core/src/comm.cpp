@@ -172,7 +172,12 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                                      : (ct.stage_fwd.attention_s + ct.stage_bwd.attention_s) * mb;
   const double tokens_micro = double(ts.micro_batch) * double(ts.seq_len) / double(par.cp);
   const double L = double(r.layers_per_stage);
+  // Forward passes whose collectives run again in backward: full recompute re-runs them all.
+  // torchtitan's per-op policy re-runs half of a layer's forward tp traffic: with SP both
+  // all-gathers (it saves reduce-scatter outputs), without SP the all-reduce after wo (the one
+  // after w2 feeds nothing backward needs); it saves SDPA outputs, so no cp exchange re-runs.
   const double fwd_passes = ts.recompute == Recompute::full ? 2 : 1;
+  const double tp_fwd_passes = ts.recompute == Recompute::selective_op ? 1.5 : fwd_passes;
 
   if (par.tp > 1 && m.has_shape()) {
     // Two all-reduces per layer forward (after attention and MLP) and two in backward; with SP
@@ -180,7 +185,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // timed as those two collectives: on NVSwitch they run as rings, while a large all-reduce can
     // use NVLink SHARP (8×H100: ring gather/scatter ~362 GB/s busbw, NVLS all-reduce ~479).
     const double bytes = e * tokens_micro * double(m.hidden);
-    const double count = L * mb * (2 * fwd_passes + 2);
+    const double count = L * mb * (2 * tp_fwd_passes + 2);
     CommItem c = make(r, "tp", ts.sequence_parallel ? "all_gather" : "all_reduce", par.tp, 1, bytes, count);
     if (ts.sequence_parallel) {
       const CommItem rs = make(r, "tp", "reduce_scatter", par.tp, 1, bytes, count);

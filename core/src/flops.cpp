@@ -20,6 +20,14 @@ double attention_matmul_weights(const ModelSpec& m) {
 
 double mlp_matmul_weights(const ModelSpec& m, double ffn) { return (m.mlp == MlpKind::gelu ? 2 : 3) * m.hidden * ffn; }
 
+// Weights of the matmuls torchtitan's per-op policy runs again in backward, per dense layer. It
+// counts the layer's mms in forward order (wq, wk, wv, wo, w1, w3, w2) and recomputes every
+// second one: wk, wo and w3 (a GeLU MLP's second mm, w2, has an output backward never needs).
+double selective_op_matmul_weights(const ModelSpec& m) {
+  const double h = m.hidden, qd = double(m.heads) * m.head_dim, kvd = double(m.kv_heads) * m.head_dim;
+  return h * kvd + qd * h + (m.mlp == MlpKind::gelu ? 0 : h * double(m.ffn_hidden));
+}
+
 }  // namespace
 
 FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, Trace* t) {
@@ -35,6 +43,8 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
   double recompute_share = 0;  // fraction of the forward that full recompute runs again
   if (ts.recompute == Recompute::full)
     recompute_share = ts.recompute_layers > 0 && r.layers_per_stage > 0 ? double(ts.recompute_layers) / double(r.layers_per_stage) : 1.0;
+  // selective_op (dense layers only, scenario.cpp): its recomputed matmuls, whichever count.
+  const double selective_op_fwd = ts.recompute == Recompute::selective_op ? m.layers * 2 * selective_op_matmul_weights(m) : 0;
 
   if (!detailed) {
     // C = 6ND split as forward 2N, backward 4N per token (seed 001).
@@ -44,7 +54,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
                                f.forward_per_token + f.backward_per_token, {{"N", p.active}});
     f.model_total = tr.add("flops.model_total", "6 × N × D (training.flops_formula = 6nd)", "FLOPs", "seeds 000/001/003", f.model_per_token * tokens,
                            {{"N", p.active}, {"D", tokens}});
-    f.hardware_per_token = f.model_per_token + recompute_share * f.forward_per_token;
+    f.hardware_per_token = f.model_per_token + recompute_share * f.forward_per_token + selective_op_fwd;
   } else {
     const double s = double(ts.seq_len);
     const double attn_w = attention_matmul_weights(m);
@@ -76,11 +86,12 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
     f.model_total = tr.add("flops.model_total", "model_per_token × D", "FLOPs", "per-token model FLOPs times training tokens (seed 002: FLOPs per token × tokens)", f.model_per_token * tokens, {{"model_per_token", f.model_per_token}, {"D", tokens}});
     double extra = recompute_share * (linear_fwd + attn_fwd);
     if (ts.recompute == Recompute::selective) extra = attn_fwd;  // Megatron selective: core attention only
+    if (ts.recompute == Recompute::selective_op) extra = selective_op_fwd + (ts.flash_attention ? 0 : attn_fwd);  // math SDPA is not saved
     if (ts.flash_attention) extra += 0.5 * attn_fwd;             // flash backward recomputes QKᵀ: bwd = 2.5 × fwd (Dao 2023)
     f.hardware_per_token = f.model_per_token + extra;
   }
   f.hardware_per_token = tr.add("flops.hardware_per_token", "model_per_token + recomputed forward (+ flash attention's backward recompute)", "FLOPs",
-                                "HFU basis (Korthikanti et al. 2022 §6)", f.hardware_per_token, {{"model_per_token", f.model_per_token}, {"recompute_share", recompute_share}});
+                                "HFU basis (Korthikanti et al. 2022 §6)", f.hardware_per_token, {{"model_per_token", f.model_per_token}, {"recompute_share", recompute_share}, {"selective_op_recomputed", selective_op_fwd}});
   f.hardware_total = tr.add("flops.hardware_total", "hardware_per_token × D", "FLOPs", "per-token hardware FLOPs (with recompute) times training tokens", f.hardware_per_token * tokens,
                             {{"hardware_per_token", f.hardware_per_token}, {"D", tokens}});
   f.pflop_days = tr.add("flops.pflop_days", "model_total / (1e15 × 86400)", "PFLOP-days", "seed 001: 1 PFLOP-day = 1e15 · 24 · 3600 FLOP", f.model_total / 8.64e19,

@@ -134,9 +134,29 @@ struct StageMemory {
 
 // What one layer stores per micro-batch: the same on every stage, so computed once per peak.
 struct LayerActivations {
-  double full_layer = 0;  // no recompute (selective drops the s² scores)
-  double checkpoint = 0;  // the layer input, all full recompute keeps
+  double full_layer = 0;    // no recompute (selective drops the s² scores)
+  double checkpoint = 0;    // the layer input, all full recompute keeps
+  double selective_op = 0;  // what torchtitan's per-op policy keeps (selective_op_layer_bytes)
 };
+
+// Bytes a dense layer keeps under torchtitan's per-op policy (step_ops.cpp, Layer): the block's
+// input, the outputs of the matmuls it saves (wq, wv, w1 and w2; a GeLU MLP's w2 is re-run) and of
+// fused SDPA (O and the fp32 log-sum-exp). w2's output is the row-parallel partial sum, T × h on
+// every tp rank; the others are split like their layers.
+double selective_op_layer_bytes(const Resolved& r, int64_t b) {
+  const ModelSpec& m = r.m;
+  const TrainingSpec& ts = r.s.training;
+  const ParallelSpec& par = r.s.parallel;
+  const double e = activation_bytes(r), t = double(par.tp), rep = ts.sequence_parallel ? t : 1.0;
+  const double tok = double(ts.seq_len) / double(par.cp) * double(b), h = double(m.hidden);
+  const double qd = double(m.heads) * double(m.head_dim), kvd = double(m.kv_heads) * double(m.head_dim);
+  double bytes = e * tok * h / rep;                 // block input
+  bytes += e * tok * (qd + kvd) / t;                // wq, wv outputs
+  if (ts.flash_attention) bytes += e * tok * qd / t + 4 * tok * double(m.heads) / t;  // O, log-sum-exp
+  bytes += e * tok * double(m.ffn_hidden) / t;     // w1 output
+  if (m.mlp != MlpKind::gelu) bytes += e * tok * h;  // w2 output (saved, though backward never reads it)
+  return bytes;
+}
 
 LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int64_t b) {
   const ModelSpec& m = r.m;
@@ -150,6 +170,7 @@ LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int6
   a.full_layer = (1 - moe_share) * dense_layer + moe_share * moe_layer;
   const double rep = ts.sequence_parallel ? double(r.s.parallel.tp) : 1.0;
   a.checkpoint = activation_bytes(r) * double(ts.seq_len) / double(r.s.parallel.cp) * double(b) * double(m.hidden) / rep;
+  if (ts.recompute == Recompute::selective_op) a.selective_op = selective_op_layer_bytes(r, b);
   return a;
 }
 
@@ -242,6 +263,9 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
       const double k = ts.recompute_layers > 0 ? std::min(double(ts.recompute_layers), L) : L;
       per_micro = k * checkpoint + (L - k) * full_layer;
       working = full_layer;  // the layer being recomputed during backward
+    } else if (ts.recompute == Recompute::selective_op && L > 0) {
+      per_micro = L * act.selective_op;
+      working = full_layer;  // the layer whose re-runs are live during its backward
     }
     const double flights = in_flight(r, k, stage);
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));

@@ -33,6 +33,7 @@ const char* to_string(Recompute v) {
     case Recompute::none: return "none";
     case Recompute::selective: return "selective";
     case Recompute::full: return "full";
+    case Recompute::selective_op: return "selective_op";
   }
   return "?";
 }
@@ -209,6 +210,11 @@ Result<Resolved> resolve(const Scenario& in) {
   // ZeRO / FSDP.
   if (t.zero_shard_group > 0 && (p.dp * p.cp) % t.zero_shard_group != 0)
     return divisibility("training.zero_shard_group", "parallel.dp × cp", p.dp * p.cp, "training.zero_shard_group", t.zero_shard_group);
+  if (t.recompute == Recompute::selective_op && m.has_shape() && (m.is_moe() || m.attention != AttentionKind::standard))
+    return make_error("training.recompute", std::string("selective_op (torchtitan's per-op policy) is modelled for dense layers with standard attention; this model has ") +
+                                                (m.is_moe() ? "MoE layers" : "MLA attention") + "; use none, selective or full");
+  if (t.recompute == Recompute::selective_op && !m.has_shape())
+    return make_error("training.recompute", "selective_op needs the model shape (model.layers, model.hidden, ...), not only model.params");
   if (t.recompute_layers > 0 && t.recompute != Recompute::full)
     return make_error("training.recompute_layers", "applies to training.recompute=full; got recompute " + std::string(to_string(t.recompute)));
   if (t.recompute_layers > r.layers_per_stage && m.has_shape())

@@ -60,15 +60,20 @@ enum class Fp8Input { fused_into_norm, cast };
 // input and the backward output gradient with a fused cast-transpose (read e bytes, write two FP8
 // copies) before the GEMMs; a norm that outputs FP8 leaves only the transpose (read 1, write 1).
 // Weights are cast once per step, not per micro-batch, and are left out.
+// `rerun`, when given, also gets the forward kernels (a recompute policy runs them again).
 void linear(const Ctx& c, double T, double k, double n, OpTally& fwd, OpTally& bwd, double batch = 1,
-            Fp8Input input = Fp8Input::cast) {
+            Fp8Input input = Fp8Input::cast, OpTally* rerun = nullptr) {
   if (T <= 0 || k <= 0 || n <= 0) return;
-  fwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, n, k, batch));
+  const KernelTime forward = gemm_time(c.kp, c.gemm_dtype, T, n, k, batch);
+  fwd.add_gemm(forward);
+  if (rerun) rerun->add_gemm(forward);
   bwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, k, n, batch));
   bwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, k, n, T, batch));
   if (c.gemm_dtype == Dtype::fp8) {
     const double x_bytes_per_elem = input == Fp8Input::fused_into_norm ? 2 : c.e + 2;
-    fwd.add_memory(memory_time(c.kp, MemKernel::cast, T * k * batch * x_bytes_per_elem));
+    const KernelTime cast = memory_time(c.kp, MemKernel::cast, T * k * batch * x_bytes_per_elem);
+    fwd.add_memory(cast);
+    if (rerun) rerun->add_memory(cast);
     bwd.add_memory(memory_time(c.kp, MemKernel::cast, T * n * batch * (c.e + 2)));
   }
 }
@@ -101,7 +106,12 @@ void eager_rmsnorm(const Ctx& c, double elems, OpTally& fwd, OpTally& bwd) {
 }
 
 struct Layer {
-  OpTally fwd, bwd, attn_core_fwd;  // attn_core_fwd: what selective recompute re-runs
+  OpTally fwd, bwd;
+  OpTally attn_core_fwd;  // what Megatron's selective recompute re-runs
+  // torchtitan's per-op policy counts a block's matmuls in forward order (wq, wk, wv, wo, w1,
+  // w3, w2), saves the fused SDPA outputs and the odd matmuls' outputs and re-runs the rest in
+  // backward: wk, wo, w3 and every element-wise op (backward needs nothing after w2's input).
+  OpTally selective_op;
 };
 
 Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe) {
@@ -115,39 +125,46 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   const double Tn = ts.sequence_parallel ? T / tp : T;
   const double h = double(m.hidden), a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim);
   const MemKernel norm = m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm;
+  // The element-wise forward kernels, kept apart because torchtitan's per-op policy saves none
+  // of their outputs and runs them all again in backward.
+  OpTally fwd_mem;
+  const bool op_policy = ts.recompute == Recompute::selective_op;
+  OpTally* rerun = op_policy ? &L.selective_op : nullptr;
 
   // Norms: read x, write y; backward reads x and dy, writes dx. Eager LayerNorm is one native
   // kernel too; eager RMSNorm is a chain of fp32 ops.
   for (int64_t i = 0; i < m.norms_per_layer; ++i) {
-    if (c.eager && norm == MemKernel::rmsnorm) eager_rmsnorm(c, Tn * h, L.fwd, L.bwd);
-    else elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, L.fwd, L.bwd);
+    if (c.eager && norm == MemKernel::rmsnorm) eager_rmsnorm(c, Tn * h, fwd_mem, L.bwd);
+    else elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, fwd_mem, L.bwd);
   }
   // Two residual adds (with bias-dropout-add fused when the model has dropout: + 1-byte mask;
   // eager: dropout, then the add).
   const double drop = m.dropout ? 1 : 0;
   for (int i = 0; i < 2; ++i) {
-    if (c.eager && m.dropout) eager_ops(c, Tn * h, {2 * e + 1, 3 * e}, {2 * e + 1}, L.fwd, L.bwd);
-    else elementwise(c, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, L.fwd, L.bwd);
+    if (c.eager && m.dropout) eager_ops(c, Tn * h, {2 * e + 1, 3 * e}, {2 * e + 1}, fwd_mem, L.bwd);
+    else elementwise(c, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, fwd_mem, L.bwd);
   }
 
   // Attention projections.
   if (m.attention == AttentionKind::standard) {
     linear(c, T, h, (a + 2 * kv) * d / tp, L.fwd, L.bwd, 1, Fp8Input::fused_into_norm);
-    linear(c, T, a * d / tp, h, L.fwd, L.bwd);
+    // Per-op policy: torchtitan projects q, k and v separately (wq, wk, wv) and re-runs wk.
+    if (op_policy) L.selective_op.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, kv * d / tp, h));
+    linear(c, T, a * d / tp, h, L.fwd, L.bwd, 1, Fp8Input::cast, rerun);  // wo: re-run
   } else {  // MLA: the low-rank projections lumped as one linear of the same parameter count
     linear(c, T, h, p.attention_per_layer / h / tp, L.fwd, L.bwd, 1, Fp8Input::fused_into_norm);
   }
   if (m.position == PositionKind::rotary) {
     const double qk = T * (a + kv) * d / tp;
     // Eager: to fp32, complex multiply, back (and the same three backward).
-    if (c.eager) eager_ops(c, qk, {e + 4, 8, 4 + e}, {e + 4, 8, 4 + e}, L.fwd, L.bwd);
-    else elementwise(c, MemKernel::rotary, 2 * qk * e, 2 * qk * e, L.fwd, L.bwd);
+    if (c.eager) eager_ops(c, qk, {e + 4, 8, 4 + e}, {e + 4, 8, 4 + e}, fwd_mem, L.bwd);
+    else elementwise(c, MemKernel::rotary, 2 * qk * e, 2 * qk * e, fwd_mem, L.bwd);
   }
   // Eager grouped-query attention copies K and V out to every query head before SDPA
   // (repeat_kv in the Llama reference code, torchtitan and transformers); backward sums them.
   if (c.eager && kv < a && m.attention == AttentionKind::standard) {
     const double kv_elems = 2 * T * kv * d / tp, per_kv = e + e * a / kv;
-    eager_ops(c, kv_elems, {per_kv}, {per_kv}, L.fwd, L.bwd);
+    eager_ops(c, kv_elems, {per_kv}, {per_kv}, fwd_mem, L.bwd);
   }
   // Core attention.
   const double heads = a / tp;
@@ -164,6 +181,7 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     f.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
     f.add_gemm(gemm_time(c.kp, c.attn_dtype, q, d, s, bh));
     L.fwd.add(f, 1);
+    if (op_policy) L.selective_op.add(f, 1);  // the per-op policy saves only fused SDPA outputs
     L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, q, s, d, bh));  // dP = dO·Vᵀ
     L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, s, d, q, bh));  // dV = Pᵀ·dO
     L.bwd.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (3 * e + (m.dropout ? 2 * e + 1 : 0))));
@@ -177,11 +195,13 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   // The dense MLP's up projection reads the norm's output; routed experts read permuted tokens.
   auto mlp = [&](double tokens, double width, double shard, double batch, Fp8Input up_input) {
     linear(c, tokens, h, (gated ? 2 : 1) * width / shard, L.fwd, L.bwd, batch, up_input);
+    // Per-op policy: of w1 and w3 (one up projection here) it re-runs w3.
+    if (op_policy && gated) L.selective_op.add_gemm(gemm_time(c.kp, c.gemm_dtype, tokens, width / shard, h, batch));
     linear(c, tokens, width / shard, h, L.fwd, L.bwd, batch);
     const double elems = tokens * width / shard * batch;
     // Eager SwiGLU: silu(x₁) · x₃ as two kernels; backward two products and silu's derivative.
-    if (c.eager && gated) eager_ops(c, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e}, L.fwd, L.bwd);
-    else elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, L.fwd, L.bwd);
+    if (c.eager && gated) eager_ops(c, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e}, fwd_mem, L.bwd);
+    else elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, fwd_mem, L.bwd);
   };
   if (!moe) {
     mlp(T, double(m.ffn_hidden), tp, 1, Fp8Input::fused_into_norm);
@@ -196,6 +216,8 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
     if (shared > 0) mlp(T, shared, tp, 1, Fp8Input::fused_into_norm);
   }
+  L.fwd.add(fwd_mem, 1);
+  if (op_policy) L.selective_op.add(fwd_mem, 1);
   return L;
 }
 
@@ -254,14 +276,16 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   layer_fwd.add(dense.fwd, 1 - moe_share);
   layer_bwd.add(dense.bwd, 1 - moe_share);
   layer_core.add(dense.attn_core_fwd, 1 - moe_share);
+  const OpTally& layer_selective_op = dense.selective_op;  // dense layers only (scenario.cpp)
   if (moe_share > 0) {
     layer_fwd.add(moe.fwd, moe_share);
     layer_bwd.add(moe.bwd, moe_share);
     layer_core.add(moe.attn_core_fwd, moe_share);
   }
 
-  // Recomputation in the backward pass: the whole forward of recomputed layers (full), or the
-  // attention core (selective; with flash attention the kernel already recomputes internally).
+  // Recomputation in the backward pass: the whole forward of recomputed layers (full), the
+  // attention core (selective; with flash attention the kernel already recomputes internally),
+  // or torchtitan's per-op re-runs (selective_op).
   double recomputed_layers = 0;
   if (ts.recompute == Recompute::full) recomputed_layers = ts.recompute_layers > 0 ? double(ts.recompute_layers) : L_stage;
 
@@ -289,6 +313,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
     const double rec = std::min(recomputed_layers, layers);
     bw.add(layer_fwd, rec);
     if (ts.recompute == Recompute::selective && !ts.flash_attention) bw.add(layer_core, layers);
+    if (ts.recompute == Recompute::selective_op) bw.add(layer_selective_op, layers);
     if (first) f.add(emb_f, 1), bw.add(emb_b, 1);
     if (last) f.add(head_f, 1), bw.add(head_b, 1);
   };

@@ -155,9 +155,11 @@ Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
   const std::string t = lower(r.recompute_text);
   if (t.empty()) return std::optional<Recompute>();
   if (t.rfind("full", 0) == 0) return std::optional<Recompute>(Recompute::full);
+  // torchtitan's "selective op" is a per-op policy, not Megatron's selective recompute.
+  if (t.rfind("selective op", 0) == 0 || t.rfind("selective_op", 0) == 0) return std::optional<Recompute>(Recompute::selective_op);
   if (t.rfind("selective", 0) == 0) return std::optional<Recompute>(Recompute::selective);
   if (t.rfind("none", 0) == 0 || t == "no" || t.rfind("no ", 0) == 0) return std::optional<Recompute>(Recompute::none);
-  return make_error("training.recompute", "must start with full, selective or none; got '" + r.recompute_text + "'");
+  return make_error("training.recompute", "must start with full, selective op, selective or none; got '" + r.recompute_text + "'");
 }
 
 // Whether the text says torch.compile was on: "compile" named, not as "no/without (torch.)compile".
@@ -237,6 +239,10 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   else if (!c.dp_overlap)
     notes.push_back("data-parallel gradient all-reduce after the backward pass, not overlapped: Megatron-LM's train_step of the time "
                     "(DDP-impl local) reduces once forward_backward_func returns");
+  if (r.grad_dtype) {
+    t.grad_dtype = *r.grad_dtype;
+    notes.push_back(std::string("gradients reduced and kept in ") + to_string(*r.grad_dtype) + ", as the record says");
+  }
   t.seq_len = r.seq_len;
   if (r.total_tokens) t.tokens = *r.total_tokens;
 

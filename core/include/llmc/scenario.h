@@ -13,7 +13,9 @@ namespace llmc {
 
 enum class Precision { fp32, bf16_mixed, fp16_mixed, fp8_mixed, bf16_pure };
 enum class Optimizer { adamw, adam8bit, sgd_momentum, adafactor, lion };
-enum class Recompute { none, selective, full };
+// selective: Megatron-LM's (the attention core); full: whole layers; selective_op: torchtitan's
+// per-op policy (saves attention and every odd matmul's output, recomputes the rest).
+enum class Recompute { none, selective, full, selective_op };
 enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
 enum class FlopsFormula { detailed, six_nd };
 enum class Finetune { full, lora };
