@@ -72,10 +72,9 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   interleaving"; `virtual_stages` (chunks per pipeline rank, NeMo's VP) may be given instead;
   `recompute_layers` (with full recompute, the layers recomputed per stage),
   `fused_elementwise` (false: the source ran eager PyTorch element-wise ops), `flash_attention`
-  and `dp_overlap` (the source's attention kernel and gradient reduction, below), `grad_dtype`
-  (fp32, bf16 or fp16: the dtype gradients are reduced and kept in, e.g. FSDP2's `reduce_dtype`)
-  may be given too. `recompute` may name torchtitan's per-op policy ("selective op": llmcalc's
-  `selective_op`) besides none, selective (Megatron's) and full.
+  and `dp_overlap` (the source's attention kernel and gradient reduction, below), and
+  `grad_dtype` (fp32, bf16 or fp16: the dtype gradients are reduced in, e.g. FSDP2's
+  `reduce_dtype`) may be given too.
   Any field of the wrong type or out of range skips the record, naming the field; a file that is
   not a JSON array is an error (exit 2).
 - **Metric.** The source's own FLOP convention where llmcalc knows it (table below). A record
@@ -97,7 +96,8 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   `a100-sxm-80gb`, "H100" without "PCIe"/"NVL" is `h100-sxm`, and so on for every catalog GPU.
 - **Precision.** The first dtype named (`fp16 mixed + fp32 Adam` is fp16 mixed). **ZeRO** as a
   number, or from the source's words ("ZeRO-2-like" is 2, plain "FSDP" is 3). **Recompute**
-  from the first word (full, selective, none). **Fused attention** and **DP overlap** are
+  from the first words (full; selective op, selective_op or selective-op: torchtitan's per-op
+  policy; selective: Megatron's; none). **Fused attention** and **DP overlap** are
   properties of the source's framework (the convention table): Megatron-LM as used by Narayanan
   et al. 2021 and Korthikanti et al. 2022 predates FlashAttention and all-reduced the gradients
   after the backward pass (`train_step`, `--DDP-impl local`), so both are off for them and on for
@@ -240,7 +240,8 @@ cat <<'MD'
 page's version ran PyTorch eager (no torch.compile, no Float8), so the records say
 `fused_elementwise: false`: RMSNorm, rotary, SwiGLU, the loss and AdamW run as chains of
 separate kernels (docs/formulas.md, "Eager element-wise kernels"). FSDP2 reduces gradients in
-fp32 (torchtitan's `mixed_precision_reduce = "float32"`), so the records say `grad_dtype: fp32`.
+fp32 (torchtitan's `mixed_precision_reduce = "float32"`), so the records say `grad_dtype: fp32`
+(the reduce-scatter moves fp32, and the sharded gradients are fp32 like the sharded parameters).
 Its "selective layer" checkpointing wraps every second block in full activation checkpointing
 (torchtitan's `selective_ac_option = '2'`), written as `recompute: full` with
 `recompute_layers` = half the layers; its "selective op" checkpointing saves SDPA's outputs and
@@ -248,12 +249,13 @@ every odd matmul's, recomputing the other matmuls and every element-wise op: llm
 `selective_op` (docs/formulas.md, "Activations"). llmcalc agrees with the page's
 footnote that Llama 2 70B runs out of memory at two sequences per GPU under it, and fits one.
 Not stated by the page, and taken from the GPU's datasheet file: the network (200 Gb/s per GPU).
-Three effects this file measures: with fused element-wise kernels assumed, the five
-non-"selective op" runs were predicted 4-20 % fast (MAE 14 %), with overlapped communication free
-4-11 % fast (MAE 7.0 %), and with bf16 gradient reduction 2-8 % fast (MAE 4.3 %); with all three
-modelled the error is below. The Llama 2 70B "selective op" run (one sequence per GPU) stays 13 %
-fast: the page measured it no faster than full checkpointing at two sequences, where llmcalc
-predicts 12 % more throughput per GPU. llmcalc puts that run at 70 of the GPU's 86 GB before
+Three effects this file measured as they were added to llmcalc, on its five non-"selective op"
+runs: with fused element-wise kernels assumed they were predicted 4-20 % fast (MAE 14 %); with
+eager kernels but overlapped communication free, 4-11 % fast (MAE 7.0 %); with NCCL's SM share
+but bf16 gradient reduction, 2-8 % fast (MAE 4.3 %). With all three modelled the error is below
+(with today's model, assuming fused kernels alone still gives 5-15 % fast, MAE 9.9 %). The
+Llama 2 70B "selective op" run (one sequence per GPU) stays 13 % fast: the page measured it no faster than full checkpointing at two sequences, where llmcalc
+predicts 13 % more throughput per GPU. llmcalc puts that run at 70 of the GPU's 86 GB before
 the fp32 intermediates of eager PyTorch, which it does not count; a run that close to the
 limit can spend time in the caching allocator's retries, which nothing here measures.
 

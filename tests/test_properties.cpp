@@ -62,6 +62,13 @@ TEST_CASE("memory grows with the micro-batch; recompute and flash attention neve
     };
     CHECK(act("training.recompute", "selective") <= act("training.recompute", "none"));
     CHECK(act("training.recompute", "full") <= act("training.recompute", "selective"));
+    const Estimate plain = run(base);
+    const ModelSpec& m = plain.r.m;
+    // torchtitan's per-op policy is defined for dense, bias-free models with standard attention.
+    if (!m.is_moe() && !m.attn_bias && !m.attn_out_bias && !m.mlp_bias && m.attention == AttentionKind::standard) {
+      CHECK(act("training.recompute", "full") <= act("training.recompute", "selective_op"));
+      CHECK(act("training.recompute", "selective_op") <= act("training.recompute", "none"));
+    }
     CHECK(act("training.flash_attention", "true") <= act("training.flash_attention", "false"));
   }
 }

@@ -271,10 +271,15 @@ TEST_CASE("selective_op recomputes wk, wo and w3: FLOPs exactly, time between no
   CHECK(tp_bytes(at("full", tp)) == doctest::Approx(tp_bytes(at("none", tp)) * 6 / 4).epsilon(1e-12));
 }
 
-TEST_CASE("selective_op is refused for MoE and MLA models, naming the field") {
+TEST_CASE("selective_op is refused for MoE, biased and size-only models, naming the field") {
   const Error moe = run_error({{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"training.recompute", "selective_op"}});
   CHECK(moe.field == "training.recompute");
   CHECK(moe.message.find("MoE") != std::string::npos);
+  // GPT-3 has linear biases: aten.addmm, which torchtitan's policy neither counts nor saves.
+  const Error biased = run_error({{"model.preset", "gpt3-175b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.recompute", "selective_op"}});
+  CHECK(biased.field == "training.recompute");
+  CHECK(biased.message.find("linear biases") != std::string::npos);
   const Error size_only = run_error({{"model.params", "7e9"}, {"training.recompute", "selective_op"}});
   CHECK(size_only.field == "training.recompute");
+  CHECK(size_only.message.find("model shape") != std::string::npos);
 }

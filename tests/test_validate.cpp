@@ -498,6 +498,12 @@ TEST_CASE("validate: grad_dtype sets the dtype gradients are reduced in; 'select
   CHECK_FALSE(bf16.scenario.training.grad_dtype.has_value());
   CHECK(fp32.scenario.training.recompute == Recompute::selective_op);
   CHECK(bf16.scenario.training.recompute == Recompute::selective);
+  for (const char* words : {"selective-op", "selective (op)", "Selective_OP", "selective op"})
+    CHECK(row(run_text(with({{"recompute", words}})), "r").scenario.training.recompute == Recompute::selective_op);
+  for (const char* words : {"selective", "selective (Megatron)", "selective, operator-level"})
+    CHECK(row(run_text(with({{"recompute", words}})), "r").scenario.training.recompute == Recompute::selective);
+  CHECK(row(run_text(with({{"grad_dtype", "FP32"}})), "r").scenario.training.grad_dtype == Dtype::fp32);
+  CHECK(row(run_text(with({{"grad_dtype", ""}})), "r").skip_field == "training.grad_dtype");
   const ValidationReport bad_report = run_text(with({{"grad_dtype", "float32"}}));
   const ValidationRow& bad = row(bad_report, "r");
   CHECK(bad.status == "skipped");

@@ -176,6 +176,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   // torchtitan's per-op policy re-runs half of a layer's forward tp traffic: with SP both
   // all-gathers (it saves reduce-scatter outputs), without SP the all-reduce after wo (the one
   // after w2 feeds nothing backward needs); it saves SDPA outputs, so no cp exchange re-runs.
+  // With SP that is 6 all-gathers and 4 reduce-scatters per layer, counted as 5 pairs: both
+  // collectives move the same bus volume, so the time is the same.
   const double fwd_passes = ts.recompute == Recompute::full ? 2 : 1;
   const double tp_fwd_passes = ts.recompute == Recompute::selective_op ? 1.5 : fwd_passes;
 

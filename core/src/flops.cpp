@@ -43,7 +43,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
   double recompute_share = 0;  // fraction of the forward that full recompute runs again
   if (ts.recompute == Recompute::full)
     recompute_share = ts.recompute_layers > 0 && r.layers_per_stage > 0 ? double(ts.recompute_layers) / double(r.layers_per_stage) : 1.0;
-  // selective_op (dense layers only, scenario.cpp): its recomputed matmuls, whichever count.
+  // selective_op (dense layers only, scenario.cpp): its recomputed matmuls, in either FLOP basis.
   const double selective_op_fwd = ts.recompute == Recompute::selective_op ? m.layers * 2 * selective_op_matmul_weights(m) : 0;
 
   if (!detailed) {

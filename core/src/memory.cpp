@@ -140,9 +140,11 @@ struct LayerActivations {
 };
 
 // Bytes a dense layer keeps under torchtitan's per-op policy (step_ops.cpp, Layer): the block's
-// input, the outputs of the matmuls it saves (wq, wv, w1 and w2; a GeLU MLP's w2 is re-run) and of
-// fused SDPA (O and the fp32 log-sum-exp). w2's output is the row-parallel partial sum, T × h on
-// every tp rank; the others are split like their layers.
+// input, the outputs of the matmuls it saves (wq, wv, w1, and w2 after a gated MLP's w3; a GeLU
+// MLP's w2 is the 6th matmul, neither saved nor re-run), of fused SDPA (O and the fp32
+// log-sum-exp) and, with sequence parallelism, of the two reduce-scatters (its save list holds
+// them). w2's output is the row-parallel partial sum, T × h on every tp rank; the others are
+// split like their layers.
 double selective_op_layer_bytes(const Resolved& r, int64_t b) {
   const ModelSpec& m = r.m;
   const TrainingSpec& ts = r.s.training;
@@ -155,6 +157,7 @@ double selective_op_layer_bytes(const Resolved& r, int64_t b) {
   if (ts.flash_attention) bytes += e * tok * qd / t + 4 * tok * double(m.heads) / t;  // O, log-sum-exp
   bytes += e * tok * double(m.ffn_hidden) / t;     // w1 output
   if (m.mlp != MlpKind::gelu) bytes += e * tok * h;  // w2 output (saved, though backward never reads it)
+  if (ts.sequence_parallel && par.tp > 1) bytes += 2 * e * tok * h / t;  // after wo and w2
   return bytes;
 }
 

@@ -215,6 +215,10 @@ Result<Resolved> resolve(const Scenario& in) {
                                                 (m.is_moe() ? "MoE layers" : "MLA attention") + "; use none, selective or full");
   if (t.recompute == Recompute::selective_op && !m.has_shape())
     return make_error("training.recompute", "selective_op needs the model shape (model.layers, model.hidden, ...), not only model.params");
+  // A linear with a bias runs aten.addmm, which torchtitan's policy neither counts nor saves.
+  if (t.recompute == Recompute::selective_op && (m.attn_bias || m.attn_out_bias || m.mlp_bias))
+    return make_error("training.recompute", "selective_op (torchtitan's per-op policy) counts bias-free matmuls; this model has linear biases "
+                                            "(model.attn_bias, model.attn_out_bias or model.mlp_bias), which it would recompute; use none, selective or full");
   if (t.recompute_layers > 0 && t.recompute != Recompute::full)
     return make_error("training.recompute_layers", "applies to training.recompute=full; got recompute " + std::string(to_string(t.recompute)));
   if (t.recompute_layers > r.layers_per_stage && m.has_shape())

@@ -110,7 +110,7 @@ struct Layer {
   OpTally attn_core_fwd;  // what Megatron's selective recompute re-runs
   // torchtitan's per-op policy counts a block's matmuls in forward order (wq, wk, wv, wo, w1,
   // w3, w2), saves the fused SDPA outputs and the odd matmuls' outputs and re-runs the rest in
-  // backward: wk, wo, w3 and every element-wise op (backward needs nothing after w2's input).
+  // backward, stopping at w2's input: wk, wo, w3 and the element-wise ops before it.
   OpTally selective_op;
 };
 
@@ -125,24 +125,26 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   const double Tn = ts.sequence_parallel ? T / tp : T;
   const double h = double(m.hidden), a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim);
   const MemKernel norm = m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm;
-  // The element-wise forward kernels, kept apart because torchtitan's per-op policy saves none
-  // of their outputs and runs them all again in backward.
-  OpTally fwd_mem;
+  // Under torchtitan's per-op policy the element-wise forward kernels (all but the last residual
+  // add) are tallied apart, because it saves none of their outputs and re-runs them in backward.
   const bool op_policy = ts.recompute == Recompute::selective_op;
   OpTally* rerun = op_policy ? &L.selective_op : nullptr;
+  OpTally fwd_mem;
+  OpTally& elem = op_policy ? fwd_mem : L.fwd;
 
   // Norms: read x, write y; backward reads x and dy, writes dx. Eager LayerNorm is one native
   // kernel too; eager RMSNorm is a chain of fp32 ops.
   for (int64_t i = 0; i < m.norms_per_layer; ++i) {
-    if (c.eager && norm == MemKernel::rmsnorm) eager_rmsnorm(c, Tn * h, fwd_mem, L.bwd);
-    else elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, fwd_mem, L.bwd);
+    if (c.eager && norm == MemKernel::rmsnorm) eager_rmsnorm(c, Tn * h, elem, L.bwd);
+    else elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, elem, L.bwd);
   }
   // Two residual adds (with bias-dropout-add fused when the model has dropout: + 1-byte mask;
   // eager: dropout, then the add).
   const double drop = m.dropout ? 1 : 0;
   for (int i = 0; i < 2; ++i) {
-    if (c.eager && m.dropout) eager_ops(c, Tn * h, {2 * e + 1, 3 * e}, {2 * e + 1}, fwd_mem, L.bwd);
-    else elementwise(c, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, fwd_mem, L.bwd);
+    OpTally& into = i == 0 ? elem : L.fwd;  // backward needs nothing from the block's last add
+    if (c.eager && m.dropout) eager_ops(c, Tn * h, {2 * e + 1, 3 * e}, {2 * e + 1}, into, L.bwd);
+    else elementwise(c, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * e + drop) * Tn * h, m.dropout ? (2 * e + 1) * Tn * h : 0, into, L.bwd);
   }
 
   // Attention projections.
@@ -157,14 +159,14 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   if (m.position == PositionKind::rotary) {
     const double qk = T * (a + kv) * d / tp;
     // Eager: to fp32, complex multiply, back (and the same three backward).
-    if (c.eager) eager_ops(c, qk, {e + 4, 8, 4 + e}, {e + 4, 8, 4 + e}, fwd_mem, L.bwd);
-    else elementwise(c, MemKernel::rotary, 2 * qk * e, 2 * qk * e, fwd_mem, L.bwd);
+    if (c.eager) eager_ops(c, qk, {e + 4, 8, 4 + e}, {e + 4, 8, 4 + e}, elem, L.bwd);
+    else elementwise(c, MemKernel::rotary, 2 * qk * e, 2 * qk * e, elem, L.bwd);
   }
   // Eager grouped-query attention copies K and V out to every query head before SDPA
   // (repeat_kv in the Llama reference code, torchtitan and transformers); backward sums them.
   if (c.eager && kv < a && m.attention == AttentionKind::standard) {
     const double kv_elems = 2 * T * kv * d / tp, per_kv = e + e * a / kv;
-    eager_ops(c, kv_elems, {per_kv}, {per_kv}, fwd_mem, L.bwd);
+    eager_ops(c, kv_elems, {per_kv}, {per_kv}, elem, L.bwd);
   }
   // Core attention.
   const double heads = a / tp;
@@ -200,8 +202,8 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     linear(c, tokens, width / shard, h, L.fwd, L.bwd, batch);
     const double elems = tokens * width / shard * batch;
     // Eager SwiGLU: silu(x₁) · x₃ as two kernels; backward two products and silu's derivative.
-    if (c.eager && gated) eager_ops(c, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e}, fwd_mem, L.bwd);
-    else elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, fwd_mem, L.bwd);
+    if (c.eager && gated) eager_ops(c, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e}, elem, L.bwd);
+    else elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, elem, L.bwd);
   };
   if (!moe) {
     mlp(T, double(m.ffn_hidden), tp, 1, Fp8Input::fused_into_norm);
@@ -216,8 +218,10 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
     if (shared > 0) mlp(T, shared, tp, 1, Fp8Input::fused_into_norm);
   }
-  L.fwd.add(fwd_mem, 1);
-  if (op_policy) L.selective_op.add(fwd_mem, 1);
+  if (op_policy) {
+    L.fwd.add(fwd_mem, 1);
+    L.selective_op.add(fwd_mem, 1);
+  }
   return L;
 }
 

@@ -43,7 +43,7 @@ struct ParsedRecord {
   std::optional<bool> fused_elementwise;     // false: the source ran PyTorch eager element-wise ops
   std::optional<bool> flash_attention;       // the record says whether attention was one fused kernel
   std::optional<bool> dp_overlap;            // the record says whether the DP gradient reduction hid behind backward
-  std::optional<Dtype> grad_dtype;           // the dtype gradients are reduced and kept in (FSDP2's reduce_dtype)
+  std::optional<Dtype> grad_dtype;           // the dtype gradients are reduced in (FSDP2's reduce_dtype)
   std::optional<double> total_tokens;
   // hardware
   std::string gpu_text;

@@ -1,6 +1,7 @@
 // Record JSON → ParsedRecord. Every field is checked for type and range; the first bad one
 // makes the record a skipped row whose field is the record path ("training.tp"). Missing and
 // null mean "not published"; the modelling rules for those live in validate_records.cpp.
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -141,9 +142,10 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (auto st = get_bool(t, "dp_overlap", p, r.dp_overlap); !st) return st;
   if (auto st = get_int(t, "recompute_layers", p, 1, 10000, r.recompute_layers); !st) return st;
   if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
-  std::string grad;
-  if (auto st = get_string(t, "grad_dtype", p, grad); !st) return st;
-  if (!grad.empty()) {
+  if (!absent(t, "grad_dtype")) {
+    std::string grad;
+    if (auto st = get_string(t, "grad_dtype", p, grad); !st) return st;
+    for (char& ch : grad) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     for (Dtype d : {Dtype::fp32, Dtype::bf16, Dtype::fp16})
       if (grad == to_string(d)) r.grad_dtype = d;
     if (!r.grad_dtype) return make_error(p + ".grad_dtype", "must be fp32, bf16 or fp16; got '" + grad + "'");

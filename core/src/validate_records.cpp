@@ -155,9 +155,14 @@ Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
   const std::string t = lower(r.recompute_text);
   if (t.empty()) return std::optional<Recompute>();
   if (t.rfind("full", 0) == 0) return std::optional<Recompute>(Recompute::full);
-  // torchtitan's "selective op" is a per-op policy, not Megatron's selective recompute.
-  if (t.rfind("selective op", 0) == 0 || t.rfind("selective_op", 0) == 0) return std::optional<Recompute>(Recompute::selective_op);
-  if (t.rfind("selective", 0) == 0) return std::optional<Recompute>(Recompute::selective);
+  if (t.rfind("selective", 0) == 0) {
+    // torchtitan's "selective op" ("selective_op", "selective-op", "selective (op)") is a per-op
+    // policy, not Megatron's selective recompute: the word after "selective" decides.
+    size_t at = 9;
+    while (at < t.size() && !std::isalnum(static_cast<unsigned char>(t[at]))) ++at;
+    const bool op = t.compare(at, 2, "op") == 0 && (at + 2 == t.size() || !std::isalnum(static_cast<unsigned char>(t[at + 2])));
+    return std::optional<Recompute>(op ? Recompute::selective_op : Recompute::selective);
+  }
   if (t.rfind("none", 0) == 0 || t == "no" || t.rfind("no ", 0) == 0) return std::optional<Recompute>(Recompute::none);
   return make_error("training.recompute", "must start with full, selective op, selective or none; got '" + r.recompute_text + "'");
 }
@@ -241,7 +246,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
                     "(DDP-impl local) reduces once forward_backward_func returns");
   if (r.grad_dtype) {
     t.grad_dtype = *r.grad_dtype;
-    notes.push_back(std::string("gradients reduced and kept in ") + to_string(*r.grad_dtype) + ", as the record says");
+    notes.push_back(std::string("gradients reduced in ") + to_string(*r.grad_dtype) + ", as the record says");
   }
   t.seq_len = r.seq_len;
   if (r.total_tokens) t.tokens = *r.total_tokens;

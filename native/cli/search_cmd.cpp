@@ -59,12 +59,12 @@ std::string hms(double s) {
 void print_table(const SearchSpec& spec, const SearchResult& r, std::ostream& out) {
   char buf[320];
   out << "Top layouts by " << to_string(spec.objective) << ":\n";
-  std::snprintf(buf, sizeof buf, "%3s %6s %4s %4s %5s %4s %4s %3s %5s %4s %-9s %4s %11s %9s %10s %13s %8s %9s\n", "#", "GPUs", "tp", "pp", "dp", "cp", "ep",
+  std::snprintf(buf, sizeof buf, "%3s %6s %4s %4s %5s %4s %4s %3s %5s %4s %-12s %4s %11s %9s %10s %13s %8s %9s\n", "#", "GPUs", "tp", "pp", "dp", "cp", "ep",
                 "v", "mbs", "m", "recompute", "ZeRO", "step", "bubble", "exp. comm", "cost USD", "days", "mem GiB");
   out << buf;
   int i = 0;
   for (const SearchLayout& l : r.top) {
-    std::snprintf(buf, sizeof buf, "%3d %6lld %4lld %4lld %5lld %4lld %4lld %3lld %5lld %4lld %-9s %4d %11s %9s %10s %13.0f %8.2f %9.1f\n", ++i, (long long)l.gpus,
+    std::snprintf(buf, sizeof buf, "%3d %6lld %4lld %4lld %5lld %4lld %4lld %3lld %5lld %4lld %-12s %4d %11s %9s %10s %13.0f %8.2f %9.1f\n", ++i, (long long)l.gpus,
                   (long long)l.tp, (long long)l.pp, (long long)l.dp, (long long)l.cp, (long long)l.ep, (long long)l.virtual_stages, (long long)l.micro_batch,
                   (long long)l.micro_batches, to_string(l.recompute), l.zero_stage, hms(l.step_s).c_str(), hms(l.bubble_s).c_str(), hms(l.comm_exposed_s).c_str(),
                   l.cost_usd, l.total_days, l.memory_bytes / (1024.0 * 1024.0 * 1024.0));
