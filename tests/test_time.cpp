@@ -239,7 +239,7 @@ TEST_CASE("time: the step's error bar is carried to total days and cost; a given
 }
 
 // torchtitan's per-op policy re-runs a block's 2nd, 4th and 6th matmul (wk, wo, w3 in forward
-// order wq, wk, wv, wo, w1, w3, w2) and every element-wise op. Llama 3 8B: hardware FLOPs exceed
+// order wq, wk, wv, wo, w1, w3, w2) and the element-wise ops up to w2's input. Llama 3 8B: hardware FLOPs exceed
 // model FLOPs (+ flash attention's backward recompute, 0.5 × the attention forward) by
 // 32 layers × 2 × (h·kv·d + a·d·h + h·ffn) per token.
 TEST_CASE("selective_op recomputes wk, wo and w3: FLOPs exactly, time between none and full") {
@@ -255,7 +255,7 @@ TEST_CASE("selective_op recomputes wk, wo and w3: FLOPs exactly, time between no
   CHECK(none.time.step_s < op.time.step_s);
   CHECK(op.time.step_s < full.time.step_s);
   // The re-run share of the forward is what separates them: more than the matmuls alone (their
-  // 36.5 % of the layer's matmul FLOPs), because every element-wise op runs again, and less than all.
+  // 36.5 % of the layer's matmul FLOPs), because the element-wise ops run again, and less than all.
   const double extra_op = op.time.step_s - none.time.step_s, extra_full = full.time.step_s - none.time.step_s;
   CHECK(extra_op / extra_full > per_layer / (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336));
   CHECK(extra_op / extra_full < 1);

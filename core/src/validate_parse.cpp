@@ -143,12 +143,13 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (auto st = get_int(t, "recompute_layers", p, 1, 10000, r.recompute_layers); !st) return st;
   if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
   if (!absent(t, "grad_dtype")) {
-    std::string grad;
-    if (auto st = get_string(t, "grad_dtype", p, grad); !st) return st;
+    std::string given;
+    if (auto st = get_string(t, "grad_dtype", p, given); !st) return st;
+    std::string grad = given;
     for (char& ch : grad) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     for (Dtype d : {Dtype::fp32, Dtype::bf16, Dtype::fp16})
       if (grad == to_string(d)) r.grad_dtype = d;
-    if (!r.grad_dtype) return make_error(p + ".grad_dtype", "must be fp32, bf16 or fp16; got '" + grad + "'");
+    if (!r.grad_dtype) return make_error(p + ".grad_dtype", "must be fp32, bf16 or fp16; got '" + given + "'");
   }
   return ok_status();
 }
