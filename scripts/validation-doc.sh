@@ -255,9 +255,9 @@ eager kernels but overlapped communication free, 4-11 % fast (MAE 7.0 %); with N
 but bf16 gradient reduction, 2-8 % fast (MAE 4.3 %). With all three modelled the error is below
 (with today's model, assuming fused kernels alone still gives 5-15 % fast, MAE 9.9 %). The
 Llama 2 70B "selective op" run (one sequence per GPU) stays 13 % fast: the page measured it no faster than full checkpointing at two sequences, where llmcalc
-predicts 13 % more throughput per GPU. llmcalc puts that run at 70 of the GPU's 86 GB before
-the fp32 intermediates of eager PyTorch, which it does not count; a run that close to the
-limit can spend time in the caching allocator's retries, which nothing here measures.
+predicts 13 % more throughput per GPU. llmcalc puts that run at 70 of the GPU's 86 GB; a run
+that close to the limit can spend time in the caching allocator's retries, which nothing here
+measures.
 
 MD
 echo "$torchtitan"

@@ -81,14 +81,21 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
   const double mask = m.dropout ? 1.0 : 0.0;  // dropout masks are 1 byte per element
   const double d_qk = double(m.head_dim);
   const double d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
+  // PyTorch eager (training.fused_elementwise = false), as the Llama reference code and torchtitan
+  // write the layer: RMSNorm keeps x.float() (fp32) where a fused norm keeps its 16-bit input;
+  // SwiGLU keeps silu(x₁) beside x₁, x₃ and the product; repeat_kv hands SDPA K and V copied out
+  // to every query head, and SDPA keeps those copies. Autograd keeps nothing else extra.
+  const bool eager = !ts.fused_elementwise;
+  const double norm_bytes = eager && m.norm == NormKind::rmsnorm ? 4 : e;
 
-  double bytes = double(m.norms_per_layer) * e * tok * h / rep;  // norm inputs
+  double bytes = double(m.norms_per_layer) * norm_bytes * tok * h / rep;  // norm inputs
   bytes += e * tok * h / rep;                                    // QKV GEMM input
   if (m.attention == AttentionKind::mla) {
     bytes += 2 * e * tok * double(m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim);  // latents: norm + up-proj inputs
     bytes += e * tok * a * (2 * d_qk + d_v) / t;                                         // Q, K, V per head
   } else {
     bytes += e * tok * (a * d_qk + kv * d_qk + kv * d_v) / t;  // Q, K, V
+    if (eager && kv < a) bytes += e * tok * (a - kv) * (d_qk + d_v) / t;  // repeat_kv's copies
   }
   if (ts.flash_attention) {
     bytes += 4 * tok * a / t;  // softmax log-sum-exp (fp32); the output O is the out-proj input below
@@ -99,7 +106,7 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
   bytes += e * tok * a * d_v / t;  // out-proj input
   bytes += mask * tok * h / rep;   // attention dropout mask
   bytes += e * tok * h / rep;      // MLP input
-  const double act_mats = m.mlp == MlpKind::gelu ? 2 : 3;  // GeLU in/out, or gate, up and product
+  const double act_mats = m.mlp == MlpKind::gelu ? 2 : eager ? 4 : 3;  // GeLU in/out, or gate, up, (silu,) product
   if (moe_layer) {
     bytes += 4 * tok * double(m.experts) / rep;  // router logits (fp32)
     bytes += double(m.top_k) * tok * (e * h / rep + act_mats * e * double(m.expert_ffn_hidden) / double(r.etp));
