@@ -170,16 +170,27 @@ TEST_CASE("selective_op keeps the block input, wq/wv/w1/w2 outputs and SDPA's pe
   CHECK(sp.mem.activations_bytes - sp.mem.activations_per_layer_bytes == doctest::Approx(layers * kept_sp).epsilon(1e-12));
 }
 
-// PyTorch eager (the Llama reference code, torchtitan): autograd keeps RMSNorm's x.float() (4
-// bytes, not the 16-bit input), silu(x₁) beside x₁, x₃ and the product, and the K and V copies
-// repeat_kv hands SDPA. Llama 3 8B, one 8,192-token sequence: per token 2 norms × 2·h more,
-// 2·(a − kv)·2·d for K and V, 2·ffn for silu's output.
+// PyTorch eager (the Llama reference code, torchtitan's "rmsnorm"): autograd keeps RMSNorm's
+// x.float() (4 bytes) and the normalised 16-bit tensor `* weight` needs, not the 16-bit input;
+// silu(x₁) beside x₁, x₃ and the product; the K and V copies repeat_kv hands SDPA. Llama 3 8B,
+// one 8,192-token sequence: per token 2 norms × (4 + 2 − 2)·h more, 2·(a − kv)·2·d for K and V,
+// 2·ffn for silu's output: 73,728 bytes. With LoRA the norm weights are frozen: 2·h less per norm.
 TEST_CASE("eager PyTorch keeps fp32 norm inputs, SwiGLU's silu output and repeat_kv's copies") {
   const double T = 8192, hh = 4096, a = 32, kv = 8, d = 128, ffn = 14336;
-  auto layer = [](const char* fused) {
-    return run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.fused_elementwise", fused}}).mem.activations_per_layer_bytes;
+  auto layer = [](const char* fused, const char* finetune) {
+    return run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.fused_elementwise", fused}, {"training.finetune", finetune}})
+        .mem.activations_per_layer_bytes;
   };
-  CHECK(layer("false") - layer("true") == doctest::Approx(T * (2 * 2 * hh + 2 * (a - kv) * 2 * d + 2 * ffn)).epsilon(1e-12));
+  CHECK(layer("false", "full") - layer("true", "full") == doctest::Approx(T * (2 * 4 * hh + 2 * (a - kv) * 2 * d + 2 * ffn)).epsilon(1e-12));
+  CHECK(layer("false", "full") - layer("false", "lora") == doctest::Approx(T * 2 * 2 * hh).epsilon(1e-12));
+  // Without flash attention the softmax keeps its fp32 output beside the 16-bit copy PV keeps.
+  auto scores = [](const char* fused) {
+    return run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "2048"}, {"training.flash_attention", "false"}, {"training.fused_elementwise", fused}})
+        .mem.activations_per_layer_bytes;
+  };
+  const double T2 = 2048;
+  CHECK(scores("false") - scores("true") ==
+        doctest::Approx(T2 * (2 * 4 * hh + 2 * (a - kv) * 2 * d + 2 * ffn) + 4 * a * T2 * T2).epsilon(1e-12));
   // GPT-style layers (LayerNorm, GeLU, MHA) keep the same tensors either way.
   auto gpt = [](const char* fused) {
     return run({{"model.preset", "gpt3-175b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.fused_elementwise", fused}})

@@ -134,7 +134,7 @@ std::vector<FieldInfo> make_fields() {
              "activation recomputation: selective = Megatron's (attention core), full = whole layers, selective_op = torchtitan's per-op policy"),
       INT("training.recompute_layers", s.training.recompute_layers, 0, 10000, "with full: recompute this many layers per stage (0: all)"),
       BOOL("training.flash_attention", s.training.flash_attention, "fused attention without the s² matrix"),
-      BOOL("training.fused_elementwise", s.training.fused_elementwise, "fused norm/activation/rotary/loss/optimizer kernels (false: PyTorch eager ops)"),
+      BOOL("training.fused_elementwise", s.training.fused_elementwise, "fused norm/activation/rotary/loss/optimizer kernels (false: PyTorch eager ops, their kernel times and the tensors autograd keeps)"),
       BOOL("training.sequence_parallel", s.training.sequence_parallel, "Megatron sequence parallelism (with tp)"),
       CHOICE("training.finetune", s.training.finetune, Finetune, "full|lora", "full training or LoRA adapters"),
       INT("training.lora_rank", s.training.lora_rank, 1, 65536, "LoRA rank r"),

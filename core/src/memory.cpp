@@ -81,12 +81,16 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
   const double mask = m.dropout ? 1.0 : 0.0;  // dropout masks are 1 byte per element
   const double d_qk = double(m.head_dim);
   const double d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
-  // PyTorch eager (training.fused_elementwise = false), as the Llama reference code and torchtitan
-  // write the layer: RMSNorm keeps x.float() (fp32) where a fused norm keeps its 16-bit input;
-  // SwiGLU keeps silu(x₁) beside x₁, x₃ and the product; repeat_kv hands SDPA K and V copied out
-  // to every query head, and SDPA keeps those copies. Autograd keeps nothing else extra.
+  // PyTorch eager (training.fused_elementwise = false), as the Llama reference code, Hugging Face
+  // Llama and torchtitan's "rmsnorm" write the layer: RMSNorm keeps x.float() (fp32) and, for the
+  // weight's gradient, the normalised 16-bit tensor it multiplies (not with LoRA: frozen norms),
+  // where a fused norm keeps its 16-bit input; SwiGLU keeps silu(x₁) beside x₁, x₃ and the
+  // product; repeat_kv hands SDPA K and V copied out to every query head, and SDPA keeps those
+  // copies instead of the kv-head ones; without flash attention, softmax(scores.float()) keeps
+  // its fp32 output beside the 16-bit copy the PV matmul keeps. Not modelled: eager MLA latent
+  // norms, and code-specific fp32 copies in MoE routing (torchtitan's routed tokens).
   const bool eager = !ts.fused_elementwise;
-  const double norm_bytes = eager && m.norm == NormKind::rmsnorm ? 4 : e;
+  const double norm_bytes = eager && m.norm == NormKind::rmsnorm ? 4 + (ts.finetune == Finetune::lora ? 0 : e) : e;
 
   double bytes = double(m.norms_per_layer) * norm_bytes * tok * h / rep;  // norm inputs
   bytes += e * tok * h / rep;                                    // QKV GEMM input
@@ -101,7 +105,7 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
     bytes += 4 * tok * a / t;  // softmax log-sum-exp (fp32); the output O is the out-proj input below
   } else if (!drop_attention_scores) {
     const double scores = a / t * double(b) * sl * s;  // this rank's query rows × all keys
-    bytes += (e + mask * (1 + e)) * scores;            // softmax out (+ dropout mask and output)
+    bytes += ((eager ? 4 + e : e) + mask * (1 + e)) * scores;  // softmax out (+ dropout mask and output)
   }
   bytes += e * tok * a * d_v / t;  // out-proj input
   bytes += mask * tok * h / rep;   // attention dropout mask
