@@ -245,19 +245,19 @@ fp32 (torchtitan's `mixed_precision_reduce = "float32"`), so the records say `gr
 Its "selective layer" checkpointing wraps every second block in full activation checkpointing
 (torchtitan's `selective_ac_option = '2'`), written as `recompute: full` with
 `recompute_layers` = half the layers; its "selective op" checkpointing saves SDPA's outputs and
-every odd matmul's, recomputing the other matmuls and every element-wise op: llmcalc's
-`selective_op` (docs/formulas.md, "Activations"). llmcalc agrees with the page's
-footnote that Llama 2 70B runs out of memory at two sequences per GPU under it, and fits one.
+every odd matmul's, recomputing the other matmuls and the element-wise ops: llmcalc's
+`selective_op` (docs/formulas.md, "Activations"). llmcalc agrees with the page's footnote that
+Llama 2 70B runs out of memory at two sequences per GPU under it, and fits one.
 Not stated by the page, and taken from the GPU's datasheet file: the network (200 Gb/s per GPU).
 Three effects this file measured as they were added to llmcalc, on its five non-"selective op"
 runs: with fused element-wise kernels assumed they were predicted 4-20 % fast (MAE 14 %); with
 eager kernels but overlapped communication free, 4-11 % fast (MAE 7.0 %); with NCCL's SM share
 but bf16 gradient reduction, 2-8 % fast (MAE 4.3 %). With all three modelled the error is below
 (with today's model, assuming fused kernels alone still gives 5-15 % fast, MAE 9.9 %). The
-Llama 2 70B "selective op" run (one sequence per GPU) stays 13 % fast: the page measured it no faster than full checkpointing at two sequences, where llmcalc
-predicts 13 % more throughput per GPU. llmcalc puts that run at 70 of the GPU's 86 GB; a run
-that close to the limit can spend time in the caching allocator's retries, which nothing here
-measures.
+Llama 2 70B "selective op" run (one sequence per GPU) stays 13 % fast: the page measured it no
+faster than full checkpointing at two sequences, where llmcalc predicts 13 % more throughput per
+GPU. llmcalc puts that run at 70 of the GPU's 86 GB; a run that close to the limit can spend
+time in the caching allocator's retries, which nothing here measures.
 
 MD
 echo "$torchtitan"
