@@ -210,15 +210,17 @@ Result<Resolved> resolve(const Scenario& in) {
   // ZeRO / FSDP.
   if (t.zero_shard_group > 0 && (p.dp * p.cp) % t.zero_shard_group != 0)
     return divisibility("training.zero_shard_group", "parallel.dp × cp", p.dp * p.cp, "training.zero_shard_group", t.zero_shard_group);
-  if (t.recompute == Recompute::selective_op && m.has_shape() && (m.is_moe() || m.attention != AttentionKind::standard))
-    return make_error("training.recompute", std::string("selective_op (torchtitan's per-op policy) is modelled for dense layers with standard attention; this model has ") +
-                                                (m.is_moe() ? "MoE layers" : "MLA attention") + "; use none, selective or full");
-  if (t.recompute == Recompute::selective_op && !m.has_shape())
-    return make_error("training.recompute", "selective_op needs the model shape (model.layers, model.hidden, ...), not only model.params");
-  // A linear with a bias runs aten.addmm, which torchtitan's policy neither counts nor saves.
-  if (t.recompute == Recompute::selective_op && (m.attn_bias || m.attn_out_bias || m.mlp_bias))
-    return make_error("training.recompute", "selective_op (torchtitan's per-op policy) counts bias-free matmuls; this model has linear biases "
-                                            "(model.attn_bias, model.attn_out_bias or model.mlp_bias), which it would recompute; use none, selective or full");
+  if (t.recompute == Recompute::selective_op) {
+    if (!m.has_shape())
+      return make_error("training.recompute", "selective_op needs the model shape (model.layers, model.hidden, ...), not only model.params");
+    if (m.is_moe() || m.attention != AttentionKind::standard)
+      return make_error("training.recompute", std::string("selective_op (torchtitan's per-op policy) is modelled for dense layers with standard attention; this model has ") +
+                                                  (m.is_moe() ? "MoE layers" : "MLA attention") + "; use none, selective or full");
+    // A linear with a bias runs aten.addmm, which torchtitan's policy neither counts nor saves.
+    if (m.attn_bias || m.attn_out_bias || m.mlp_bias)
+      return make_error("training.recompute", "selective_op (torchtitan's per-op policy) counts bias-free matmuls; this model has linear biases "
+                                              "(model.attn_bias, model.attn_out_bias or model.mlp_bias), which it would recompute; use none, selective or full");
+  }
   if (t.recompute_layers > 0 && t.recompute != Recompute::full)
     return make_error("training.recompute_layers", "applies to training.recompute=full; got recompute " + std::string(to_string(t.recompute)));
   if (t.recompute_layers > r.layers_per_stage && m.has_shape())

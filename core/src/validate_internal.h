@@ -101,4 +101,7 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates);
 
 std::string layout_text(const Estimate& e);
 
+// ASCII lower case: record words are matched case-insensitively.
+std::string lower(std::string s);
+
 }  // namespace llmc::detail::validation

@@ -1,7 +1,6 @@
 // Record JSON → ParsedRecord. Every field is checked for type and range; the first bad one
 // makes the record a skipped row whose field is the record path ("training.tp"). Missing and
 // null mean "not published"; the modelling rules for those live in validate_records.cpp.
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -145,8 +144,7 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (!absent(t, "grad_dtype")) {
     std::string given;
     if (auto st = get_string(t, "grad_dtype", p, given); !st) return st;
-    std::string grad = given;
-    for (char& ch : grad) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string grad = lower(given);
     for (Dtype d : {Dtype::fp32, Dtype::bf16, Dtype::fp16})
       if (grad == to_string(d)) r.grad_dtype = d;
     if (!r.grad_dtype) return make_error(p + ".grad_dtype", "must be fp32, bf16 or fp16; got '" + given + "'");

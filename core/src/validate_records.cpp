@@ -18,10 +18,6 @@ namespace {
 // count a 1,024-sequence batch still gives every data-parallel replica a whole sequence.
 constexpr int64_t kUnpublishedGpuCount = 1024;
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 bool has(const std::string& text, const char* needle) { return text.find(needle) != std::string::npos; }
 std::string n(double v) {
   char buf[40];
@@ -381,6 +377,11 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     notes.push_back("batch_size_per_dp × dp (" + n(double(*r.batch_per_dp * *r.dp)) + ") differs from the global batch (" + n(double(gbs)) + ")");
   if (r.params > 0) notes.push_back("printed size " + n(r.params / 1e9) + "B");
   return out;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 }  // namespace llmc::detail::validation
