@@ -121,7 +121,7 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   llmcalc's own choice, the layout with the smallest predicted step time among those that fit in
   memory, enumerated over the unpublished knobs only (published ones stay as printed). Candidates:
   micro-batch = the divisors of the per-replica batch (powers of two to 64 when the global batch
-  is unknown), virtual stages = the divisors of the layers per stage, sequence parallelism off/on
+  is unknown), virtual stages = the divisors of the layers per stage (Llama 3's come from its text, below), sequence parallelism off/on
   (with tp > 1), recompute none/selective/full, ZeRO 0–3, tp and pp 1/2/4/8. It stands for "the
   authors tuned their run", which a published benchmark is. Each row lists what was searched.
 - **Global batch unpublished** (FlashAttention-2 gives "~1M" only in words): one micro-batch per
@@ -165,30 +165,39 @@ own kernel benchmark put Megatron-LM and FlashAttention-2 end-to-end throughput 
 where the datasheet fractions (GEMM 0.86 of the max achievable matmul rate, attention 0.50 of peak) land within −3…+8 %. Inside a
 step, NCCL traffic shares the HBM and eight GPUs of a node run at their power cap; a bench run
 measures neither (the SMs NCCL holds during overlapped communication are modelled on both
-profiles: docs/formulas.md, Communication). The H100 131K row goes the other way (−21 %): Meta's attention
-kernels were faster than FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's
-0.50 of peak is closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
+profiles: docs/formulas.md, Communication). The H100 131K row goes the other way (−13 % with
+the published profile, +11 % with the datasheet's): Meta's attention kernels were faster than
+FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's 0.50 of peak is closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
 its profiles will share the first bias until the ground-truth script (`gpu/groundtruth/`)
 measures the in-step slowdown on a real run; see docs/measurements/README.md.
 
-## Why the Llama 3 row at 8,192 GPUs misses the 10 % target
+## Why the Llama 3 rows miss the 10 % target
 
-Meta does not publish the micro-batch or the number of virtual stages; the paper (§3.3.2) says
-only that the schedule is interleaved, that 8K pre-training ran without activation checkpointing,
-and that the first and last stages have one layer fewer, which leaves the first model chunk with
-the embedding alone: one-layer chunks (v = 8 on 8-layer stages, 126 = 16·8 − 2). llmcalc models
-neither part of that: a chunk cannot be empty (126 layers < pp·v = 128 is refused), and
-Megatron's interleaved schedule keeps p + (p − 1 − 2i)/v micro-batches of activations in flight
-on stage i: on the second stage (8 layers; the first has 7) 96.0 GB of activations (109.7 GB in
-all) per GPU for v = 2 at 8,192 GPUs (32 micro-batches per replica) against 80 GiB. The rule for unpublished knobs therefore takes v = 1 on 8,192 GPUs (the only one
-that fits: a 47 % bubble) and v = 4 on 16,384 GPUs (16 micro-batches per replica: fewer in
-flight), predicting the smaller run 15 % slow while the larger lands within 7 %. With one
-interleaving for both rows the datasheet model is within 10 % on both: v = 4 gives 468 (+9 %) and
-417 (+4 %) TFLOP/s per GPU (`llmcalc estimate examples/llama3.1-405b-16k-h100.json`,
-±`hardware.gpu_count`), v = 2 gives 428 (−0 %) and 356 (−11 %). Choosing v per source instead of
-per record, or modelling Meta's flexible schedule, would be tuning to these two rows, so the miss
-is reported as it is: Meta's activation memory is lower than the Megatron accounting says, by
-some means the paper names only as "proactively deallocate tensors".
+Meta publishes neither the micro-batch nor the number of virtual stages as a number, but §3.3.2
+gives the interleaving in words: the first and the last stage have one layer fewer, which leaves
+the first model chunk of the first stage with the embedding alone and the last chunk of the last
+stage with the output projection and loss alone. That is one-layer chunks: v = 8 on stages of
+8 layers (126 = 16·8 − 2). llmcalc models that layout (docs/formulas.md, "Interleaved chunks")
+and the `llama3` convention takes v = 8 from the text instead of searching it (each row's notes
+say so). At that layout llmcalc predicts all three runs fast: +13.6 % at 8,192 GPUs, +14.8 %
+and +10.9 % at 16,384 (table above). The rows' ratios come out close to Meta's (8,192 over
+16,384 GPUs at 8K tokens: 1.063 predicted, 1.075 measured; 131K over 8K tokens: 0.917 against
+0.950), so the time model tracks what changes between the runs; what it does not have is a
+factor of about 0.88 common to all three, which nothing llmcalc models at 1,024 GPUs shows (the
+NeMo / Megatron-Bridge H100 runs below, 405B included, are within −12…+1 % for models of 70B and
+more). Candidates at 8-16K GPUs on RoCE — stragglers, network contention across the Clos,
+Meta's own kernels and schedule — are not published as numbers, so nothing is fitted to them.
+
+llmcalc's memory model also says the 8,192-GPU layout does not fit: with 32 micro-batches per
+replica the second stage holds 141 one-layer chunk forwards, 87.8 GB per GPU against 85.9
+(80 GiB); its tensors fit, the 5 % fragmentation allowance does not. If Meta accumulated fp32
+gradients unsharded across micro-batches (the record's "FP32 grad accumulation" suggests it;
+llmcalc's ZeRO-2 keeps them sharded), it would need about 12.6 GB more. Meta's activation memory is
+therefore lower than the Megatron accounting says, by means the paper names only as
+"proactively deallocate tensors". Searching v by the rule for unpublished knobs instead would
+pick v = 1 at 8,192 GPUs (the only one that fits; a 47 % bubble, −15 %) and v = 8 at 16,384; a
+single v = 4 for all three rows would land within 10 % (+9.9 / +6.2 / +1.6 %), but the paper
+describes one-layer chunks, and choosing v by the error would be tuning to these rows.
 
 ## Korthikanti et al. 2022: the runs Calculon validates on
 

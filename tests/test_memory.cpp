@@ -100,6 +100,33 @@ TEST_CASE("uneven pipeline stages: the peak is on the stage holding the most lay
   CHECK(even.mem.activations_bytes == doctest::Approx(16 * 8 * even.mem.activations_per_layer_bytes).epsilon(1e-12));
 }
 
+// Meta's layout for Llama 3 405B (§3.3.2): 16 stages of 8 chunks, one layer each, the first chunk
+// holding only the embedding and the last only the output layer and loss (126 = 16·8 − 2 layers).
+// Megatron-LM's interleaved order runs 2(p − i − 1) + (v − 1)·p chunk forwards on stage i before
+// its first backward, plus one: on stage 1, 28 + 112 + 1 = 141 one-layer chunks, the peak.
+TEST_CASE("interleaved stages whose end chunks hold no layer (Llama 3 405B, pp 16, v 8)") {
+  Sets base = {{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"parallel.pp", "16"}, {"hardware.gpu_count", "128"},
+               {"training.global_batch_seqs", "32"}, {"training.sequence_parallel", "true"}, {"parallel.schedule", "interleaved"},
+               {"parallel.virtual_stages", "8"}};
+  Estimate e = run(base);
+  CHECK(e.mem.in_flight_micro_batches == 18);  // ceil(141 / 8)
+  CHECK(e.mem.activations_bytes == doctest::Approx(141 * e.mem.activations_per_layer_bytes).epsilon(1e-12));
+  CHECK(e.time.bubble_fraction == doctest::Approx(15.0 / (32 * 8)));
+}
+
+// The last stage of 6 layers on 4 stages of 2 chunks holds one layer and a chunk with only the
+// output layer and loss. Before its first backward it runs 2·4 + 3 − 6 = 5 chunk forwards: its
+// layer chunk for 4 micro-batches, then the bare chunk for one: 4 layer-micro-batches (even
+// chunks of half a layer would give 5 × 0.5 = 2.5). The logits make it the peak stage.
+TEST_CASE("interleaved: the last stage's bare chunk holds no activations") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"model.layers", "6"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "4"},
+                    {"training.seq_len", "4096"}, {"training.global_batch_seqs", "4"}, {"parallel.schedule", "interleaved"},
+                    {"parallel.virtual_stages", "2"}});
+  REQUIRE(e.mem.logits_bytes > 0);  // the last stage is the peak
+  CHECK(e.mem.in_flight_micro_batches == 4);
+  CHECK(e.mem.activations_bytes == doctest::Approx(4 * e.mem.activations_per_layer_bytes).epsilon(1e-12));
+}
+
 TEST_CASE("fits, the largest micro-batch that fits, and the fewest GPUs that fit") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"},
                     {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.recompute", "full"}});

@@ -76,6 +76,21 @@ TEST_CASE("uneven pipeline stages are allowed with a warning (Llama 3 405B: 126 
   CHECK(warned);
 }
 
+TEST_CASE("pipeline chunks: the first and the last may hold no layer, no others") {
+  Sets meta = {{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"parallel.pp", "16"}, {"hardware.gpu_count", "128"},
+               {"training.global_batch_seqs", "16"}, {"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "8"}};
+  Estimate e = run(meta);  // 126 = 16 × 8 − 2 layers (Llama 3 §3.3.2)
+  bool bare = false;
+  for (const std::string& w : e.warnings) bare |= contains(w, "first chunk holds only the embedding and the last only the output layer and loss");
+  CHECK(bare);
+  meta.push_back({"model.layers", "125"});
+  Error too_few = run_error(meta);
+  CHECK(too_few.field == "parallel.pp");
+  CHECK(contains(too_few.message, "model.layers (125) must be at least parallel.pp × parallel.virtual_stages − 2 (126)"));
+  Error single = run_error({{"model.preset", "llama3.1-8b"}, {"model.layers", "1"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "4"}});
+  CHECK(contains(single.message, "(2)"));  // 4 stages need 2 layers: one stage may hold only the embedding, one only the loss
+}
+
 TEST_CASE("seq_len defaults to the model's pre-training length") {
   CHECK(run({{"model.preset", "llama2-7b"}}).r.s.training.seq_len == 4096);
   CHECK(run({{"model.params", "1e9"}}).r.s.training.seq_len == 2048);

@@ -124,7 +124,13 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
 
 // Micro-batches whose activations pipeline stage i holds at its peak: the warm-up forwards
 // before its first backward, plus the one in flight. Interleaved (Megatron-LM): stage i runs
-// 2(p − i − 1) + (v − 1)·p chunk forwards first, each a 1/v of the stage.
+// F = 2(p − i − 1) + (v − 1)·p chunk forwards first, then one more before its first backward, in
+// the order p micro-batches through chunk 0, the same p through chunk 1, …, then the next p. A
+// chunk holds L/v of the stage's L layers, except where an end stage gave up layers
+// (stage_layers): the first stage's come out of its first chunks, the last stage's out of its
+// last ones, so with pp·v − 2 layers the first chunk holds only the embedding and the last only
+// the output layer and loss (Llama 3 §3.3.2). The count is in micro-batches of the whole stage:
+// layer-micro-batches ÷ L (p + (p − 1 − 2i)/v when the chunks are even).
 double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
   const ParallelSpec& par = r.s.parallel;
   const double p = double(par.pp), m = double(k.m), i = double(stage), v = double(par.virtual_stages);
@@ -133,9 +139,23 @@ double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
     case Schedule::afab: return m;  // GPipe: every forward before any backward
     case Schedule::one_f_one_b:
     case Schedule::zero_bubble: return std::min(p - i, m);  // ZB-H1 keeps 1F1B's peak (Qi et al. 2023)
-    case Schedule::interleaved: return std::min(p + (p - 1 - 2 * i) / v, m);
+    case Schedule::interleaved: break;
   }
-  return p;
+  const double L = stage_layers(r, stage);
+  const int64_t group = std::min(par.pp, k.m), chunks = par.virtual_stages;
+  const int64_t forwards = std::min(chunks * par.pp + par.pp - 1 - 2 * stage, k.m * chunks);
+  if (L <= 0 || forwards >= k.m * chunks) return std::min(p + (p - 1 - 2 * i) / v, m);
+  const double nominal = double(r.layers_per_stage) / v, given_up = double(r.layers_per_stage) - L;
+  auto chunk_layers = [&](int64_t j) {  // layers in chunk j of this stage
+    const int64_t from_edge = stage == 0 ? j : stage == par.pp - 1 ? chunks - 1 - j : -1;
+    if (from_edge < 0) return nominal;
+    return nominal - std::clamp(given_up - double(from_edge) * nominal, 0.0, nominal);
+  };
+  const int64_t rounds = forwards / (group * chunks), rest = forwards % (group * chunks);
+  double layer_micro_batches = double(rounds * group) * L;
+  for (int64_t j = 0; j < rest / group; ++j) layer_micro_batches += double(group) * chunk_layers(j);
+  layer_micro_batches += double(rest % group) * chunk_layers(rest / group);
+  return layer_micro_batches / L;
 }
 
 struct StageMemory {

@@ -133,15 +133,30 @@ Result<Resolved> resolve(const Scenario& in) {
       return make_error("parallel.tp", "model.kv_heads (" + num(m.kv_heads) + ") must be divisible by parallel.tp (" + num(p.tp) +
                                            "): each tensor-parallel rank needs whole key/value groups");
     if (m.ffn_hidden % p.tp != 0) return divisibility("parallel.tp", "model.ffn_hidden", m.ffn_hidden, "parallel.tp", p.tp);
-    const int64_t chunks = p.pp * p.virtual_stages;
-    if (m.layers < chunks)
-      return make_error("parallel.pp", "model.layers (" + num(m.layers) + ") must be at least parallel.pp × parallel.virtual_stages (" + num(chunks) + ")");
+    // Every pipeline chunk holds a layer, except that the first may hold only the embedding and
+    // the last only the output layer and loss (Llama 3 §3.3.2; Megatron-LM's
+    // --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split).
+    const int64_t chunks = p.pp * p.virtual_stages, fewest_layers = p.pp > 1 ? chunks - 2 : chunks;
+    if (m.layers < fewest_layers)
+      return make_error("parallel.pp", "model.layers (" + num(m.layers) + ") must be at least parallel.pp × parallel.virtual_stages" +
+                                           (p.pp > 1 ? " − 2 (" : " (") + num(fewest_layers) +
+                                           "): every pipeline chunk holds a layer, except that the first may hold only the embedding and the last only the output layer and loss");
     r.layers_per_stage = (m.layers + p.pp - 1) / p.pp;
-    if (m.layers % p.pp != 0)
+    if (m.layers % p.pp != 0) {
+      const int64_t first = int64_t(detail::stage_layers(r, 0)), last = int64_t(detail::stage_layers(r, p.pp - 1));
+      // Which end chunks are left without a layer (the end stages give up whole chunks first).
+      const int64_t per_chunk = r.layers_per_stage / p.virtual_stages;
+      const bool even_chunks = p.virtual_stages > 1 && r.layers_per_stage % p.virtual_stages == 0;
+      const bool bare_first = even_chunks && r.layers_per_stage - first >= per_chunk, bare_last = even_chunks && r.layers_per_stage - last >= per_chunk;
+      const std::string bare = bare_first && bare_last ? "; the first chunk holds only the embedding and the last only the output layer and loss (Llama 3 §3.3.2)"
+                               : bare_first            ? "; the first chunk holds only the embedding (Llama 3 §3.3.2)"
+                               : bare_last             ? "; the last chunk holds only the output layer and loss (Llama 3 §3.3.2)"
+                                                       : "";
       r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) +
-                           "): stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " +
-                           num(int64_t(detail::stage_layers(r, 0))) + " and the last " + num(int64_t(detail::stage_layers(r, p.pp - 1))) +
-                           " (time and memory per stage; the slowest stage sets the pace)");
+                           "): stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " + num(first) +
+                           " and the last " + num(last) + " (time and memory per stage; the slowest stage sets the pace)" +
+                           bare);
+    }
     else if (m.layers % chunks != 0)
       r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) +
                            "): the " + num(p.virtual_stages) + " chunks of a stage's " + num(r.layers_per_stage) +

@@ -26,7 +26,7 @@ bool apply_layout(Resolved& r, const LayoutBase& base, const Layout& l) {
   // Tensor, pipeline and context parallel rules (resolve(): "Tensor parallel rules").
   if (m.has_shape()) {
     if (m.heads % l.tp != 0 || m.kv_heads % l.tp != 0 || m.ffn_hidden % l.tp != 0) return false;
-    if (m.layers < l.pp * l.v) return false;
+    if (m.layers < l.pp * l.v - (l.pp > 1 ? 2 : 0)) return false;  // resolve(): the end chunks may hold no layer
     r.layers_per_stage = (m.layers + l.pp - 1) / l.pp;
     if (l.cp > 1 && t.seq_len % (2 * l.cp) != 0) return false;
   } else {

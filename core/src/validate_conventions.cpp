@@ -31,7 +31,10 @@ const std::vector<FlopConvention>& flop_conventions() {
        "llmcalc's model FLOPs per step (2 FLOPs per multiply-add of every matmul incl. the output layer, backward = 2 × "
        "forward, attention s² term halved for the causal mask; flops.model_per_token × global batch tokens) / (predicted "
        "step time × GPUs). The paper's count is unknown; the row's notes give the figure with PaLM's unhalved attention",
-       true, true},
+       true, true, true, {}, 1,
+       "one-layer chunks: §3.3.2 takes one layer each from the first and the last stage, which leaves the first model chunk "
+       "of the first stage with the embedding only and the last chunk of the last stage with the output projection and "
+       "loss only"},
       {"flashattention2", "Dao 2023 (FlashAttention-2), Table 1", "model_tflops_per_gpu_flashattention2 (TFLOP/s per GPU)", "model_tflops_per_gpu_flashattention2", "TFLOP/s/GPU",
        "6·s·N + 12·L·h·s² FLOPs per sequence (attention not halved for the causal mask); N = parameters",
        "(6·s·N + 12·L·h·s²) × sequences per step / (predicted step time × GPUs), N = llmcalc's parameter count of the "

@@ -363,6 +363,9 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     k.virtual_stages = {per_stage / *r.vp_layers};
   } else if (r.vp_present) {
     k.virtual_stages = {1};
+  } else if (c.layers_per_chunk > 0 && r.pp && *r.pp > 1 && ((r.layers + *r.pp - 1) / *r.pp) % c.layers_per_chunk == 0) {
+    k.virtual_stages = {(r.layers + *r.pp - 1) / *r.pp / c.layers_per_chunk};
+    notes.push_back("virtual stages " + n(double(k.virtual_stages[0])) + " from the source's text, not the record: " + c.layers_per_chunk_source);
   } else {
     const int64_t pp_max = k.pp.back();
     k.virtual_stages = pp_max > 1 ? divisors((r.layers + pp_max - 1) / pp_max, 16) : std::vector<int64_t>{1};

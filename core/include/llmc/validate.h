@@ -31,6 +31,10 @@ struct FlopConvention {
   // Other names a record may give the measured entry (the convention-free metrics have several);
   // measured_key is tried first.
   std::vector<std::string> key_aliases = {};
+  // Layers per interleaved pipeline chunk when the source's text gives it and its records do not
+  // (0: unpublished, searched like any other knob), and where the text says so.
+  int64_t layers_per_chunk = 0;
+  std::string layers_per_chunk_source = {};
 };
 const std::vector<FlopConvention>& flop_conventions();
 
