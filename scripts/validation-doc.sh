@@ -74,7 +74,8 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   `fused_elementwise` (false: the source ran eager PyTorch element-wise ops), `flash_attention`
   and `dp_overlap` (the source's attention kernel and gradient reduction, below), and
   `grad_dtype` (fp32, bf16 or fp16: the dtype gradients are reduced in, e.g. FSDP2's
-  `reduce_dtype`) may be given too.
+  `reduce_dtype`) and `grad_reduce` (micro_batch or step: when they are reduced,
+  docs/formulas.md "Gradient reduction") may be given too.
   Any field of the wrong type or out of range skips the record, naming the field; a file that is
   not a JSON array is an error (exit 2).
 - **Metric.** The source's own FLOP convention where llmcalc knows it (table below). A record
@@ -177,27 +178,33 @@ Meta publishes neither the micro-batch nor the number of virtual stages as a num
 gives the interleaving in words: the first and the last stage have one layer fewer, which leaves
 the first model chunk of the first stage with the embedding alone and the last chunk of the last
 stage with the output projection and loss alone. That is one-layer chunks: v = 8 on stages of
-8 layers (126 = 16·8 − 2). llmcalc models that layout (docs/formulas.md, "Interleaved chunks")
-and the `llama3` convention takes v = 8 from the text instead of searching it (each row's notes
-say so). At that layout llmcalc predicts all three runs fast: +13.6 % at 8,192 GPUs, +14.8 %
-and +10.9 % at 16,384 (table above). The rows' ratios come out close to Meta's (8,192 over
-16,384 GPUs at 8K tokens: 1.063 predicted, 1.075 measured; 131K over 8K tokens: 0.917 against
-0.950), so the time model tracks what changes between the runs; what it does not have is a
-factor of about 0.88 common to all three, which nothing llmcalc models at 1,024 GPUs shows (the
-NeMo / Megatron-Bridge H100 runs below, 405B included, are within −12…+1 % for models of 70B and
-more). Candidates at 8-16K GPUs on RoCE — stragglers, network contention across the Clos,
-Meta's own kernels and schedule — are not published as numbers, so nothing is fitted to them.
+8 layers (126 = 16·8 − 2). The same section's numerical-stability paragraph accumulates
+gradients in FP32 over the micro-batches and reduce-scatters them in FP32: one reduction per
+step, the whole gradient held in FP32 until then (`training.grad_reduce = step`, grad dtype
+fp32; FSDP without gradient sync until the last micro-batch). llmcalc models both (docs/formulas.md,
+"Interleaved chunks" and "Gradient reduction") and the `llama3` convention takes them from the
+text instead of searching them; each row's notes say so.
 
-llmcalc's memory model also says the 8,192-GPU layout does not fit: with 32 micro-batches per
-replica the second stage holds 141 one-layer chunk forwards, 87.8 GB per GPU against 85.9
-(80 GiB); its tensors fit, the 5 % fragmentation allowance does not. If Meta accumulated fp32
-gradients unsharded across micro-batches (the record's "FP32 grad accumulation" suggests it;
-llmcalc's ZeRO-2 keeps them sharded), it would need about 12.6 GB more. Meta's activation memory is
+At that layout llmcalc predicts all three runs fast: +12.4 % at 8,192 GPUs, +12.5 % and +10.7 %
+at 16,384 (table above). The rows' ratios come out close to Meta's (8,192 over 16,384 GPUs at 8K
+tokens: 1.074 predicted, 1.075 measured; 131K over 8K tokens: 0.935 against 0.950), so the time
+model tracks what changes between the runs; what it lacks is a factor of about 0.89 common to
+all three, which nothing llmcalc models at 1,024 GPUs shows (the NeMo / Megatron-Bridge H100 runs
+below, 405B included, are within −12…+1 % for models of 70B and more). Candidates at 8-16K GPUs
+on RoCE (stragglers, contention across the Clos network, Meta's own kernels and schedule) are
+not published as numbers, so nothing is fitted to them.
+
+llmcalc's memory model also says none of the three layouts fits: with whole FP32 gradients
+(12.8 GB per GPU) beside 141 one-layer chunk forwards of activations on the second stage at
+8,192 GPUs, they need 93-101 GB per GPU against 85.9 (80 GiB). Meta's activation memory is
 therefore lower than the Megatron accounting says, by means the paper names only as
-"proactively deallocate tensors". Searching v by the rule for unpublished knobs instead would
-pick v = 1 at 8,192 GPUs (the only one that fits; a 47 % bubble, −15 %) and v = 8 at 16,384; a
-single v = 4 for all three rows would land within 10 % (+9.9 / +6.2 / +1.6 %), but the paper
-describes one-layer chunks, and choosing v by the error would be tuning to these rows.
+"proactively deallocate tensors"; the rule for a layout that does not fit times the one needing
+the least memory and says so. How sensitive the rows are to what Meta leaves out: with the same
+v = 8, reducing bf16 gradients after every micro-batch (DeepSpeed's ZeRO-2) gives +8.2 / +9.8 /
++8.0 %, FP32 after every micro-batch −18.7 / −16.8 / +5.2 %; searching v by the rule for
+unpublished knobs with sharded bf16 gradients gives v = 1 at 8,192 GPUs (the only one that fits
+there; a 47 % bubble, −15 %). Choosing among these by their error would be tuning to the
+rows, so the text's reading stands and the miss is reported.
 
 ## Korthikanti et al. 2022: the runs Calculon validates on
 

@@ -22,6 +22,9 @@ TEST_CASE("out-of-range and malformed values are refused with field, range and v
   CHECK_FALSE(st.ok());
   st = set_field(s, "training.precision", "fp64");
   CHECK(contains(st.error().message, "fp32,bf16_mixed,fp16_mixed,fp8_mixed,bf16_pure"));
+  st = set_field(s, "training.grad_reduce", "sometimes");
+  CHECK(st.error().field == "training.grad_reduce");
+  CHECK(contains(st.error().message, "auto,micro_batch,step"));
   st = set_field(s, "training.flash_attention", "yes");
   CHECK(contains(st.error().message, "true or false"));
   st = set_field(s, "training.no_such_field", "1");

@@ -127,6 +127,41 @@ TEST_CASE("interleaved: the last stage's bare chunk holds no activations") {
   CHECK(e.mem.activations_bytes == doctest::Approx(4 * e.mem.activations_per_layer_bytes).epsilon(1e-12));
 }
 
+// ZeRO-2/3 keep only their shard of the gradients because they reduce after every micro-batch
+// (DeepSpeed: "gradient reduction is required after every backward because of gradient
+// partitioning", deepspeedai/DeepSpeed#2252). Reducing once per step instead (FSDP without
+// gradient sync until the last micro-batch) holds the whole gradient while it accumulates.
+TEST_CASE("training.grad_reduce: sharded gradients under ZeRO-2 need a reduction per micro-batch") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.seq_len", "2048"},
+               {"training.global_batch_seqs", "64"}, {"training.zero_stage", "2"}};  // dp 16, m = 4
+  const double grads_whole = run(base).params.per_gpu * 2;                          // bf16 gradients
+  Estimate per_micro = run(base);
+  CHECK(per_micro.r.grad_reduce_per_micro_batch);
+  CHECK(per_micro.mem.gradients_bytes == doctest::Approx(grads_whole / 16).epsilon(1e-12));
+  Sets step = base;
+  step.push_back({"training.grad_reduce", "step"});
+  Estimate once = run(step);
+  CHECK(once.mem.gradients_bytes == doctest::Approx(grads_whole).epsilon(1e-12));
+  // One micro-batch per step: its reduction is the step's, so the shard is all it keeps.
+  step.push_back({"training.global_batch_seqs", "16"});
+  CHECK(run(step).mem.gradients_bytes == doctest::Approx(grads_whole / 16).epsilon(1e-12));
+  // ZeRO-1 never shards gradients.
+  Sets z1 = base;
+  z1.push_back({"training.zero_stage", "1"});
+  CHECK_FALSE(run(z1).r.grad_reduce_per_micro_batch);
+  CHECK(run(z1).mem.gradients_bytes == doctest::Approx(grads_whole).epsilon(1e-12));
+}
+
+// Interleaved needs a multiple of pp micro-batches, so the largest micro-batch is the one that
+// leaves 16 of them on 16 stages (Llama 3.1 405B, 16 sequences per replica).
+TEST_CASE("the largest micro-batch that fits keeps the interleaved schedule valid") {
+  Estimate e = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"parallel.pp", "16"}, {"hardware.gpu_count", "16384"},
+                    {"training.global_batch_seqs", "2048"}, {"training.sequence_parallel", "true"}, {"parallel.schedule", "interleaved"},
+                    {"parallel.virtual_stages", "8"}, {"training.zero_stage", "2"}});
+  REQUIRE(e.fits);
+  CHECK(e.max_micro_batch == 1);
+}
+
 TEST_CASE("fits, the largest micro-batch that fits, and the fewest GPUs that fit") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"},
                     {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.recompute", "full"}});

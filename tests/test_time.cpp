@@ -74,6 +74,40 @@ TEST_CASE("FSDP all-gathers overlap their own pass: forward gathers cannot hide 
   CHECK(ag->exposed_s == doctest::Approx(half - C / 3 + std::max(0.0, half - 2 * C / 3)).epsilon(1e-9));
 }
 
+// Gradient reductions per step (training.grad_reduce): ZeRO-2/3 reduce after every micro-batch
+// by default, each hiding behind that micro-batch's backward; ZeRO-0/1 once, after the last.
+TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.seq_len", "2048"},
+               {"training.global_batch_seqs", "64"}, {"hardware.inter_node_bandwidth_gbps", "2"}};  // dp 16, m = 4
+  auto grads = [](const Estimate& e) {
+    for (const CommItem& c : e.comm)
+      if (c.name == "dp" && c.collective != "all_gather") return c;
+    return CommItem{};
+  };
+  auto with = [&](Sets extra) {
+    Sets s = base;
+    s.insert(s.end(), extra.begin(), extra.end());
+    return run(s);
+  };
+  const CommItem z2 = grads(with({{"training.zero_stage", "2"}}));
+  const CommItem z2_once = grads(with({{"training.zero_stage", "2"}, {"training.grad_reduce", "step"}}));
+  CHECK(z2.calls == 4);
+  CHECK(z2_once.calls == 1);
+  CHECK(z2.bytes_per_step == doctest::Approx(4 * z2_once.bytes_per_step).epsilon(1e-12));
+  // Each reduction is longer than a micro-batch's backward at 2 GB/s, so each leaves the same
+  // remainder exposed: what hides is one backward per reduction.
+  REQUIRE(z2_once.exposed_s > 0);
+  const double backward = z2_once.time_s - z2_once.exposed_s;
+  CHECK(z2.time_s - z2.exposed_s == doctest::Approx(4 * backward).epsilon(1e-9));
+  CHECK(grads(with({{"training.zero_stage", "1"}})).calls == 1);
+  CHECK(grads(with({{"training.zero_stage", "0"}, {"training.grad_reduce", "micro_batch"}})).calls == 4);  // DDP without no_sync
+  // FSDP: one reduce-scatter per layer per reduction.
+  const CommItem z3 = grads(with({{"training.zero_stage", "3"}}));
+  const CommItem z3_once = grads(with({{"training.zero_stage", "3"}, {"training.grad_reduce", "step"}}));
+  CHECK(z3.calls == 4 * 32);
+  CHECK(z3_once.calls == 32);
+}
+
 // Expert-parallel all-to-all waits for the tokens (GShard) unless the schedule hides it behind
 // another micro-batch's compute (DualPipe); hidden, it still holds NCCL's SMs.
 TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at the SM contention price") {

@@ -544,6 +544,24 @@ TEST_CASE("validate: grad_dtype sets the dtype gradients are reduced in; 'select
   CHECK(bad.skip_reason.find("'float32'") != std::string::npos);
 }
 
+TEST_CASE("validate: grad_reduce says when gradients are reduced; Llama 3's come from its text") {
+  auto with = [](const nlohmann::json& training) { return llama2_13b_file({{"training", training}}); };
+  CHECK(row(run_text(with({{"zero_stage", 2}, {"grad_reduce", "Step"}})), "r").scenario.training.grad_reduce == GradReduce::step);
+  CHECK(row(run_text(with({{"zero_stage", 2}, {"grad_reduce", "micro_batch"}})), "r").scenario.training.grad_reduce == GradReduce::micro_batch);
+  CHECK(row(run_text(with({{"zero_stage", 2}})), "r").scenario.training.grad_reduce == GradReduce::auto_);
+  const ValidationReport bad = run_text(with({{"grad_reduce", "sometimes"}}));
+  CHECK(row(bad, "r").skip_field == "training.grad_reduce");
+  CHECK(contains(row(bad, "r").skip_reason, "must be micro_batch or step; got 'sometimes'"));
+  // Llama 3 §3.3.2: FP32 accumulation over the micro-batches, one FP32 reduce-scatter.
+  const ValidationReport l3 = run_text(public_json());
+  const ValidationRow& x = row(l3, "llama3_405B_table4_row2_16384gpus_seq8192");
+  CHECK(x.scenario.training.grad_reduce == GradReduce::step);
+  CHECK(x.scenario.training.grad_dtype == Dtype::fp32);
+  bool noted = false;
+  for (const std::string& n : x.notes) noted |= contains(n, "gradients, from the source's text") && contains(n, "FP32");
+  CHECK(noted);
+}
+
 // DeepSeek-V3's H800s: the H100's compute with NVLink cut to 400 GB/s (200 per direction).
 TEST_CASE("validate: 'H800' names the h800 GPU, whose tensor-parallel traffic is slower than H100's") {
   auto record = [](const std::string& gpu) {

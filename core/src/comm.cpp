@@ -207,6 +207,10 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     if (ts.finetune == Finetune::lora) local_params = p.trainable / double(par.tp * par.pp);
     const double grad_bytes = local_params * bytes_of(r.grad_dtype);
     const double weight_bytes = local_params * bytes_of(r.weight_dtype);
+    // Gradient reductions per step: one per micro-batch, each hiding behind that micro-batch's
+    // backward (ZeRO-2/3 keep only their shard, so they cannot wait; DeepSpeed ZeRO-2/3 and FSDP
+    // by default), or one after the last (training.grad_reduce; memory.cpp holds whole gradients).
+    const double reductions = r.grad_reduce_per_micro_batch ? mb : 1.0;
     if (ts.zero_stage >= 3) {
       // FSDP: all-gather parameters before each forward and backward of every micro-batch,
       // reduce-scatter gradients; prefetch overlaps them with compute (Zhao et al. 2023). The
@@ -220,17 +224,17 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       const double half = ag.time_s / 2;
       ag.exposed_s = std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb);
       out.push_back(ag);
-      CommItem rs = make(r, "dp", "reduce_scatter", dpg, par.tp, grad_bytes / units, units);
+      CommItem rs = make(r, "dp", "reduce_scatter", dpg, par.tp, grad_bytes / units, units * reductions);
       rs.overlapped = par.dp_overlap;
       const double rs_window = std::max(0.0, bwd_micro - half / mb);
-      rs.exposed_s = rs.overlapped ? std::max(0.0, rs.time_s - rs_window) : rs.time_s;
+      rs.exposed_s = rs.overlapped ? reductions * std::max(0.0, rs.time_s / reductions - rs_window) : rs.time_s;
       out.push_back(rs);
     } else {
-      // DDP / ZeRO-1/2: the gradient reduction overlaps the last micro-batch's backward (2/3 of it).
+      // DDP / ZeRO-1/2: each gradient reduction overlaps a micro-batch's backward (2/3 of it).
       const bool sharded = ts.zero_stage >= 1;
-      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", dpg, par.tp, grad_bytes, 1);
+      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", dpg, par.tp, grad_bytes, reductions);
       g.overlapped = par.dp_overlap;
-      g.exposed_s = g.overlapped ? std::max(0.0, g.time_s - bwd_micro) : g.time_s;
+      g.exposed_s = g.overlapped ? reductions * std::max(0.0, g.time_s / reductions - bwd_micro) : g.time_s;
       out.push_back(g);
       if (sharded) {
         CommItem ag = make(r, "dp", "all_gather", dpg, par.tp, weight_bytes, 1);  // updated params back to every rank

@@ -129,6 +129,9 @@ std::vector<FieldInfo> make_fields() {
       CHOICE("training.optimizer", s.training.optimizer, Optimizer, "adamw|adam8bit|sgd_momentum|adafactor|lion", "optimizer"),
       INT("training.zero_stage", s.training.zero_stage, 0, 3, "ZeRO stage 0-3 (3 = FSDP full shard; 'fsdp' accepted)"),
       INT("training.zero_shard_group", s.training.zero_shard_group, 0, 1e7, "hybrid shard group size (0: all of dp)"),
+      CHOICE("training.grad_reduce", s.training.grad_reduce, GradReduce, "auto|micro_batch|step",
+             "when data-parallel gradients are reduced: after every micro-batch into sharded gradients (DeepSpeed ZeRO-2/3, FSDP) or once per step, "
+             "accumulating whole gradients locally (DDP, Megatron, FSDP no_sync); auto: micro_batch under ZeRO-2/3, step under ZeRO-0/1"),
       BOOL("training.cpu_offload_optimizer", s.training.cpu_offload_optimizer, "optimizer states in host memory"),
       CHOICE("training.recompute", s.training.recompute, Recompute, "none|selective|full|selective_op",
              "activation recomputation: selective = Megatron's (attention core), full = whole layers, selective_op = torchtitan's per-op policy"),

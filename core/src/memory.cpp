@@ -243,10 +243,16 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
                              (local_params + (lora ? tr_dense : 0)) * wb,
                              {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"zero_stage", double(z)}, {"dp_shard", d}});
   const double stages_grad_bytes = gb + (ts.grad_fp32_accum_buffer ? 4.0 : 0.0);
-  mem.gradients_bytes = tr.add("memory.per_gpu.gradients_bytes", "trainable_local / (dp under ZeRO-2+) × (grad_bytes + 4 if fp32 accumulation buffer)", "bytes",
-                               "seed 001 (same dtype as params); seed 004 (fp32 grads: 20Ψ recipe); ZeRO-2",
-                               shard(tr_dense, tr_expert, 2) * stages_grad_bytes,
-                               {{"trainable_local", tr_dense + tr_expert}, {"grad_bytes", stages_grad_bytes}, {"dp_shard", d}});
+  // ZeRO-2/3 keep only their shard of the gradients when they reduce after every micro-batch; one
+  // reduction per step of several micro-batches means each GPU accumulates the whole gradient.
+  const bool accumulate_whole = k.m > 1 && !r.grad_reduce_per_micro_batch;
+  const double grads_local = accumulate_whole ? tr_dense + tr_expert : shard(tr_dense, tr_expert, 2);
+  mem.gradients_bytes = tr.add("memory.per_gpu.gradients_bytes",
+                               "trainable_local / (dp under ZeRO-2+, unless m > 1 micro-batches accumulate before one reduction) × (grad_bytes + 4 if fp32 accumulation buffer)",
+                               "bytes", "seed 001 (same dtype as params); seed 004 (fp32 grads: 20Ψ recipe); ZeRO-2; training.grad_reduce",
+                               grads_local * stages_grad_bytes,
+                               {{"trainable_local", tr_dense + tr_expert}, {"grad_bytes", stages_grad_bytes}, {"dp_shard", d},
+                                {"micro_batches", double(k.m)}, {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0}});
   double states = 0, state_bytes = sb;
   switch (ts.optimizer) {
     case Optimizer::adamw: states = 2; break;          // m, v
@@ -367,19 +373,29 @@ MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, d
 }
 
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits) {
-  // Micro-batches must divide the per-replica batch. Memory grows with b for every schedule
-  // (b·in_flight is b·min(p, n/b), b·n/b or b), so bisect over the sorted divisors.
-  const int64_t per_replica = r.s.training.global_batch_seqs / r.s.parallel.dp;
+  // Micro-batches must divide the per-replica batch and, interleaved, leave a multiple of pp of
+  // them (resolve()). While there are several, memory grows with b for every schedule
+  // (b·in_flight is b·min(p, n/b), b·n/b or b), so bisect over those divisors. A single
+  // micro-batch (b = n) is tried on its own: it can need less, since gradients accumulated over
+  // several are held whole when they are reduced once per step (training.grad_reduce).
+  const ParallelSpec& par = r.s.parallel;
+  const int64_t per_replica = r.s.training.global_batch_seqs / par.dp;
+  auto allowed = [&](int64_t b) { return par.schedule != Schedule::interleaved || (per_replica / b) % par.pp == 0; };
   std::vector<int64_t> divisors, upper;
   for (int64_t d = 1; d * d <= per_replica; ++d) {
     if (per_replica % d) continue;
-    divisors.push_back(d);
-    if (d != per_replica / d) upper.push_back(per_replica / d);
+    if (allowed(d)) divisors.push_back(d);
+    if (d != per_replica / d && allowed(per_replica / d)) upper.push_back(per_replica / d);
   }
   divisors.insert(divisors.end(), upper.rbegin(), upper.rend());
-  auto fits = [&](int64_t b) { return peak_memory(r, p, Knobs{b, per_replica / b, r.s.parallel.dp}, nullptr, nullptr).headroom_bytes >= 0; };
+  auto fits = [&](int64_t b) { return peak_memory(r, p, Knobs{b, per_replica / b, par.dp}, nullptr, nullptr).headroom_bytes >= 0; };
+  const int64_t own = r.s.training.micro_batch;
+  if (!divisors.empty() && divisors.back() == per_replica) {
+    if (own == per_replica ? current_fits : fits(per_replica)) return per_replica;
+    divisors.pop_back();
+  }
   // The scenario's own micro-batch was just evaluated: start the bracket there.
-  const size_t at = size_t(std::find(divisors.begin(), divisors.end(), r.s.training.micro_batch) - divisors.begin());
+  const size_t at = size_t(std::find(divisors.begin(), divisors.end(), own) - divisors.begin());
   size_t lo = 0, hi = divisors.size();  // fits(divisors[lo]) holds; divisors[hi] is out of range
   if (at < divisors.size()) {
     if (current_fits) lo = at;

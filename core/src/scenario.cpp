@@ -48,6 +48,14 @@ const char* to_string(Schedule v) {
 }
 const char* to_string(FlopsFormula v) { return v == FlopsFormula::six_nd ? "6nd" : "detailed"; }
 const char* to_string(Finetune v) { return v == Finetune::lora ? "lora" : "full"; }
+const char* to_string(GradReduce v) {
+  switch (v) {
+    case GradReduce::auto_: return "auto";
+    case GradReduce::micro_batch: return "micro_batch";
+    case GradReduce::step: return "step";
+  }
+  return "?";
+}
 
 namespace {
 
@@ -223,6 +231,7 @@ Result<Resolved> resolve(const Scenario& in) {
                                                         ") to be a multiple of parallel.pp (" + num(p.pp) + ")");
 
   // ZeRO / FSDP.
+  r.grad_reduce_per_micro_batch = reduces_every_micro_batch(t.grad_reduce, t.zero_stage);
   if (t.zero_shard_group > 0 && (p.dp * p.cp) % t.zero_shard_group != 0)
     return divisibility("training.zero_shard_group", "parallel.dp × cp", p.dp * p.cp, "training.zero_shard_group", t.zero_shard_group);
   if (t.recompute == Recompute::selective_op) {

@@ -21,6 +21,7 @@ bool apply_layout(Resolved& r, const LayoutBase& base, const Layout& l) {
   t.recompute_layers = l.recompute_layers;
   t.zero_stage = l.zero;
   t.zero_shard_group = base.zero_shard_group;
+  r.grad_reduce_per_micro_batch = reduces_every_micro_batch(t.grad_reduce, l.zero);
   t.global_batch_seqs = base.global_batch_seqs;
 
   // Tensor, pipeline and context parallel rules (resolve(): "Tensor parallel rules").

@@ -182,8 +182,8 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     row.notes.push_back("not in the throughput target: GPU count and layout unpublished; the hours include restarts, evaluation and idle time");
   }
   if (lc->searched)
-    row.notes.push_back(std::string("layout: fastest ") + (lc->fits ? "that fits" : "(none fits)") + " of " + std::to_string(lc->candidates) +
-                        " candidates over the unpublished knobs");
+    row.notes.push_back(std::string("layout: ") + (lc->fits ? "fastest that fits" : "none fits; the one needing the least memory") + " of " +
+                        std::to_string(lc->candidates) + " candidates over the unpublished knobs");
   if (!lc->fits)
     row.notes.push_back("llmcalc's memory model says this does not fit (" + n(e.mem.total_bytes / 1073741824.0, "%.1f") + " of " +
                         n(e.mem.capacity_bytes / 1073741824.0, "%.1f") + " GiB); timed anyway");

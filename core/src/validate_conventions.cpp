@@ -34,7 +34,11 @@ const std::vector<FlopConvention>& flop_conventions() {
        true, true, true, {}, 1,
        "one-layer chunks: §3.3.2 takes one layer each from the first and the last stage, which leaves the first model chunk "
        "of the first stage with the embedding only and the last chunk of the last stage with the output projection and "
-       "loss only"},
+       "loss only",
+       Dtype::fp32, GradReduce::step,
+       "§3.3.2 (numerical stability) accumulates gradients in FP32 over the micro-batches during backward and "
+       "reduce-scatters them in FP32 across the data-parallel workers (FSDP without gradient sync until the last "
+       "micro-batch, with an FP32 reduce dtype)"},
       {"flashattention2", "Dao 2023 (FlashAttention-2), Table 1", "model_tflops_per_gpu_flashattention2 (TFLOP/s per GPU)", "model_tflops_per_gpu_flashattention2", "TFLOP/s/GPU",
        "6·s·N + 12·L·h·s² FLOPs per sequence (attention not halved for the causal mask); N = parameters",
        "(6·s·N + 12·L·h·s²) × sequences per step / (predicted step time × GPUs), N = llmcalc's parameter count of the "

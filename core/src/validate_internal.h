@@ -44,6 +44,7 @@ struct ParsedRecord {
   std::optional<bool> flash_attention;       // the record says whether attention was one fused kernel
   std::optional<bool> dp_overlap;            // the record says whether the DP gradient reduction hid behind backward
   std::optional<Dtype> grad_dtype;           // the dtype gradients are reduced in (FSDP2's reduce_dtype)
+  std::optional<GradReduce> grad_reduce;     // when they are reduced: after every micro-batch or once per step
   std::optional<double> total_tokens;
   // hardware
   std::string gpu_text;
@@ -96,7 +97,7 @@ struct LayoutChoice {
   bool fits = true;
 };
 // The fastest layout (smallest step time) that fits, over the unpublished knobs; if none fits,
-// the fastest one with a note. Error: no candidate is a valid scenario (the first error).
+// the one needing the least memory, with a note. Error: no candidate is a valid scenario (the first error).
 Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates);
 
 std::string layout_text(const Estimate& e);

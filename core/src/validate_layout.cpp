@@ -2,7 +2,8 @@
 // with the smallest predicted step time among those that fit in memory, enumerated over the
 // unpublished knobs only (published ones are single-valued). It stands for "the authors tuned
 // their run", which is what a published benchmark is; it is the same rule for every record and
-// contains no per-record constant. (When core/include/llmc/search.h lands it can replace this.)
+// contains no per-record constant. When none fits, the one needing the least memory (the nearest
+// to what the authors ran) is timed, and the row says it does not fit.
 #include <cstdio>
 
 #include "validate_internal.h"
@@ -21,7 +22,7 @@ std::string layout_text(const Estimate& e) {
 
 Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
   const KnobSpace& k = m.space;
-  std::optional<LayoutChoice> best_fit, best_any;
+  std::optional<LayoutChoice> best_fit, best_least;
   std::optional<Error> first_error;
   int64_t tried = 0;
   for (int64_t tp : k.tp)
@@ -50,16 +51,21 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
                   if (!first_error) first_error = e.error();
                   continue;
                 }
-                auto better = [&](const std::optional<LayoutChoice>& b) { return !b || e->time.step_s < b->estimate.time.step_s; };
-                if (e->fits && better(best_fit)) best_fit = LayoutChoice{s, *e, 0, false, true};
-                if (better(best_any)) best_any = LayoutChoice{s, *e, 0, false, false};
+                auto faster = [&](const std::optional<LayoutChoice>& b) { return !b || e->time.step_s < b->estimate.time.step_s; };
+                auto smaller = [&](const std::optional<LayoutChoice>& b) {
+                  if (!b) return true;
+                  const double mine = e->mem.total_bytes, theirs = b->estimate.mem.total_bytes;
+                  return mine < theirs || (mine == theirs && e->time.step_s < b->estimate.time.step_s);
+                };
+                if (e->fits && faster(best_fit)) best_fit = LayoutChoice{s, *e, 0, false, true};
+                if (smaller(best_least)) best_least = LayoutChoice{s, *e, 0, false, false};
               }
 done:
-  if (!best_any) {
+  if (!best_least) {
     if (first_error) return *first_error;
     return make_error("training", "no layout to try (the candidate lists are empty)");
   }
-  LayoutChoice out = best_fit ? *best_fit : *best_any;
+  LayoutChoice out = best_fit ? *best_fit : *best_least;
   out.candidates = tried;
   out.searched = tried > 1;
   out.fits = best_fit.has_value();

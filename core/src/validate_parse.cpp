@@ -149,6 +149,14 @@ Status parse_training(const json& t, ParsedRecord& r) {
       if (grad == to_string(d)) r.grad_dtype = d;
     if (!r.grad_dtype) return make_error(p + ".grad_dtype", "must be fp32, bf16 or fp16; got '" + given + "'");
   }
+  if (!absent(t, "grad_reduce")) {
+    std::string given;
+    if (auto st = get_string(t, "grad_reduce", p, given); !st) return st;
+    const std::string when = lower(given);
+    for (GradReduce g : {GradReduce::micro_batch, GradReduce::step})
+      if (when == to_string(g)) r.grad_reduce = g;
+    if (!r.grad_reduce) return make_error(p + ".grad_reduce", "must be micro_batch or step; got '" + given + "'");
+  }
   return ok_status();
 }
 

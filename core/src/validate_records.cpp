@@ -243,7 +243,18 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   if (r.grad_dtype) {
     t.grad_dtype = *r.grad_dtype;
     notes.push_back(std::string("gradients reduced in ") + to_string(*r.grad_dtype) + ", as the record says");
+  } else if (c.grad_dtype) {
+    t.grad_dtype = *c.grad_dtype;
   }
+  if (r.grad_reduce) {
+    t.grad_reduce = *r.grad_reduce;
+    notes.push_back(*r.grad_reduce == GradReduce::step ? "gradients accumulated whole over the micro-batches and reduced once per step, as the record says"
+                                                       : "gradients reduced after every micro-batch, as the record says");
+  } else if (c.grad_reduce) {
+    t.grad_reduce = *c.grad_reduce;
+  }
+  if ((c.grad_dtype && !r.grad_dtype) || (c.grad_reduce && !r.grad_reduce))
+    notes.push_back("gradients, from the source's text: " + c.grad_source);
   t.seq_len = r.seq_len;
   if (r.total_tokens) t.tokens = *r.total_tokens;
 

@@ -112,6 +112,7 @@ void training_panel(State& st) {
   ImGui::Separator();
   field_editor(st, "training.zero_stage", "ZeRO stage (3 = FSDP)");
   field_editor(st, "training.zero_shard_group", "hybrid shard group (0: all)");
+  field_editor(st, "training.grad_reduce", "gradient reduction (auto: per micro-batch under ZeRO-2/3)");
   field_editor(st, "training.cpu_offload_optimizer", "offload optimizer to CPU");
   field_editor(st, "training.recompute", "activation recompute");
   field_editor(st, "training.recompute_layers", "recompute layers (0: all)");

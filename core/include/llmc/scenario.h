@@ -19,6 +19,15 @@ enum class Recompute { none, selective, full, selective_op };
 enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
 enum class FlopsFormula { detailed, six_nd };
 enum class Finetune { full, lora };
+// When data-parallel gradients are reduced over a step of m micro-batches. micro_batch: after every
+// micro-batch's backward, into sharded gradients (DeepSpeed ZeRO-2/3, FSDP's default); step: once,
+// after the last, the others accumulating the whole gradient locally (DDP no_sync, Megatron-LM,
+// FSDP no_sync / set_requires_gradient_sync(False), PyTorch pipelining). auto: micro_batch under
+// ZeRO-2/3, step under ZeRO-0/1.
+enum class GradReduce { auto_, micro_batch, step };
+inline bool reduces_every_micro_batch(GradReduce g, int zero_stage) {
+  return g == GradReduce::auto_ ? zero_stage >= 2 : g == GradReduce::micro_batch;
+}
 
 struct TrainingSpec {
   double tokens = 0;               // training tokens D; 0: 20 × params (Hoffmann et al. 2022)
@@ -35,6 +44,7 @@ struct TrainingSpec {
   int zero_stage = 0;                   // 0..3; 3 == FSDP full shard
   int64_t zero_shard_group = 0;         // hybrid shard: shard within groups of this many dp ranks (0: all dp)
   bool cpu_offload_optimizer = false;
+  GradReduce grad_reduce = GradReduce::auto_;
   Recompute recompute = Recompute::none;
   int64_t recompute_layers = 0;         // with full: recompute only this many layers per stage (0: all)
   bool flash_attention = true;
@@ -98,6 +108,7 @@ const char* to_string(Recompute v);
 const char* to_string(Schedule v);
 const char* to_string(FlopsFormula v);
 const char* to_string(Finetune v);
+const char* to_string(GradReduce v);
 
 // Everything derived from the scenario before any formula runs: defaults resolved, divisibility
 // checked. Every estimate works from a Resolved, never from raw input.
@@ -113,6 +124,8 @@ struct Resolved {
   bool master_weights = true;
   bool tokens_defaulted = false;
   int64_t layers_per_stage = 0;  // the largest pipeline stage (ceil when layers % pp != 0)
+  // Gradients reduced after every micro-batch (training.grad_reduce, auto resolved by ZeRO stage).
+  bool grad_reduce_per_micro_batch = false;
   std::vector<std::string> warnings;
 };
 

@@ -35,6 +35,10 @@ struct FlopConvention {
   // (0: unpublished, searched like any other knob), and where the text says so.
   int64_t layers_per_chunk = 0;
   std::string layers_per_chunk_source = {};
+  // How the source's runs reduce gradients when its text says so and its records do not.
+  std::optional<Dtype> grad_dtype = {};
+  std::optional<GradReduce> grad_reduce = {};
+  std::string grad_source = {};
 };
 const std::vector<FlopConvention>& flop_conventions();
 
