@@ -152,6 +152,20 @@ TEST_CASE("training.grad_reduce: sharded gradients under ZeRO-2 need a reduction
   CHECK(run(z1).mem.gradients_bytes == doctest::Approx(grads_whole).epsilon(1e-12));
 }
 
+// Gradients reduced once per step are held whole while two micro-batches accumulate, sharded
+// with one: Llama 3.1 8B on eight 40 GB A100s under ZeRO-2 does not fit at b = 1 (49.7 GB) and
+// fits at b = 2 (37.5 GB), so the largest micro-batch is found though memory is not monotone.
+TEST_CASE("the largest micro-batch that fits: one micro-batch can hold less than two") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "a100-sxm-40gb"}, {"hardware.gpu_count", "8"},
+               {"training.zero_stage", "2"}, {"training.grad_reduce", "step"}, {"training.recompute", "full"},
+               {"training.seq_len", "2048"}, {"training.global_batch_seqs", "16"}};
+  Estimate two = run(base);
+  REQUIRE_FALSE(two.fits);
+  CHECK(two.max_micro_batch == 2);
+  base.push_back({"training.micro_batch", "2"});
+  CHECK(run(base).fits);
+}
+
 // Interleaved needs a multiple of pp micro-batches, so the largest micro-batch is the one that
 // leaves 16 of them on 16 stages (Llama 3.1 405B, 16 sequences per replica).
 TEST_CASE("the largest micro-batch that fits keeps the interleaved schedule valid") {

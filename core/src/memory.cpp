@@ -375,9 +375,10 @@ MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, d
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits) {
   // Micro-batches must divide the per-replica batch and, interleaved, leave a multiple of pp of
   // them (resolve()). While there are several, memory grows with b for every schedule
-  // (b·in_flight is b·min(p, n/b), b·n/b or b), so bisect over those divisors. A single
-  // micro-batch (b = n) is tried on its own: it can need less, since gradients accumulated over
-  // several are held whole when they are reduced once per step (training.grad_reduce).
+  // (b·in_flight is b·min(p, n/b), b·n/b or b), so bisect over those divisors. When ZeRO-2/3
+  // gradients are reduced once per step (training.grad_reduce) they are held whole while several
+  // micro-batches accumulate and sharded with one, so a single micro-batch (b = n) can need less
+  // than the others: it is tried on its own first.
   const ParallelSpec& par = r.s.parallel;
   const int64_t per_replica = r.s.training.global_batch_seqs / par.dp;
   auto allowed = [&](int64_t b) { return par.schedule != Schedule::interleaved || (per_replica / b) % par.pp == 0; };
@@ -390,7 +391,8 @@ int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool 
   divisors.insert(divisors.end(), upper.rbegin(), upper.rend());
   auto fits = [&](int64_t b) { return peak_memory(r, p, Knobs{b, per_replica / b, par.dp}, nullptr, nullptr).headroom_bytes >= 0; };
   const int64_t own = r.s.training.micro_batch;
-  if (!divisors.empty() && divisors.back() == per_replica) {
+  const bool single_holds_less = r.s.training.zero_stage >= 2 && !r.grad_reduce_per_micro_batch;
+  if (single_holds_less && !divisors.empty() && divisors.back() == per_replica) {
     if (own == per_replica ? current_fits : fits(per_replica)) return per_replica;
     divisors.pop_back();
   }
