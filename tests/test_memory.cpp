@@ -115,16 +115,34 @@ TEST_CASE("interleaved stages whose end chunks hold no layer (Llama 3 405B, pp 1
 }
 
 // The last stage of 6 layers on 4 stages of 2 chunks holds one layer and a chunk with only the
-// output layer and loss. Before its first backward it runs 2·4 + 3 − 6 = 5 chunk forwards: its
-// layer chunk for 4 micro-batches, then the bare chunk for one: 4 layer-micro-batches (even
-// chunks of half a layer would give 5 × 0.5 = 2.5). The logits make it the peak stage.
-TEST_CASE("interleaved: the last stage's bare chunk holds no activations") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"model.layers", "6"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "4"},
-                    {"training.seq_len", "4096"}, {"training.global_batch_seqs", "4"}, {"parallel.schedule", "interleaved"},
-                    {"parallel.virtual_stages", "2"}});
+// output layer and loss (the logits make it the peak stage). It runs 4 warm-up forwards (its
+// layer chunk for micro-batches 0-3), then alternates: forward the bare chunk, backward the bare
+// chunk, … With 4 micro-batches it holds 4 layer-micro-batches; with 8, the forwards of the next
+// four through its layer chunk come while the backwards still free only the bare chunk: 5 (the
+// schedule simulated step by step; even chunks of half a layer would give 5 × 0.5 = 2.5).
+TEST_CASE("interleaved: the last stage's bare chunk holds no activations, and its peak comes later") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"model.layers", "6"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "4"},
+               {"training.seq_len", "4096"}, {"training.global_batch_seqs", "4"}, {"parallel.schedule", "interleaved"},
+               {"parallel.virtual_stages", "2"}};
+  Estimate e = run(base);
   REQUIRE(e.mem.logits_bytes > 0);  // the last stage is the peak
   CHECK(e.mem.in_flight_micro_batches == 4);
   CHECK(e.mem.activations_bytes == doctest::Approx(4 * e.mem.activations_per_layer_bytes).epsilon(1e-12));
+  base.push_back({"training.global_batch_seqs", "8"});
+  Estimate eight = run(base);
+  REQUIRE(eight.mem.logits_bytes > 0);
+  CHECK(eight.mem.activations_bytes == doctest::Approx(5 * eight.mem.activations_per_layer_bytes).epsilon(1e-12));
+}
+
+// Even chunks hold W + 1 chunk forwards exactly: 48 layers on 6 stages of 5 chunks, 12
+// micro-batches, last stage (the huge vocabulary's logits make it the peak): 4·6 + 1 = 25
+// chunks of 1.6 layers = 5 micro-batches, reported as 5 (a sum of fifths once rounded up to 6).
+TEST_CASE("interleaved: an exact in-flight count is not rounded up") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h200"}, {"model.vocab", "2000000"}, {"model.layers", "48"},
+                    {"parallel.pp", "6"}, {"parallel.virtual_stages", "5"}, {"parallel.schedule", "interleaved"}, {"hardware.gpu_count", "6"},
+                    {"training.global_batch_seqs", "12"}, {"training.seq_len", "4096"}});
+  REQUIRE(e.mem.logits_bytes > 0);
+  CHECK(e.mem.in_flight_micro_batches == 5);
 }
 
 // ZeRO-2/3 keep only their shard of the gradients because they reduce after every micro-batch

@@ -86,9 +86,16 @@ TEST_CASE("pipeline chunks: the first and the last may hold no layer, no others"
   meta.push_back({"model.layers", "125"});
   Error too_few = run_error(meta);
   CHECK(too_few.field == "parallel.pp");
-  CHECK(contains(too_few.message, "model.layers (125) must be at least parallel.pp × parallel.virtual_stages − 2 (126)"));
-  Error single = run_error({{"model.preset", "llama3.1-8b"}, {"model.layers", "1"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "4"}});
-  CHECK(contains(single.message, "(2)"));  // 4 stages need 2 layers: one stage may hold only the embedding, one only the loss
+  CHECK(contains(too_few.message, "model.layers (125) must be at least 126 for parallel.pp = 16 × parallel.virtual_stages = 8"));
+  // 4 stages need 2 layers: one stage may hold only the embedding, one only the loss.
+  CHECK(contains(run_error({{"model.preset", "llama3.1-8b"}, {"model.layers", "1"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "4"}}).message,
+                 "must be at least 2"));
+  // 2 stages of 4 chunks take 7 layers (the first chunk bare), not 6: the split would be 3 + 3.
+  Sets two = {{"model.preset", "llama3.1-8b"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "2"}, {"training.global_batch_seqs", "4"},
+              {"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "4"}, {"model.layers", "6"}};
+  CHECK(contains(run_error(two).message, "must be at least 7"));
+  two.push_back({"model.layers", "7"});
+  CHECK(run(two).r.layers_per_stage == 4);
 }
 
 TEST_CASE("seq_len defaults to the model's pre-training length") {

@@ -191,6 +191,19 @@ TEST_CASE("search equals brute force: a GPU range") {
   check_against_brute_force(spec_for(kDense, 4, 12));
 }
 
+// 6 layers on up to 8 stages: pp 8 leaves the first and last stage with only the embedding and
+// only the output layer and loss, and interleaving takes 2 chunks per stage down to 4 stages.
+TEST_CASE("search equals brute force: more stages and chunks than layers") {
+  Sets few = kDense;
+  few.push_back({"model.layers", "6"});
+  few.push_back({"training.global_batch_seqs", "16"});
+  SearchSpec s = spec_for(few, 8, 8);
+  check_against_brute_force(s);
+  Result<SearchResult> r = search_layouts(s);
+  REQUIRE(r.ok());
+  CHECK(r->counts.valid > 0);
+}
+
 TEST_CASE("search equals brute force: cost objective with a budget") {
   SearchSpec s = spec_for(kDense, 4, 16, 4);
   s.objective = SearchObjective::cost;

@@ -294,11 +294,6 @@ TEST_CASE("validate: the Llama 3 rows take v = 8 from the paper's text") {
     for (const std::string& n : x.notes) noted |= contains(n, "virtual stages 8 from the source's text") && contains(n, "§3.3.2");
     CHECK(noted);
   }
-  // At 8,192 GPUs (32 micro-batches per replica) llmcalc's activation accounting puts that layout
-  // over 80 GiB on the second stage, and the row says so.
-  bool over = false;
-  for (const std::string& n : row(r, "llama3_405B_table4_row1_8192gpus_seq8192").notes) over |= contains(n, "does not fit");
-  CHECK(over);
 }
 
 // The issue's targets, with the kernel time model and the datasheet profiles (what `estimate`
@@ -310,9 +305,10 @@ TEST_CASE("validate: mean absolute throughput error ≤ 5%") {
   CHECK(r.summary.throughput.mae <= 0.05);
 }
 
-// Not met: at the layout Llama 3 §3.3.2 describes (one-layer chunks, v = 8) llmcalc predicts
-// Meta's three 405B runs 11-15 % fast (docs/validation.md, "Why the Llama 3 rows miss the 10 %
-// target"). Kept visible as an expected failure rather than tuned away.
+// Not met: at the layout and gradient reduction Llama 3 §3.3.2 describes (one-layer chunks,
+// v = 8; FP32 gradients reduced once per step) llmcalc predicts Meta's three 405B runs 11-13 %
+// fast (docs/validation.md, "Why the Llama 3 rows miss the 10 % target"). Kept visible as an
+// expected failure rather than tuned away.
 TEST_CASE("validate: no record worse than 10%" * doctest::may_fail()) {
   const ValidationReport r = run_text(public_json());
   INFO("max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");

@@ -21,6 +21,13 @@ inline double stage_layers(const Resolved& r, int64_t stage) {
   return double(L > given_up ? L - given_up : 0);
 }
 
+// Fewest transformer layers pp stages of v chunks take: every chunk holds a layer, except that
+// the first may hold only the embedding and the last only the output layer and loss (Llama 3
+// §3.3.2; Megatron-LM's --account-for-embedding/loss-in-pipeline-split), which stage_layers
+// models as the end stages giving up layers. With pp = 2 that is one of them: 2v − 2 layers
+// would split v − 1 per stage, and no stage would give any up.
+inline int64_t fewest_layers(int64_t pp, int64_t v) { return pp >= 3 ? pp * v - 2 : pp == 2 ? 2 * v - 1 : v; }
+
 // Trainable LoRA adapter parameters (all linear layers, rank r), in the whole model.
 double lora_params(const ModelSpec& m, int64_t rank);
 

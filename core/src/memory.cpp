@@ -122,15 +122,17 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
   return bytes;
 }
 
-// Micro-batches whose activations pipeline stage i holds at its peak: the warm-up forwards
-// before its first backward, plus the one in flight. Interleaved (Megatron-LM): stage i runs
-// F = 2(p − i − 1) + (v − 1)·p chunk forwards first, then one more before its first backward, in
-// the order p micro-batches through chunk 0, the same p through chunk 1, …, then the next p. A
-// chunk holds L/v of the stage's L layers, except where an end stage gave up layers
-// (stage_layers): the first stage's come out of its first chunks, the last stage's out of its
-// last ones, so with pp·v − 2 layers the first chunk holds only the embedding and the last only
-// the output layer and loss (Llama 3 §3.3.2). The count is in micro-batches of the whole stage:
-// layer-micro-batches ÷ L (p + (p − 1 − 2i)/v when the chunks are even).
+// Micro-batches whose activations pipeline stage i holds at its peak. AFAB, 1F1B: the warm-up
+// forwards before the stage's first backward, plus the one in flight. Interleaved (Megatron-LM):
+// stage i runs W = 2(p − i − 1) + (v − 1)·p chunk forwards first, then alternates one forward
+// and one backward; forwards go p micro-batches through chunk 0, the same p through chunk 1, …,
+// then the next p; backwards take the chunks in reverse. With even chunks (L/v layers each) the
+// stage holds W + 1 chunks from the first backward on: p + (p − 1 − 2i)/v micro-batches. When an
+// end stage gave up layers (stage_layers), the first stage's come out of its first chunks and the
+// last stage's out of its last ones, so with pp·v − 2 layers the first chunk holds only the
+// embedding and the last only the output layer and loss (Llama 3 §3.3.2); what such a stage
+// holds then varies as it alternates, and its peak is taken over the steady state. Returned in
+// micro-batches of the whole stage: layer-micro-batches ÷ L.
 double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
   const ParallelSpec& par = r.s.parallel;
   const double p = double(par.pp), m = double(k.m), i = double(stage), v = double(par.virtual_stages);
@@ -141,21 +143,39 @@ double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
     case Schedule::zero_bubble: return std::min(p - i, m);  // ZB-H1 keeps 1F1B's peak (Qi et al. 2023)
     case Schedule::interleaved: break;
   }
-  const double L = stage_layers(r, stage);
-  const int64_t group = std::min(par.pp, k.m), chunks = par.virtual_stages;
-  const int64_t forwards = std::min(chunks * par.pp + par.pp - 1 - 2 * stage, k.m * chunks);
-  if (L <= 0 || forwards >= k.m * chunks) return std::min(p + (p - 1 - 2 * i) / v, m);
-  const double nominal = double(r.layers_per_stage) / v, given_up = double(r.layers_per_stage) - L;
-  auto chunk_layers = [&](int64_t j) {  // layers in chunk j of this stage
-    const int64_t from_edge = stage == 0 ? j : stage == par.pp - 1 ? chunks - 1 - j : -1;
-    if (from_edge < 0) return nominal;
+  const int64_t chunks = par.virtual_stages, group = std::min(par.pp, k.m), period = group * chunks;
+  const int64_t passes = k.m * chunks, warm = chunks * par.pp - par.pp + 2 * (par.pp - 1 - stage);
+  if (warm + 1 >= passes) return m;  // every forward before the first backward
+  const double L = stage_layers(r, stage), given_up = double(r.layers_per_stage) - L;
+  if (L <= 0 || given_up <= 0) return double(warm + 1) / v;
+  // Layers of chunk j, and of the first n forwards and backwards (chunks in reverse).
+  const double nominal = double(r.layers_per_stage) / v;
+  std::vector<double> fwd_before(size_t(chunks) + 1, 0.0), bwd_before(size_t(chunks) + 1, 0.0);
+  auto chunk_layers = [&](int64_t j) {
+    const int64_t from_edge = stage == 0 ? j : chunks - 1 - j;  // an end stage: the first or the last
     return nominal - std::clamp(given_up - double(from_edge) * nominal, 0.0, nominal);
   };
-  const int64_t rounds = forwards / (group * chunks), rest = forwards % (group * chunks);
-  double layer_micro_batches = double(rounds * group) * L;
-  for (int64_t j = 0; j < rest / group; ++j) layer_micro_batches += double(group) * chunk_layers(j);
-  layer_micro_batches += double(rest % group) * chunk_layers(rest / group);
-  return layer_micro_batches / L;
+  for (int64_t j = 0; j < chunks; ++j) {
+    fwd_before[size_t(j) + 1] = fwd_before[size_t(j)] + chunk_layers(j);
+    bwd_before[size_t(j) + 1] = bwd_before[size_t(j)] + chunk_layers(chunks - 1 - j);
+  }
+  auto layers_of = [&](const std::vector<double>& before, bool reverse, int64_t n) {
+    const int64_t rest = n % period, j = rest / group;
+    return double(n / period * group) * L + double(group) * before[size_t(j)] +
+           double(rest % group) * (j < chunks ? chunk_layers(reverse ? chunks - 1 - j : j) : 0.0);
+  };
+  // After forward warm + t and backward t − 1: linear in t between the group boundaries of
+  // either sequence, and periodic, so its largest value is at a boundary within one period.
+  const int64_t steps = std::min(passes - warm, period);
+  double peak = 0;
+  auto at = [&](int64_t t) {
+    if (t >= 0 && t < steps) peak = std::max(peak, layers_of(fwd_before, false, warm + t + 1) - layers_of(bwd_before, true, t));
+  };
+  for (int64_t b = 0; b <= chunks; ++b)
+    for (int64_t t : {b * group, b * group - warm % group})
+      for (int64_t d = -1; d <= 1; ++d) at(t + d);
+  at(steps - 1);
+  return peak / L;
 }
 
 struct StageMemory {
@@ -310,7 +330,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
     const double flights = in_flight(r, k, stage);
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
     mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes", "in_flight × stored_per_micro_batch + recompute working layer (on the peak stage i)", "bytes",
-                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), interleaved p + (p − 1 − 2i)/v",
+                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks)",
                                    flights * per_micro + working,
                                    {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working}});
     const bool last_stage = stage == par.pp - 1;

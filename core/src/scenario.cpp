@@ -141,14 +141,12 @@ Result<Resolved> resolve(const Scenario& in) {
       return make_error("parallel.tp", "model.kv_heads (" + num(m.kv_heads) + ") must be divisible by parallel.tp (" + num(p.tp) +
                                            "): each tensor-parallel rank needs whole key/value groups");
     if (m.ffn_hidden % p.tp != 0) return divisibility("parallel.tp", "model.ffn_hidden", m.ffn_hidden, "parallel.tp", p.tp);
-    // Every pipeline chunk holds a layer, except that the first may hold only the embedding and
-    // the last only the output layer and loss (Llama 3 §3.3.2; Megatron-LM's
-    // --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split).
-    const int64_t chunks = p.pp * p.virtual_stages, fewest_layers = p.pp > 1 ? chunks - 2 : chunks;
-    if (m.layers < fewest_layers)
-      return make_error("parallel.pp", "model.layers (" + num(m.layers) + ") must be at least parallel.pp × parallel.virtual_stages" +
-                                           (p.pp > 1 ? " − 2 (" : " (") + num(fewest_layers) +
-                                           "): every pipeline chunk holds a layer, except that the first may hold only the embedding and the last only the output layer and loss");
+    const int64_t chunks = p.pp * p.virtual_stages, fewest = detail::fewest_layers(p.pp, p.virtual_stages);
+    if (m.layers < fewest)
+      return make_error("parallel.pp", "model.layers (" + num(m.layers) + ") must be at least " + num(fewest) + " for parallel.pp = " + num(p.pp) +
+                                           " × parallel.virtual_stages = " + num(p.virtual_stages) +
+                                           ": every pipeline chunk holds a layer, except that the first may hold only the embedding and the last "
+                                           "only the output layer and loss (with pp = 2, only one of them)");
     r.layers_per_stage = (m.layers + p.pp - 1) / p.pp;
     if (m.layers % p.pp != 0) {
       const int64_t first = int64_t(detail::stage_layers(r, 0)), last = int64_t(detail::stage_layers(r, p.pp - 1));

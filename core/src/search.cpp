@@ -153,7 +153,7 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
       for (int64_t pp : pps) {
         c.candidates += inner;
         // Rules that reject every inner combination at once (the full set is in apply_layout).
-        const bool shape_ok = !m.has_shape() || (m.heads % tp == 0 && m.kv_heads % tp == 0 && m.ffn_hidden % tp == 0 && pp <= m.layers &&
+        const bool shape_ok = !m.has_shape() || (m.heads % tp == 0 && m.kv_heads % tp == 0 && m.ffn_hidden % tp == 0 && m.layers >= detail::fewest_layers(pp, 1) &&
                                                  (cp == 1 || r0.s.training.seq_len % (2 * cp) == 0));
         if (!shape_ok || gpus % (tp * pp * cp) != 0) {
           c.invalid += inner;

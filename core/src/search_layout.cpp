@@ -1,6 +1,7 @@
 // apply_layout(): one layout of the search written into a resolved scenario, with the
 // layout-dependent rules of resolve() (core/src/scenario.cpp). Copying and re-resolving the whole
 // scenario per candidate costs more than the formulas themselves; this only touches integers.
+#include "formulas.h"
 #include "search_internal.h"
 
 namespace llmc::detail {
@@ -27,7 +28,7 @@ bool apply_layout(Resolved& r, const LayoutBase& base, const Layout& l) {
   // Tensor, pipeline and context parallel rules (resolve(): "Tensor parallel rules").
   if (m.has_shape()) {
     if (m.heads % l.tp != 0 || m.kv_heads % l.tp != 0 || m.ffn_hidden % l.tp != 0) return false;
-    if (m.layers < l.pp * l.v - (l.pp > 1 ? 2 : 0)) return false;  // resolve(): the end chunks may hold no layer
+    if (m.layers < fewest_layers(l.pp, l.v)) return false;
     r.layers_per_stage = (m.layers + l.pp - 1) / l.pp;
     if (l.cp > 1 && t.seq_len % (2 * l.cp) != 0) return false;
   } else {
