@@ -15,6 +15,9 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // What searches vary without copying the scenario: micro-batch, micro-batches per step, dp.
 struct Knobs {
   int64_t b = 1, m = 1, dp = 1;
+  // The last stage's in-flight count (in_flight), which depends on neither b nor dp: kept while
+  // a search over dp reuses these knobs (min_gpus_that_fit). Negative: not computed yet.
+  mutable double last_stage_in_flight = -1;
 };
 
 struct Shard {
@@ -148,32 +151,39 @@ double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
   if (warm + 1 >= passes) return m;  // every forward before the first backward
   const double L = stage_layers(r, stage), given_up = double(r.layers_per_stage) - L;
   if (L <= 0 || given_up <= 0) return double(warm + 1) / v;
-  // Layers of chunk j, and of the first n forwards and backwards (chunks in reverse).
+  // Layers in chunks 0 … j − 1 (forward order) and in the last j chunks (backward order): the
+  // given-up layers come out of the first chunks of stage 0 and the last chunks of the last stage.
   const double nominal = double(r.layers_per_stage) / v;
-  std::vector<double> fwd_before(size_t(chunks) + 1, 0.0), bwd_before(size_t(chunks) + 1, 0.0);
-  auto chunk_layers = [&](int64_t j) {
-    const int64_t from_edge = stage == 0 ? j : chunks - 1 - j;  // an end stage: the first or the last
-    return nominal - std::clamp(given_up - double(from_edge) * nominal, 0.0, nominal);
+  auto first_chunks = [&](int64_t j) {
+    const double all = double(j) * nominal;
+    const double removed = stage == 0 ? std::min(given_up, all) : std::clamp(given_up - double(chunks - j) * nominal, 0.0, all);
+    return all - removed;
   };
-  for (int64_t j = 0; j < chunks; ++j) {
-    fwd_before[size_t(j) + 1] = fwd_before[size_t(j)] + chunk_layers(j);
-    bwd_before[size_t(j) + 1] = bwd_before[size_t(j)] + chunk_layers(chunks - 1 - j);
-  }
-  auto layers_of = [&](const std::vector<double>& before, bool reverse, int64_t n) {
+  auto last_chunks = [&](int64_t j) { return L - first_chunks(chunks - j); };
+  // Layers of the first n forwards (fwd) or backwards: whole periods, whole groups, one partial.
+  auto layers_of = [&](bool fwd, int64_t n) {
     const int64_t rest = n % period, j = rest / group;
-    return double(n / period * group) * L + double(group) * before[size_t(j)] +
-           double(rest % group) * (j < chunks ? chunk_layers(reverse ? chunks - 1 - j : j) : 0.0);
+    const double before = fwd ? first_chunks(j) : last_chunks(j);
+    const double next = fwd ? first_chunks(j + 1) - before : last_chunks(j + 1) - before;
+    return double(n / period * group) * L + double(group) * before + double(rest % group) * next;
   };
-  // After forward warm + t and backward t − 1: linear in t between the group boundaries of
-  // either sequence, and periodic, so its largest value is at a boundary within one period.
+  // The first stage's smaller chunks are its first: over any stretch of one period its backwards
+  // (largest chunks first) free at least what its forwards add, so its peak is at its first
+  // backward.
+  if (stage == 0) return layers_of(true, warm + 1) / L;
+  // The last stage: after forward warm + t and backward t − 1 it holds an amount linear in t
+  // between the group boundaries of either order, and periodic, so its largest value is at a
+  // boundary within one period.
   const int64_t steps = std::min(passes - warm, period);
   double peak = 0;
   auto at = [&](int64_t t) {
-    if (t >= 0 && t < steps) peak = std::max(peak, layers_of(fwd_before, false, warm + t + 1) - layers_of(bwd_before, true, t));
+    if (t >= 0 && t < steps) peak = std::max(peak, layers_of(true, warm + t + 1) - layers_of(false, t));
   };
   for (int64_t b = 0; b <= chunks; ++b)
-    for (int64_t t : {b * group, b * group - warm % group})
-      for (int64_t d = -1; d <= 1; ++d) at(t + d);
+    for (int64_t d = -1; d <= 1; ++d) {
+      at(b * group + d);
+      if (warm % group) at(b * group - warm % group + d);
+    }
   at(steps - 1);
   return peak / L;
 }
@@ -327,13 +337,14 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
       per_micro = L * act.selective_op;
       working = full_layer;  // the layer whose re-runs are live during its backward
     }
-    const double flights = in_flight(r, k, stage);
+    const bool last_stage = stage == par.pp - 1;
+    if (last_stage && k.last_stage_in_flight < 0) k.last_stage_in_flight = in_flight(r, k, stage);
+    const double flights = last_stage ? k.last_stage_in_flight : in_flight(r, k, stage);
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
     mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes", "in_flight × stored_per_micro_batch + recompute working layer (on the peak stage i)", "bytes",
                                    "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks)",
                                    flights * per_micro + working,
                                    {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working}});
-    const bool last_stage = stage == par.pp - 1;
     const double logits = last_stage ? (activation_bytes(r) + 4) * double(ts.seq_len) / double(par.cp) * double(b) * double(m.vocab) / double(par.tp) : 0;
     mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes", "(act_bytes + 4) × s/cp × b × V / t on the last stage (logits + fp32 loss copy)", "bytes",
                               "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss)", logits,
@@ -435,11 +446,13 @@ int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool 
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p) {
   // Keep tp, pp, cp, ep and the ZeRO stage; grow dp. Memory never grows with dp, so the first dp
   // that fits is the answer.
-  auto fits = [&](int64_t dp) {
-    return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, dp}, nullptr, nullptr).headroom_bytes >= 0;
+  Knobs k{r.s.training.micro_batch, r.micro_batches, 1};
+  auto total = [&](int64_t dp) {
+    k.dp = dp;
+    return peak_memory(r, p, k, nullptr, nullptr);
   };
+  auto fits = [&](int64_t dp) { return total(dp).headroom_bytes >= 0; };
   auto divisible = [&](int64_t dp) { return (r.s.parallel.tp * r.s.parallel.cp * dp) % (r.etp * r.s.parallel.ep) == 0; };
-  auto total = [&](int64_t dp) { return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, dp}, nullptr, nullptr); };
   int64_t hi = 1;
   if (!fits(1)) {
     // For dp ≥ 2 memory is A + B/dp exactly (ZeRO shards B; comm buffers, context and
