@@ -117,14 +117,15 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
 - **Global batch.** Sequences as printed; else tokens ÷ sequence length when whole; a round
   decimal token count that is not whole sequences ("4M" for Llama 2) is the nearest power of two
   in sequences (1,024 × 4,096 = 2²² tokens), since papers write binary sizes as round decimals.
-- **Knobs a source does not publish** (micro-batch and virtual stages for Llama 3, the micro-batch
-  for FlashAttention-2, the whole layout for Llama 2) follow one rule for every record:
-  llmcalc's own choice, the layout with the smallest predicted step time among those that fit in
-  memory, enumerated over the unpublished knobs only (published ones stay as printed). Candidates:
-  micro-batch = the divisors of the per-replica batch (powers of two to 64 when the global batch
-  is unknown), virtual stages = the divisors of the layers per stage (Llama 3's come from its text, below), sequence parallelism off/on
-  (with tp > 1), recompute none/selective/full, ZeRO 0–3, tp and pp 1/2/4/8. It stands for "the
-  authors tuned their run", which a published benchmark is. Each row lists what was searched.
+- **Knobs a source does not publish** (the micro-batch for Llama 3 and FlashAttention-2, the
+  whole layout for Llama 2) follow one rule for every record: llmcalc's own choice, the layout
+  with the smallest predicted step time among those that fit in memory (when none fits, the one
+  needing the least memory, and the row says it does not fit), enumerated over the unpublished
+  knobs only (published ones stay as printed). Candidates: micro-batch = the divisors of the
+  per-replica batch (powers of two to 64 when the global batch is unknown), virtual stages = the
+  divisors of the layers per stage (Llama 3's come from its text, below), sequence parallelism
+  off/on (with tp > 1), recompute none/selective/full, ZeRO 0–3, tp and pp 1/2/4/8. It stands for
+  "the authors tuned their run", which a published benchmark is. Each row lists what was searched.
 - **Global batch unpublished** (FlashAttention-2 gives "~1M" only in words): one micro-batch per
   replica per step (global batch = micro-batch × dp), so no gradient-accumulation amortisation is
   assumed.
