@@ -134,6 +134,17 @@ TEST_CASE("interleaved: the last stage's bare chunk holds no activations, and it
   CHECK(eight.mem.activations_bytes == doctest::Approx(5 * eight.mem.activations_per_layer_bytes).epsilon(1e-12));
 }
 
+// Uneven end chunks are counted in 1/v-layer units, so an integer count stays one: 21 layers on
+// 5 stages of 3 chunks hold 6 micro-batches of the peak (last) stage, not 6.000000000000001
+// rounded up to 7 (checked against a step-by-step simulation of the schedule).
+TEST_CASE("interleaved: an exact count with uneven end chunks is not rounded up") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h200"}, {"model.vocab", "4000000"}, {"model.layers", "21"},
+                    {"parallel.pp", "5"}, {"parallel.virtual_stages", "3"}, {"parallel.schedule", "interleaved"}, {"hardware.gpu_count", "5"},
+                    {"training.global_batch_seqs", "20"}, {"training.seq_len", "512"}});
+  REQUIRE(e.mem.logits_bytes > 0);
+  CHECK(e.mem.in_flight_micro_batches == 6);
+}
+
 // Even chunks hold W + 1 chunk forwards exactly: 48 layers on 6 stages of 5 chunks, 12
 // micro-batches, last stage (the huge vocabulary's logits make it the peak): 4·6 + 1 = 25
 // chunks of 1.6 layers = 5 micro-batches, reported as 5 (a sum of fifths once rounded up to 6).

@@ -16,8 +16,9 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 struct Knobs {
   int64_t b = 1, m = 1, dp = 1;
   // The last stage's in-flight count (in_flight), which depends on neither b nor dp: kept while
-  // a search over dp reuses these knobs (min_gpus_that_fit). Negative: not computed yet.
-  mutable double last_stage_in_flight = -1;
+  // a search over dp reuses these knobs (min_gpus_that_fit), valid for the m it was computed for.
+  mutable double last_stage_in_flight = 0;
+  mutable int64_t last_stage_in_flight_m = 0;
 };
 
 struct Shard {
@@ -151,33 +152,34 @@ double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
   if (warm + 1 >= passes) return m;  // every forward before the first backward
   const double L = stage_layers(r, stage), given_up = double(r.layers_per_stage) - L;
   if (L <= 0 || given_up <= 0) return double(warm + 1) / v;
-  // Layers in chunks 0 … j − 1 (forward order) and in the last j chunks (backward order): the
+  // Counted in 1/v-layer units, so that sums of chunks (L/v layers each) stay exact integers.
+  // Units in chunks 0 … j − 1 (forward order) and in the last j chunks (backward order): the
   // given-up layers come out of the first chunks of stage 0 and the last chunks of the last stage.
-  const double nominal = double(r.layers_per_stage) / v;
+  const int64_t per_stage = r.layers_per_stage, stage_units = int64_t(L) * chunks, given_units = int64_t(given_up) * chunks;
   auto first_chunks = [&](int64_t j) {
-    const double all = double(j) * nominal;
-    const double removed = stage == 0 ? std::min(given_up, all) : std::clamp(given_up - double(chunks - j) * nominal, 0.0, all);
+    const int64_t all = j * per_stage;
+    const int64_t removed = stage == 0 ? std::min(given_units, all) : std::clamp(given_units - (chunks - j) * per_stage, int64_t(0), all);
     return all - removed;
   };
-  auto last_chunks = [&](int64_t j) { return L - first_chunks(chunks - j); };
-  // Layers of the first n forwards (fwd) or backwards: whole periods, whole groups, one partial.
-  auto layers_of = [&](bool fwd, int64_t n) {
+  auto last_chunks = [&](int64_t j) { return stage_units - first_chunks(chunks - j); };
+  // Units of the first n forwards (fwd) or backwards: whole periods, whole groups, one partial.
+  auto units_of = [&](bool fwd, int64_t n) {
     const int64_t rest = n % period, j = rest / group;
-    const double before = fwd ? first_chunks(j) : last_chunks(j);
-    const double next = fwd ? first_chunks(j + 1) - before : last_chunks(j + 1) - before;
-    return double(n / period * group) * L + double(group) * before + double(rest % group) * next;
+    const int64_t before = fwd ? first_chunks(j) : last_chunks(j);
+    const int64_t next = (fwd ? first_chunks(j + 1) : last_chunks(j + 1)) - before;
+    return n / period * group * stage_units + group * before + rest % group * next;
   };
   // The first stage's smaller chunks are its first: over any stretch of one period its backwards
   // (largest chunks first) free at least what its forwards add, so its peak is at its first
   // backward.
-  if (stage == 0) return layers_of(true, warm + 1) / L;
+  if (stage == 0) return double(units_of(true, warm + 1)) / double(stage_units);
   // The last stage: after forward warm + t and backward t − 1 it holds an amount linear in t
   // between the group boundaries of either order, and periodic, so its largest value is at a
   // boundary within one period.
   const int64_t steps = std::min(passes - warm, period);
-  double peak = 0;
+  int64_t peak = 0;
   auto at = [&](int64_t t) {
-    if (t >= 0 && t < steps) peak = std::max(peak, layers_of(true, warm + t + 1) - layers_of(false, t));
+    if (t >= 0 && t < steps) peak = std::max(peak, units_of(true, warm + t + 1) - units_of(false, t));
   };
   for (int64_t b = 0; b <= chunks; ++b)
     for (int64_t d = -1; d <= 1; ++d) {
@@ -185,7 +187,7 @@ double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
       if (warm % group) at(b * group - warm % group + d);
     }
   at(steps - 1);
-  return peak / L;
+  return double(peak) / double(stage_units);
 }
 
 struct StageMemory {
@@ -338,7 +340,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
       working = full_layer;  // the layer whose re-runs are live during its backward
     }
     const bool last_stage = stage == par.pp - 1;
-    if (last_stage && k.last_stage_in_flight < 0) k.last_stage_in_flight = in_flight(r, k, stage);
+    if (last_stage && k.last_stage_in_flight_m != k.m) k.last_stage_in_flight = in_flight(r, k, stage), k.last_stage_in_flight_m = k.m;
     const double flights = last_stage ? k.last_stage_in_flight : in_flight(r, k, stage);
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
     mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes", "in_flight × stored_per_micro_batch + recompute working layer (on the peak stage i)", "bytes",

@@ -146,7 +146,8 @@ Result<Resolved> resolve(const Scenario& in) {
       return make_error("parallel.pp", "model.layers (" + num(m.layers) + ") must be at least " + num(fewest) + " for parallel.pp = " + num(p.pp) +
                                            " × parallel.virtual_stages = " + num(p.virtual_stages) +
                                            ": every pipeline chunk holds a layer, except that the first may hold only the embedding and the last "
-                                           "only the output layer and loss (with pp = 2, only one of them)");
+                                           "only the output layer and loss" +
+                                           (p.pp == 2 ? std::string(" (with pp = 2, llmcalc's stage split allows only one of them)") : std::string()));
     r.layers_per_stage = (m.layers + p.pp - 1) / p.pp;
     if (m.layers % p.pp != 0) {
       const int64_t first = int64_t(detail::stage_layers(r, 0)), last = int64_t(detail::stage_layers(r, p.pp - 1));
