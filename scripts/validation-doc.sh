@@ -197,9 +197,9 @@ not published as numbers, so nothing is fitted to them.
 
 llmcalc's memory model also says none of the three layouts fits: with whole FP32 gradients
 (12.8 GB per GPU) beside 141 one-layer chunk forwards of activations on the second stage at
-8,192 GPUs, they need 93-101 GB per GPU against 85.9 (80 GiB). Meta's activation memory is
-therefore lower than the Megatron accounting says, by means the paper names only as
-"proactively deallocate tensors"; the rule for a layout that does not fit times the one needing
+8,192 GPUs, they need 93-101 GB per GPU against 85.9 (80 GiB). Meta's runs therefore held less
+than llmcalc's accounting (Megatron's activations, whole FP32 gradients) says, by means the
+paper names only as "proactively deallocate tensors"; the rule for a layout that does not fit times the one needing
 the least memory and says so. How sensitive the rows are to what Meta leaves out: with the same
 v = 8, reducing bf16 gradients after every micro-batch (DeepSpeed's ZeRO-2) gives +8.2 / +9.8 /
 +8.0 %, FP32 after every micro-batch −18.7 / −16.8 / +5.2 %; searching v by the rule for
