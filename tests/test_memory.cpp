@@ -134,26 +134,27 @@ TEST_CASE("interleaved: the last stage's bare chunk holds no activations, and it
   CHECK(eight.mem.activations_bytes == doctest::Approx(5 * eight.mem.activations_per_layer_bytes).epsilon(1e-12));
 }
 
-// Uneven end chunks are counted in 1/v-layer units, so an integer count stays one: 21 layers on
-// 5 stages of 3 chunks hold 6 micro-batches of the peak (last) stage, not 6.000000000000001
-// rounded up to 7 (checked against a step-by-step simulation of the schedule).
-TEST_CASE("interleaved: an exact count with uneven end chunks is not rounded up") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h200"}, {"model.vocab", "4000000"}, {"model.layers", "21"},
-                    {"parallel.pp", "5"}, {"parallel.virtual_stages", "3"}, {"parallel.schedule", "interleaved"}, {"hardware.gpu_count", "5"},
-                    {"training.global_batch_seqs", "20"}, {"training.seq_len", "512"}});
-  REQUIRE(e.mem.logits_bytes > 0);
-  CHECK(e.mem.in_flight_micro_batches == 6);
-}
-
-// Even chunks hold W + 1 chunk forwards exactly: 48 layers on 6 stages of 5 chunks, 12
-// micro-batches, last stage (the huge vocabulary's logits make it the peak): 4·6 + 1 = 25
-// chunks of 1.6 layers = 5 micro-batches, reported as 5 (a sum of fifths once rounded up to 6).
+// Exact in-flight counts are not rounded up by float error; the huge vocabularies' logits make
+// the last stage the peak in both cases.
+// - Even chunks hold W + 1 chunk forwards exactly: 48 layers on 6 stages of 5 chunks, 12
+//   micro-batches: 4·6 + 1 = 25 chunks of 1.6 layers = 5 micro-batches (a sum of fifths once
+//   rounded up to 6).
+// - Uneven end chunks are counted in 1/v-layer units: 21 layers on 5 stages of 3 chunks, 20
+//   micro-batches: 6 micro-batches of the last stage, not 6.000000000000001 rounded up to 7
+//   (checked against a step-by-step simulation of the schedule).
 TEST_CASE("interleaved: an exact in-flight count is not rounded up") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h200"}, {"model.vocab", "2000000"}, {"model.layers", "48"},
-                    {"parallel.pp", "6"}, {"parallel.virtual_stages", "5"}, {"parallel.schedule", "interleaved"}, {"hardware.gpu_count", "6"},
-                    {"training.global_batch_seqs", "12"}, {"training.seq_len", "4096"}});
-  REQUIRE(e.mem.logits_bytes > 0);
-  CHECK(e.mem.in_flight_micro_batches == 5);
+  struct Case {
+    const char *vocab, *layers, *pp, *v, *seqs, *seq_len;
+    int64_t in_flight;
+  };
+  for (const Case& c : {Case{"2000000", "48", "6", "5", "12", "4096", 5}, Case{"4000000", "21", "5", "3", "20", "512", 6}}) {
+    CAPTURE(c.layers);
+    Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h200"}, {"model.vocab", c.vocab}, {"model.layers", c.layers},
+                      {"parallel.pp", c.pp}, {"parallel.virtual_stages", c.v}, {"parallel.schedule", "interleaved"}, {"hardware.gpu_count", c.pp},
+                      {"training.global_batch_seqs", c.seqs}, {"training.seq_len", c.seq_len}});
+    REQUIRE(e.mem.logits_bytes > 0);
+    CHECK(e.mem.in_flight_micro_batches == c.in_flight);
+  }
 }
 
 // ZeRO-2/3 keep only their shard of the gradients because they reduce after every micro-batch

@@ -2,6 +2,7 @@
 // params.cpp, flops.cpp, memory.cpp, comm.cpp, time.cpp. Every function records its terms in
 // the Trace it is given (nullptr: compute only, used by searches such as max_micro_batch).
 #pragma once
+#include <algorithm>
 #include <vector>
 
 #include "llmc/estimate.h"
@@ -19,6 +20,14 @@ inline double stage_layers(const Resolved& r, int64_t stage) {
   const int64_t short_by = L * pp - r.m.layers;  // layers the end stages give up
   const int64_t given_up = stage == 0 ? (short_by + 1) / 2 : short_by / 2;
   return double(L > given_up ? L - given_up : 0);
+}
+
+// Layers in the first j of a stage's v chunks, in 1/v-layer units (exact integers): each chunk
+// holds per_stage/v layers, except that the layers an end stage gave up (stage_layers) come out
+// of its first chunks (the first stage) or its last ones (the last stage).
+inline int64_t first_chunks_units(int64_t per_stage, int64_t v, int64_t given_up, bool first_stage, int64_t j) {
+  const int64_t all = j * per_stage, removed = given_up * v;
+  return all - (first_stage ? std::min(removed, all) : std::clamp(removed - (v - j) * per_stage, int64_t(0), all));
 }
 
 // Fewest transformer layers pp stages of v chunks take: every chunk holds a layer, except that

@@ -152,15 +152,10 @@ double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
   if (warm + 1 >= passes) return m;  // every forward before the first backward
   const double L = stage_layers(r, stage), given_up = double(r.layers_per_stage) - L;
   if (L <= 0 || given_up <= 0) return double(warm + 1) / v;
-  // Counted in 1/v-layer units, so that sums of chunks (L/v layers each) stay exact integers.
-  // Units in chunks 0 … j − 1 (forward order) and in the last j chunks (backward order): the
-  // given-up layers come out of the first chunks of stage 0 and the last chunks of the last stage.
-  const int64_t per_stage = r.layers_per_stage, stage_units = int64_t(L) * chunks, given_units = int64_t(given_up) * chunks;
-  auto first_chunks = [&](int64_t j) {
-    const int64_t all = j * per_stage;
-    const int64_t removed = stage == 0 ? std::min(given_units, all) : std::clamp(given_units - (chunks - j) * per_stage, int64_t(0), all);
-    return all - removed;
-  };
+  // Counted in 1/v-layer units, so that sums of chunks stay exact integers: units in chunks
+  // 0 … j − 1 (forward order) and in the last j chunks (backward order).
+  const int64_t stage_units = int64_t(L) * chunks;
+  auto first_chunks = [&](int64_t j) { return first_chunks_units(r.layers_per_stage, chunks, int64_t(given_up), stage == 0, j); };
   auto last_chunks = [&](int64_t j) { return stage_units - first_chunks(chunks - j); };
   // Units of the first n forwards (fwd) or backwards: whole periods, whole groups, one partial.
   auto units_of = [&](bool fwd, int64_t n) {

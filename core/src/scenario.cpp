@@ -151,10 +151,11 @@ Result<Resolved> resolve(const Scenario& in) {
     r.layers_per_stage = (m.layers + p.pp - 1) / p.pp;
     if (m.layers % p.pp != 0) {
       const int64_t first = int64_t(detail::stage_layers(r, 0)), last = int64_t(detail::stage_layers(r, p.pp - 1));
-      // Which end chunks are left without a layer (the end stages give up whole chunks first).
-      const int64_t per_chunk = r.layers_per_stage / p.virtual_stages;
-      const bool even_chunks = p.virtual_stages > 1 && r.layers_per_stage % p.virtual_stages == 0;
-      const bool bare_first = even_chunks && r.layers_per_stage - first >= per_chunk, bare_last = even_chunks && r.layers_per_stage - last >= per_chunk;
+      // Which end chunks are left without a layer (the same chunk split as the memory model's).
+      const int64_t v = p.virtual_stages, lps = r.layers_per_stage;
+      const bool even_chunks = v > 1 && lps % v == 0;
+      const bool bare_first = even_chunks && detail::first_chunks_units(lps, v, lps - first, true, 1) == 0;
+      const bool bare_last = even_chunks && detail::first_chunks_units(lps, v, lps - last, false, v - 1) == last * v;
       const std::string bare = bare_first && bare_last ? "; the first chunk holds only the embedding and the last only the output layer and loss (Llama 3 §3.3.2)"
                                : bare_first            ? "; the first chunk holds only the embedding (Llama 3 §3.3.2)"
                                : bare_last             ? "; the last chunk holds only the output layer and loss (Llama 3 §3.3.2)"

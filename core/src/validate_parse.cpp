@@ -3,6 +3,7 @@
 // null mean "not published"; the modelling rules for those live in validate_records.cpp.
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 
 #include "validate_internal.h"
@@ -39,6 +40,20 @@ Status get_string(const json& obj, const char* key, const std::string& path, std
   if (!v.is_string()) return make_error(path + "." + key, std::string("must be text; got ") + v.type_name() + " " + shown(v));
   out = v.get<std::string>();
   if (out.size() > 4096) return make_error(path + "." + key, "must be at most 4096 bytes of text");
+  return ok_status();
+}
+
+// A word naming one of `choices` by its to_string, in any case; `expected` lists them for the error.
+template <class E>
+Status get_choice(const json& obj, const char* key, const std::string& path, std::initializer_list<E> choices, const char* expected,
+                  std::optional<E>& out) {
+  if (absent(obj, key)) return ok_status();
+  std::string given;
+  if (auto st = get_string(obj, key, path, given); !st) return st;
+  const std::string word = lower(given);
+  for (E c : choices)
+    if (word == to_string(c)) out = c;
+  if (!out) return make_error(path + "." + key, std::string("must be ") + expected + "; got '" + given + "'");
   return ok_status();
 }
 
@@ -141,23 +156,8 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (auto st = get_bool(t, "dp_overlap", p, r.dp_overlap); !st) return st;
   if (auto st = get_int(t, "recompute_layers", p, 1, 10000, r.recompute_layers); !st) return st;
   if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
-  if (!absent(t, "grad_dtype")) {
-    std::string given;
-    if (auto st = get_string(t, "grad_dtype", p, given); !st) return st;
-    const std::string grad = lower(given);
-    for (Dtype d : {Dtype::fp32, Dtype::bf16, Dtype::fp16})
-      if (grad == to_string(d)) r.grad_dtype = d;
-    if (!r.grad_dtype) return make_error(p + ".grad_dtype", "must be fp32, bf16 or fp16; got '" + given + "'");
-  }
-  if (!absent(t, "grad_reduce")) {
-    std::string given;
-    if (auto st = get_string(t, "grad_reduce", p, given); !st) return st;
-    const std::string when = lower(given);
-    for (GradReduce g : {GradReduce::micro_batch, GradReduce::step})
-      if (when == to_string(g)) r.grad_reduce = g;
-    if (!r.grad_reduce) return make_error(p + ".grad_reduce", "must be micro_batch or step; got '" + given + "'");
-  }
-  return ok_status();
+  if (auto st = get_choice(t, "grad_dtype", p, {Dtype::fp32, Dtype::bf16, Dtype::fp16}, "fp32, bf16 or fp16", r.grad_dtype); !st) return st;
+  return get_choice(t, "grad_reduce", p, {GradReduce::micro_batch, GradReduce::step}, "micro_batch or step", r.grad_reduce);
 }
 
 }  // namespace

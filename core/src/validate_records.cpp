@@ -374,8 +374,9 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     k.virtual_stages = {per_stage / *r.vp_layers};
   } else if (r.vp_present) {
     k.virtual_stages = {1};
-  } else if (c.layers_per_chunk > 0 && r.pp && *r.pp > 1 && ((r.layers + *r.pp - 1) / *r.pp) % c.layers_per_chunk == 0) {
-    k.virtual_stages = {(r.layers + *r.pp - 1) / *r.pp / c.layers_per_chunk};
+  } else if (const int64_t per_stage = r.pp ? (r.layers + *r.pp - 1) / *r.pp : 0;
+             c.layers_per_chunk > 0 && r.pp && *r.pp > 1 && per_stage % c.layers_per_chunk == 0) {
+    k.virtual_stages = {per_stage / c.layers_per_chunk};
     notes.push_back("virtual stages " + n(double(k.virtual_stages[0])) + " from the source's text, not the record: " + c.layers_per_chunk_source);
   } else {
     const int64_t pp_max = k.pp.back();
