@@ -134,6 +134,53 @@ TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at th
   CHECK(hidden.time.step_s < waits.time.step_s);
 }
 
+// Megatron-core MoE with sequence parallelism: each tp rank dispatches its 1/tp of the tokens,
+// and an expert's work per rank is T·top_k·ffn/tp whichever way the ranks split it (etp).
+TEST_CASE("MoE: expert work per rank does not depend on etp; the all-to-all carries this rank's tokens") {
+  Sets base = {{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.zero_stage", "1"}};
+  auto with = [&](const Sets& more) {
+    Sets s = base;
+    s.insert(s.end(), more.begin(), more.end());
+    return run(s);
+  };
+  auto ep_item = [](const Estimate& e) {
+    for (const CommItem& c : e.comm)
+      if (c.name == "ep") return c;
+    return CommItem{};
+  };
+  // etp = 1: the full ffn on half the rows; etp = 2: half the ffn on all of them. Equal FLOPs; the
+  // datasheet GEMM fit (overhead + FLOPs at one rate) times them within 1 %. Counting every token
+  // on every tp rank with etp = 1 (the old reading) made the experts twice as slow.
+  const Estimate etp1 = with({{"parallel.etp", "1"}}), etp2 = with({{"parallel.etp", "2"}});
+  CHECK(etp1.time.compute_s == doctest::Approx(etp2.time.compute_s).epsilon(0.01));
+  // Dispatch + combine, forward and backward: 4 per MoE layer per micro-batch, each of
+  // (tokens / tp) · top_k · hidden · 2 bytes with sequence parallelism, tokens · top_k · hidden · 2 without.
+  const CommItem sp = ep_item(with({{"training.sequence_parallel", "true"}}));
+  const CommItem no_sp = ep_item(with({{"training.sequence_parallel", "false"}}));
+  REQUIRE(sp.calls > 0);
+  CHECK(sp.calls == no_sp.calls);
+  CHECK(no_sp.bytes_per_step / no_sp.calls == doctest::Approx(4096.0 * 2 * 4096 * 2));
+  CHECK(sp.bytes_per_step / sp.calls == doctest::Approx(4096.0 / 2 * 2 * 4096 * 2));
+}
+
+// Across nodes an all-to-all sends only the (group − k)/group of its bytes bound for other nodes
+// through the NIC; the k − 1 peers on its own node are reached over NVLink at the same time.
+TEST_CASE("communication: an all-to-all across nodes puts only the off-node share on the network") {
+  // tp 2 × ep 8: the ep group strides 2, so 4 of its 8 ranks share a node (2 nodes).
+  const Estimate e = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
+                          {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.zero_stage", "1"},
+                          {"hardware.inter_node_bandwidth_gbps", "50"}});
+  const CommItem* ep = nullptr;
+  for (const CommItem& c : e.comm)
+    if (c.name == "ep") ep = &c;
+  REQUIRE(ep);
+  CHECK(ep->tier == "inter_node");
+  const double bytes = ep->bytes_per_step / ep->calls;
+  const double net_s = bytes * (8.0 - 4.0) / 8.0 / (inter_node_busbw_gbps(50) * 1e9);
+  CHECK(ep->time_s / ep->calls == doctest::Approx(ep->latency_s + net_s).epsilon(1e-9));
+}
+
 TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "4"}});
   const CommItem* tp = nullptr;

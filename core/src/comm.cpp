@@ -103,6 +103,14 @@ RingTime collective_seconds(const Resolved& r, const char* collective, int64_t g
     if (measured(r, collective, group, true)) return {alpha + bw_s, alpha};  // measured at this size: its own fit
   } else {
     *tier = "inter_node";
+    if (c == "all_to_all" && k > 1 && !measured(r, collective, group, false)) {
+      // A rank sends 1/group of its bytes to each peer: (k − 1)/group to the peers on its node
+      // over NVLink and (group − k)/group through its NIC, both at once; the slower part sets
+      // the time. (group − 1)/group × bytes' = (group − k)/group × bytes on the network.
+      const double net = one_tier(r, collective, group, false, bytes * double(group - k) / double(group - 1), &alpha);
+      const double nvl = one_tier(r, collective, k, true, bytes * double(k) / double(group), &alpha);
+      return {alpha + std::max(net, nvl), alpha};
+    }
     if (k <= 1 || !ring) {
       nodes = group;
       bw_s = one_tier(r, collective, group, false, bytes, &alpha);
@@ -273,9 +281,12 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   }
   if (par.ep > 1 && m.is_moe()) {
     // Token dispatch and combine all-to-all per MoE layer, forward and backward (GShard); hidden
-    // behind another micro-batch's compute when the schedule pairs them (DualPipe).
+    // behind another micro-batch's compute when the schedule pairs them (DualPipe). With sequence
+    // parallelism each tp rank dispatches only its 1/tp of the micro-batch's tokens (Megatron-core
+    // MoE); without it every tp rank holds them all.
     const double moe_share = double(p.moe_layers) / double(m.layers);
-    const double bytes = e * tokens_micro * double(m.top_k) * double(m.hidden);
+    const double dispatched = ts.sequence_parallel ? tokens_micro / double(par.tp) : tokens_micro;
+    const double bytes = e * dispatched * double(m.top_k) * double(m.hidden);
     CommItem c = make(r, "ep", "all_to_all", par.ep, par.tp * par.cp, bytes, L * moe_share * mb * 2 * (fwd_passes + 1));
     c.overlapped = par.ep_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;

@@ -117,7 +117,10 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
   const double act_mats = m.mlp == MlpKind::gelu ? 2 : eager ? 4 : 3;  // GeLU in/out, or gate, up, (silu,) product
   if (moe_layer) {
     bytes += 4 * tok * double(m.experts) / rep;  // router logits (fp32)
-    bytes += double(m.top_k) * tok * (e * h / rep + act_mats * e * double(m.expert_ffn_hidden) / double(r.etp));
+    // This rank's expert rows: tok·top_k·etp/tp token copies (step_ops.cpp), each saving its
+    // permuted input (h) and the activation matrices of its ffn/etp shard.
+    const double rows = double(m.top_k) * tok * double(r.etp) / t;
+    bytes += rows * e * (h + act_mats * double(m.expert_ffn_hidden) / double(r.etp));
     if (m.shared_expert_ffn_hidden > 0) bytes += act_mats * e * tok * double(m.shared_expert_ffn_hidden) / t;
   } else {
     bytes += act_mats * e * tok * double(m.ffn_hidden) / t;

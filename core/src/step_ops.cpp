@@ -210,11 +210,14 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   } else {
     const double E = double(m.experts), k = double(m.top_k), ep = double(par.ep), etp = double(r.etp);
     linear(c.sixteen_bit(), T, h, E, L.fwd, L.bwd);  // router (replicated)
-    // Each rank hosts E/ep experts and receives T·top_k token copies in all (balanced routing).
-    const double per_expert = T * k * ep / E;
-    mlp(per_expert, double(m.expert_ffn_hidden), etp, E / ep, Fp8Input::cast);
-    // Permute before the experts and unpermute after: gather/scatter of T·top_k rows.
-    elementwise(c, MemKernel::hbm_copy, 4 * T * k * h * e, 4 * T * k * h * e, L.fwd, L.bwd);
+    // The tp·cp·dp ranks regroup as etp × ep × expert-data-parallel. Under balanced routing each
+    // rank runs its E/ep experts (ffn split etp ways) on T·top_k·etp/tp token copies in all: the
+    // tp ranks share one micro-batch, and an expert's etp shards all see its tokens (Megatron-core
+    // MoE: with etp = 1 < tp each tp rank dispatches only its own sequence-parallel share).
+    const double rows = T * k * etp / tp;
+    mlp(rows * ep / E, double(m.expert_ffn_hidden), etp, E / ep, Fp8Input::cast);
+    // Permute before the experts and unpermute after: gather/scatter of those rows.
+    elementwise(c, MemKernel::hbm_copy, 4 * rows * h * e, 4 * rows * h * e, L.fwd, L.bwd);
     const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
     if (shared > 0) mlp(T, shared, tp, 1, Fp8Input::fused_into_norm);
   }
