@@ -27,14 +27,17 @@ struct ParsedRecord {
   std::string model_name, arch_notes;
   double params = 0;  // as printed by the source (0: not given)
   int64_t layers = 0, hidden = 0, heads = 0, kv_heads = 0, ffn = 0, vocab = 0, seq_len = 0;
-  int64_t experts = 0, top_k = 0;
+  int64_t head_dim = 0;  // 0: hidden / heads
+  // MoE (experts = 0: dense); expert_ffn 0: model.ffn is the expert's width (Mixtral's config)
+  int64_t experts = 0, top_k = 0, expert_ffn = 0, shared_experts = 0, first_dense_layers = 0;
   // training
   std::optional<int64_t> global_batch_seqs, micro_batch, batch_per_dp;
   std::optional<double> global_batch_tokens;
   std::string global_batch_text;  // a global batch given as text ("~1M (...)"): not a number
   std::string precision_text, optimizer_text, zero_text, recompute_text;
   std::optional<int> zero_stage;
-  std::optional<int64_t> tp, pp, dp, cp, ep;
+  std::optional<int64_t> tp, pp, dp, cp, ep, etp;
+  std::optional<bool> ep_overlap;            // the expert all-to-all hid behind another micro-batch's compute
   bool vp_present = false;            // key virtual_pipeline_layers_per_stage present (maybe null)
   std::optional<int64_t> vp_layers;   // layers per virtual stage
   std::optional<int64_t> virtual_stages;  // key virtual_stages: model chunks per pipeline rank (NeMo's "VP")

@@ -109,9 +109,31 @@ Status parse_model(const json& m, ParsedRecord& r) {
     double hi;
   } ints[] = {{"layers", &r.layers, 10000},     {"hidden", &r.hidden, 1e7}, {"heads", &r.heads, 1e5},
               {"kv_heads", &r.kv_heads, 1e5}, {"ffn", &r.ffn, 1e7},       {"vocab", &r.vocab, 1e7},
-              {"seq_len", &r.seq_len, 1e7},   {"experts", &r.experts, 1e5}, {"top_k", &r.top_k, 1e5}};
+              {"seq_len", &r.seq_len, 1e7}};
   for (const auto& f : ints)
-    if (auto st = get_int0(m, f.key, p, f.key == std::string("experts") || f.key == std::string("top_k") ? 0 : 1, f.hi, *f.dst); !st) return st;
+    if (auto st = get_int0(m, f.key, p, 1, f.hi, *f.dst); !st) return st;
+  // Fields sources name in more than one way: llmcalc's name first, then Hugging Face config.json's
+  // and Megatron's. A record giving one field under two names is refused rather than guessed at.
+  struct Named {
+    std::initializer_list<const char*> keys;
+    int64_t* dst;
+    double lo, hi;
+  } named[] = {{{"experts", "num_experts", "n_routed_experts", "num_local_experts"}, &r.experts, 0, 1e5},
+               {{"top_k", "experts_per_token", "num_experts_per_tok", "moe_router_topk"}, &r.top_k, 0, 1e5},
+               {{"expert_ffn", "moe_ffn", "moe_intermediate_size", "moe_ffn_hidden_size"}, &r.expert_ffn, 1, 1e7},
+               {{"shared_experts", "n_shared_experts", "num_shared_experts"}, &r.shared_experts, 0, 1e5},
+               {{"first_dense_layers", "first_k_dense_replace"}, &r.first_dense_layers, 0, 1e4},
+               {{"head_dim"}, &r.head_dim, 1, 1e5}};
+  for (const Named& f : named) {
+    const char* found = nullptr;
+    for (const char* key : f.keys) {
+      if (absent(m, key)) continue;
+      if (found) return make_error(p + "." + key, std::string("the same field as ") + p + "." + found + ": give one of them");
+      found = key;
+    }
+    if (found)
+      if (auto st = get_int0(m, found, p, f.lo, f.hi, *f.dst); !st) return st;
+  }
   return ok_status();
 }
 
@@ -145,6 +167,8 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (auto st = get_int(t, "dp", p, 1, 1e7, r.dp); !st) return st;
   if (auto st = get_int(t, "cp", p, 1, 1024, r.cp); !st) return st;
   if (auto st = get_int(t, "ep", p, 1, 65536, r.ep); !st) return st;
+  if (auto st = get_int(t, "etp", p, 1, 1024, r.etp); !st) return st;
+  if (auto st = get_bool(t, "ep_overlap", p, r.ep_overlap); !st) return st;
   r.vp_present = t.contains("virtual_pipeline_layers_per_stage");
   if (auto st = get_int(t, "virtual_pipeline_layers_per_stage", p, 1, 10000, r.vp_layers); !st) return st;
   if (auto st = get_int(t, "virtual_stages", p, 1, 1024, r.virtual_stages); !st) return st;

@@ -42,12 +42,17 @@ const std::vector<ModelPreset>& presets() {
 }
 
 // A preset with exactly this shape, so the architecture details the record does not carry
-// (biases, norms, tied embeddings, positions) come from a documented preset.
+// (biases, norms, tied embeddings, positions; MoE layout, latent attention) come from a
+// documented preset. An MoE record's ffn may be the dense layers' width or an expert's.
 const ModelPreset* preset_with_shape(const ParsedRecord& r) {
   for (const ModelPreset& p : presets()) {
     const ModelSpec m = resolved(p.model);
-    if (m.layers == r.layers && m.hidden == r.hidden && m.heads == r.heads && m.kv_heads == (r.kv_heads ? r.kv_heads : r.heads) &&
-        m.ffn_hidden == r.ffn && m.vocab == r.vocab && !m.is_moe() && r.experts == 0)
+    const bool same_attention = m.layers == r.layers && m.hidden == r.hidden && m.heads == r.heads &&
+                                m.kv_heads == (r.kv_heads ? r.kv_heads : r.heads) && m.vocab == r.vocab && (r.head_dim == 0 || m.head_dim == r.head_dim);
+    if (!same_attention || m.experts != r.experts) continue;
+    if (!m.is_moe() && m.ffn_hidden == r.ffn) return &p;
+    if (m.is_moe() && m.top_k == r.top_k && (r.ffn == m.ffn_hidden || r.ffn == m.expert_ffn_hidden) &&
+        (r.expert_ffn == 0 || r.expert_ffn == m.expert_ffn_hidden) && (r.shared_experts == 0 || r.shared_experts == m.shared_experts))
       return &p;
   }
   return nullptr;
@@ -64,10 +69,13 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
   if (r.hidden == 0 || r.heads == 0 || r.vocab == 0)
     return make_error(r.hidden == 0 ? "model.hidden" : r.heads == 0 ? "model.heads" : "model.vocab", "missing: needed with model.layers");
   if (r.seq_len == 0) return make_error("model.seq_len", "missing: the sequence length of the run is needed");
-  if (r.experts > 0) return make_error("model.experts", "MoE records are not modelled by the validator yet");
+  if (r.experts == 0 && (r.top_k || r.expert_ffn || r.shared_experts || r.first_dense_layers))
+    return make_error("model.experts", "missing: the record gives MoE fields (experts per token, expert width, shared or dense layers) but no expert count");
+  if (r.experts > 0 && r.top_k == 0) return make_error("model.top_k", "missing: an MoE record needs the number of experts each token is routed to");
   if (const ModelPreset* p = preset_with_shape(r)) {
     s.model = p->model;
-    notes.push_back("architecture (biases, norms, positions, embeddings tying) from preset " + p->id + " (same shape)");
+    notes.push_back("architecture (biases, norms, positions, embeddings tying" + std::string(r.experts ? ", experts, attention" : "") +
+                    ") from preset " + p->id + " (same shape)");
   } else {
     const std::string words = lower(r.model_name + " " + r.arch_notes);
     const bool llama = has(words, "swiglu") || has(words, "llama");
@@ -83,16 +91,28 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
     s.model.dropout = !llama;  // GPT-2/3 and Megatron-LM's GPT default to 0.1; Llama trains without
     notes.push_back(llama ? "Llama-style architecture (SwiGLU, RMSNorm, rotary, no biases, untied, no dropout): named in the record"
                           : "GPT-style architecture (GeLU MLP, LayerNorm, learned positions, biases, tied embeddings, dropout as GPT-2/3): named in the record");
+    s.model.layers = r.layers;
+    s.model.hidden = r.hidden;
+    s.model.heads = r.heads;
+    s.model.kv_heads = r.kv_heads ? r.kv_heads : r.heads;
+    s.model.head_dim = r.head_dim;  // 0: hidden / heads
+    if (r.head_dim == 0 && r.hidden % r.heads != 0)
+      return make_error("model.hidden", "must be divisible by model.heads (" + n(double(r.heads)) + ") unless model.head_dim is given; got " + n(double(r.hidden)));
+    s.model.ffn_hidden = r.ffn;
+    s.model.vocab = r.vocab;
+    if (r.experts > 0) {
+      s.model.experts = r.experts;
+      s.model.top_k = r.top_k;
+      s.model.expert_ffn_hidden = r.expert_ffn ? r.expert_ffn : r.ffn;
+      s.model.shared_experts = r.shared_experts;
+      s.model.moe_first_dense = r.first_dense_layers;
+      s.model.moe_every = 1;
+      notes.push_back("MoE from the record: " + n(double(r.experts)) + " experts, " + n(double(r.top_k)) + " per token, expert width " +
+                      n(double(s.model.expert_ffn_hidden)) + (r.expert_ffn ? "" : " (model.ffn: no expert width given, Mixtral's convention)") + ", " +
+                      n(double(r.shared_experts)) + " shared, " + n(double(r.first_dense_layers)) + " leading dense layers, MoE in every layer after them");
+    }
   }
   s.model.name = r.model_name.empty() ? r.id : r.model_name;
-  s.model.layers = r.layers;
-  s.model.hidden = r.hidden;
-  s.model.heads = r.heads;
-  s.model.kv_heads = r.kv_heads ? r.kv_heads : r.heads;
-  s.model.head_dim = 0;
-  if (r.hidden % r.heads != 0) return make_error("model.hidden", "must be divisible by model.heads (" + n(double(r.heads)) + "); got " + n(double(r.hidden)));
-  s.model.ffn_hidden = r.ffn;
-  s.model.vocab = r.vocab;
   s.model.seq_len = r.seq_len;
   s.model.params_override = 0;  // count from the shape; the printed size is rounded
   if (s.model.position == PositionKind::learned && s.model.max_positions < r.seq_len) s.model.max_positions = r.seq_len;
@@ -290,7 +310,20 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   k.pp = r.pp ? std::vector<int64_t>{*r.pp} : std::vector<int64_t>{1, 2, 4, 8};
   if (!layout_published) notes.push_back("tp/pp not published: searched tp ∈ {1,2,4,8}, pp ∈ {1,2,4,8}");
   int64_t cp = r.cp.value_or(1);
-  if (r.ep && *r.ep != 1) return make_error("training.ep", "expert parallelism needs an MoE model; got " + n(double(*r.ep)));
+  if (r.ep && *r.ep != 1 && r.experts == 0) return make_error("training.ep", "expert parallelism needs an MoE model; got " + n(double(*r.ep)));
+  if (r.experts > 0) {
+    p.ep = r.ep.value_or(1);
+    if (!r.ep) notes.push_back("ep not published: 1 (every GPU holds every expert)");
+    if (r.etp) {
+      p.etp = *r.etp;
+      notes.push_back("expert tensor parallelism " + n(double(*r.etp)) + ", as the record says");
+    } else if (r.tp.value_or(1) > 1) notes.push_back("etp not published: tp (Megatron-core's default expert tensor parallelism)");
+    if (r.ep_overlap) p.ep_overlap = *r.ep_overlap;
+    notes.push_back(std::string("expert all-to-all ") + (p.ep_overlap ? "hidden behind another micro-batch's compute, as the record says"
+                                                                      : r.ep_overlap ? "waited for, as the record says" : "waited for (not published; GShard's default)"));
+  } else if (r.etp || r.ep_overlap) {
+    return make_error(r.etp ? "training.etp" : "training.ep_overlap", "needs an MoE model (model.experts > 0)");
+  }
   int64_t gpus = 0;
   if (r.gpu_count) {
     gpus = *r.gpu_count;
