@@ -340,26 +340,31 @@ is not printed and follows the rule above. The records give MoE fields (`experts
 and `training.etp`, `training.ep_overlap`), which `llmcalc validate` models since this file was
 added; before, it skipped every MoE record.
 
-The file found two errors in llmcalc's MoE model, mended with it: with expert tensor parallelism
-below tp (etp 1, tp 2) every tp rank ran the experts on all of the micro-batch's tokens instead
-of its own half (twice the expert work), and the expert all-to-all carried every token from every
-tp rank and sent the whole (n − 1)/n through the NIC, where each rank dispatches its 1/tp share
-under sequence parallelism and reaches the peers on its own node over NVLink (docs/formulas.md,
-MoE and Communication): the 25.11 235B layout with the all-to-all waited for went from 663 to
-1,252 tokens/s per GPU predicted, and with the overlap its recipe sets it is the 1,750 below
-(1,575 measured).
+The file found errors in llmcalc's MoE model, mended with it (docs/formulas.md, MoE and
+Communication): with expert tensor parallelism below tp (etp 1, tp 2) every tp rank ran the
+experts on all of the micro-batch's tokens instead of its own half (twice the expert work); the
+expert all-to-all carried every token from every tp rank, spaced its ranks tp apart where
+Megatron-core's expert groups put them etp apart (for the 235B layout: 8 ranks per node, not 4),
+and sent the whole (n − 1)/n through the NIC, where the peers on a rank's own node are reached
+over NVLink; and with etp > 1 the expert shards' all-gather and reduce-scatter were missing while
+the MoE layers kept a dense MLP's tensor-parallel pair. For the 25.11 235B layout with the
+all-to-all waited for, the prediction went from 663 to 1,398 tokens/s per GPU; with the overlap
+its recipe sets it is the 2,051 below (1,575 measured).
 
-What stays: the 30B model is predicted two to nearly three times as fast as it ran. Its layers
-are small (hidden 2,048, experts 768 wide, 16 per GPU): each expert's GEMMs have 2,048 or
-4,096 rows, about 0.3 ms of tensor-core work per layer forward for all 16 at the datasheet rate,
-the scale where kernel launches, the router's top-k, the token
-permutation, FP8 casts and the host waiting on the GPU for the dropless routing counts
-(Megatron-core sizes its buffers from them) take as long as the GEMMs. llmcalc times the
-kernels from the datasheet and has no host-side model. A hint that this is the gap: the same
-layout run with token dropping at capacity 1 (Megatron-Bridge 25.09, the same table's H100 row,
-no routing sync) made 10,494 tokens/s per GPU, where llmcalc predicts 10,327 for the dropless run.
-That row's precision is not printed, so it is not a record. The file is kept so that the gap
-stays visible; nothing is fitted to it, and no test holds it to the issue's targets.
+What stays: the 235B runs are predicted 27-30 % fast and the 30B runs two to nearly three times as
+fast as they ran. Both sizes have small experts (1,536 and 768 wide, 8 of 128 per token), and
+the 30B model a small hidden size (2,048) with 16 experts per GPU, whose GEMMs have 2,048 or 4,096
+rows (micro-batch 1 or 2): about 0.16-0.3 ms of tensor-core work per layer forward for all 16 at
+the datasheet rate, the scale where kernel launches, the router's top-k, the token permutation,
+FP8 casts and the host waiting on the GPU for the dropless routing counts (Megatron-core sizes its
+buffers from them) are as long as the GEMMs. llmcalc times the kernels from the datasheet and has
+no host-side model; nor does it know how fast NCCL's all-to-all runs across nodes, which it
+times at the ring bus bandwidth. The 30B's 25.09 row (the same layout with token dropping, 10,494
+tokens/s per GPU, precision not printed) is close to llmcalc's 10,327, which assumes full
+recompute because llmcalc finds micro-batch 2 does not fit without it; the 235B's 25.09
+token-dropping row (1,204) is slower than its 25.11 dropless one, so token dropping is not the
+whole story, and the container versions differ. Nothing is fitted to these rows; the file is kept
+so that the gap stays visible, and no test holds it to the issue's targets.
 
 MD
 echo "$moe"

@@ -130,7 +130,12 @@ TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at th
   CHECK(b.time_s == doctest::Approx(a.time_s));
   REQUIRE(b.time_s < hidden.time.compute_s);
   CHECK(b.exposed_s == 0);
-  CHECK(hidden.time.comm_contention_s - waits.time.comm_contention_s == doctest::Approx(b.time_s * 16 / 132).epsilon(1e-9));
+  // The expert-tensor-parallel gather/scatter (etp = tp = 2 by default) rides the same stream.
+  double etp_s = 0;
+  for (const CommItem& c : hidden.comm)
+    if (c.name == "etp") etp_s = c.time_s;
+  REQUIRE(etp_s > 0);
+  CHECK(hidden.time.comm_contention_s - waits.time.comm_contention_s == doctest::Approx((b.time_s + etp_s) * 16 / 132).epsilon(1e-9));
   CHECK(hidden.time.step_s < waits.time.step_s);
 }
 
@@ -154,20 +159,40 @@ TEST_CASE("MoE: expert work per rank does not depend on etp; the all-to-all carr
   // on every tp rank with etp = 1 (the old reading) made the experts twice as slow.
   const Estimate etp1 = with({{"parallel.etp", "1"}}), etp2 = with({{"parallel.etp", "2"}});
   CHECK(etp1.time.compute_s == doctest::Approx(etp2.time.compute_s).epsilon(0.01));
-  // Dispatch + combine, forward and backward: 4 per MoE layer per micro-batch, each of
-  // (tokens / tp) · top_k · hidden · 2 bytes with sequence parallelism, tokens · top_k · hidden · 2 without.
-  const CommItem sp = ep_item(with({{"training.sequence_parallel", "true"}}));
+  // Dispatch + combine, forward and backward: each of (tokens / tp) · top_k · hidden · 2 bytes,
+  // the rank's own share of the tokens with or without sequence parallelism (Megatron-core
+  // requires it; DeepSpeed-MoE splits the tokens over tp ranks itself), as the experts' rows are.
+  const Estimate sp_on = with({{"training.sequence_parallel", "true"}});
+  const CommItem sp = ep_item(sp_on);
   const CommItem no_sp = ep_item(with({{"training.sequence_parallel", "false"}}));
   REQUIRE(sp.calls > 0);
-  CHECK(sp.calls == no_sp.calls);
-  CHECK(no_sp.bytes_per_step / no_sp.calls == doctest::Approx(4096.0 * 2 * 4096 * 2));
   CHECK(sp.bytes_per_step / sp.calls == doctest::Approx(4096.0 / 2 * 2 * 4096 * 2));
+  CHECK(no_sp.bytes_per_step == sp.bytes_per_step);
+  // 32 layers on one stage, 256 / (32 dp · 1) = 8 micro-batches: 4 all-to-alls per layer each.
+  CHECK(sp.calls == 32 * 8 * 4);
+  // With etp = tp = 2 the experts' shards all-gather the received copies and reduce-scatter the
+  // outputs (one pair forward, one backward), and the MLP's own tp pair is gone: the tensor-
+  // parallel collectives are the attention's alone, 2 per layer and micro-batch.
+  const CommItem* etp = nullptr;
+  const CommItem* tp = nullptr;
+  for (const CommItem& c : sp_on.comm) {
+    if (c.name == "etp") etp = &c;
+    if (c.name == "tp") tp = &c;
+  }
+  REQUIRE(etp);
+  REQUIRE(tp);
+  CHECK(etp->calls == 32 * 8 * 2);
+  CHECK(etp->bytes_per_step / etp->calls == doctest::Approx(4096.0 / 2 * 2 * 2 * 4096 * 2));
+  CHECK(tp->calls == 32 * 8 * 2);
+  CHECK(ep_item(etp1).calls > 0);
+  for (const CommItem& c : etp1.comm) CHECK(c.name != "etp");
 }
 
 // Across nodes an all-to-all sends only the (group − k)/group of its bytes bound for other nodes
 // through the NIC; the k − 1 peers on its own node are reached over NVLink at the same time.
 TEST_CASE("communication: an all-to-all across nodes puts only the off-node share on the network") {
-  // tp 2 × ep 8: the ep group strides 2, so 4 of its 8 ranks share a node (2 nodes).
+  // etp = tp = 2 (the default): expert groups put etp innermost, so the ep group's ranks are 2
+  // apart and 4 of its 8 share a node (2 nodes).
   const Estimate e = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
                           {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.zero_stage", "1"},
                           {"hardware.inter_node_bandwidth_gbps", "50"}});
@@ -179,6 +204,13 @@ TEST_CASE("communication: an all-to-all across nodes puts only the off-node shar
   const double bytes = ep->bytes_per_step / ep->calls;
   const double net_s = bytes * (8.0 - 4.0) / 8.0 / (inter_node_busbw_gbps(50) * 1e9);
   CHECK(ep->time_s / ep->calls == doctest::Approx(ep->latency_s + net_s).epsilon(1e-9));
+  // With etp = 1 the same 8 ranks are adjacent: one node, NVLink only (Megatron-core's expert
+  // RankGenerator; spacing them tp apart would send the all-to-all across two nodes).
+  const Estimate e1 = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"parallel.etp", "1"},
+                           {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"},
+                           {"training.zero_stage", "1"}});
+  for (const CommItem& c : e1.comm)
+    if (c.name == "ep") CHECK(c.tier == "intra_node");
 }
 
 TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {

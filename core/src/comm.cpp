@@ -189,13 +189,19 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   const double fwd_passes = ts.recompute == Recompute::full ? 2 : 1;
   const double tp_fwd_passes = ts.recompute == Recompute::selective_op ? 1.5 : fwd_passes;
 
+  // MoE layers among this stage's, and whether their MLP keeps tp collectives: a routed-only MoE
+  // block replaces the MLP's all-gather/reduce-scatter with the dispatch below; shared experts
+  // are a tensor-parallel MLP of their own (Megatron-core).
+  const double moe_share = m.is_moe() ? double(p.moe_layers) / double(m.layers) : 0.0;
+  const bool shared_experts = m.shared_expert_ffn_hidden > 0 || m.shared_experts > 0;
   if (par.tp > 1 && m.has_shape()) {
     // Two all-reduces per layer forward (after attention and MLP) and two in backward; with SP
     // each becomes all-gather + reduce-scatter with the same bus volume (Korthikanti 2022 §4.2.2),
     // timed as those two collectives: on NVSwitch they run as rings, while a large all-reduce can
     // use NVLink SHARP (8×H100: ring gather/scatter ~362 GB/s busbw, NVLS all-reduce ~479).
     const double bytes = e * tokens_micro * double(m.hidden);
-    const double count = L * mb * (2 * tp_fwd_passes + 2);
+    const double mlp_share = 1.0 - (shared_experts ? 0.0 : moe_share);  // layers whose MLP is tp-split
+    const double count = L * mb * (tp_fwd_passes + 1) * (1.0 + mlp_share);
     CommItem c = make(r, "tp", ts.sequence_parallel ? "all_gather" : "all_reduce", par.tp, 1, bytes, count);
     if (ts.sequence_parallel) {
       const CommItem rs = make(r, "tp", "reduce_scatter", par.tp, 1, bytes, count);
@@ -279,15 +285,35 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     c.in_micro_batch = true;
     out.push_back(c);
   }
+  // Each tp rank routes its own 1/tp of the micro-batch's tokens (Megatron-core requires sequence
+  // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
+  // all-to-all), the same share step_ops.cpp gives the experts.
+  const double routed_rows = tokens_micro / double(par.tp) * double(m.top_k);
+  const double moe_calls = L * moe_share * mb * (fwd_passes + 1);  // dispatch + combine pairs
   if (par.ep > 1 && m.is_moe()) {
     // Token dispatch and combine all-to-all per MoE layer, forward and backward (GShard); hidden
-    // behind another micro-batch's compute when the schedule pairs them (DualPipe). With sequence
-    // parallelism each tp rank dispatches only its 1/tp of the micro-batch's tokens (Megatron-core
-    // MoE); without it every tp rank holds them all.
-    const double moe_share = double(p.moe_layers) / double(m.layers);
-    const double dispatched = ts.sequence_parallel ? tokens_micro / double(par.tp) : tokens_micro;
-    const double bytes = e * dispatched * double(m.top_k) * double(m.hidden);
-    CommItem c = make(r, "ep", "all_to_all", par.ep, par.tp * par.cp, bytes, L * moe_share * mb * 2 * (fwd_passes + 1));
+    // behind another micro-batch's compute when the schedule pairs them (DualPipe). Expert groups
+    // put etp innermost, so an ep group's ranks are etp apart (Megatron-core's expert
+    // RankGenerator, order tp-cp-ep-dp with cp folded into the expert data-parallel size).
+    const double bytes = e * routed_rows * double(m.hidden);
+    CommItem c = make(r, "ep", "all_to_all", par.ep, r.etp, bytes, 2 * moe_calls);
+    c.overlapped = par.ep_overlap;
+    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
+    c.in_micro_batch = true;
+    out.push_back(c);
+  }
+  if (r.etp > 1 && m.is_moe()) {
+    // Expert tensor parallelism: the etp ranks of an expert all-gather the tokens before its ffn
+    // shards and reduce-scatter the outputs after, forward and backward, on the dispatch's stream
+    // (Megatron-core): with ep > 1 the routed copies each received (alltoall dispatcher), with
+    // ep = 1 the micro-batch's tokens before they are permuted (allgather dispatcher).
+    const double rows = par.ep > 1 ? routed_rows * double(r.etp) : tokens_micro / double(par.tp) * double(r.etp);
+    const double bytes = e * rows * double(m.hidden);
+    CommItem c = make(r, "etp", "all_gather", r.etp, 1, bytes, moe_calls);
+    const CommItem rs = make(r, "etp", "reduce_scatter", r.etp, 1, bytes, moe_calls);
+    c.collective = "all_gather+reduce_scatter";
+    c.time_s += rs.time_s;
+    c.latency_s += rs.latency_s;
     c.overlapped = par.ep_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
     c.in_micro_batch = true;
@@ -299,6 +325,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                         : c.name == "pp"   ? (c.collective == "all_gather" ? "comm.pp_gather_s" : "comm.pp_s")
                         : c.name == "cp"   ? "comm.cp_s"
                         : c.name == "ep"   ? "comm.ep_s"
+                        : c.name == "etp"  ? "comm.etp_s"
                         : c.name == "fsdp" ? "comm.fsdp_param_gather_s"
                         : c.collective == "all_gather" ? "comm.dp_param_gather_s"
                                                        : "comm.dp_grad_reduce_s";

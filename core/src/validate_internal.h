@@ -5,6 +5,7 @@
 //   validate_layout.cpp       the one rule for unpublished knobs: the fastest layout that fits
 //   validate.cpp              the driver: compare, summarise, JSON
 #pragma once
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,13 @@ struct ParsedRecord {
   int64_t head_dim = 0;  // 0: hidden / heads
   // MoE (experts = 0: dense); expert_ffn 0: model.ffn is the expert's width (Mixtral's config)
   int64_t experts = 0, top_k = 0, expert_ffn = 0, shared_experts = 0, first_dense_layers = 0;
+  // The name each of those fields had in the record ("top_k" → "num_experts_per_tok"), for errors.
+  std::map<std::string, std::string> model_keys;
+  std::string model_key(const std::string& ours) const {
+    const auto it = model_keys.find(ours);
+    return "model." + (it == model_keys.end() ? ours : it->second);
+  }
+  bool given(const std::string& ours) const { return model_keys.count(ours) > 0; }
   // training
   std::optional<int64_t> global_batch_seqs, micro_batch, batch_per_dp;
   std::optional<double> global_batch_tokens;

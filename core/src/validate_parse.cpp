@@ -131,8 +131,9 @@ Status parse_model(const json& m, ParsedRecord& r) {
       if (found) return make_error(p + "." + key, std::string("the same field as ") + p + "." + found + ": give one of them");
       found = key;
     }
-    if (found)
-      if (auto st = get_int0(m, found, p, f.lo, f.hi, *f.dst); !st) return st;
+    if (!found) continue;
+    if (auto st = get_int0(m, found, p, f.lo, f.hi, *f.dst); !st) return st;
+    r.model_keys[*f.keys.begin()] = found;
   }
   return ok_status();
 }

@@ -52,7 +52,8 @@ const ModelPreset* preset_with_shape(const ParsedRecord& r) {
     if (!same_attention || m.experts != r.experts) continue;
     if (!m.is_moe() && m.ffn_hidden == r.ffn) return &p;
     if (m.is_moe() && m.top_k == r.top_k && (r.ffn == m.ffn_hidden || r.ffn == m.expert_ffn_hidden) &&
-        (r.expert_ffn == 0 || r.expert_ffn == m.expert_ffn_hidden) && (r.shared_experts == 0 || r.shared_experts == m.shared_experts))
+        (!r.given("expert_ffn") || r.expert_ffn == m.expert_ffn_hidden) && (!r.given("shared_experts") || r.shared_experts == m.shared_experts) &&
+        (!r.given("first_dense_layers") || r.first_dense_layers == m.moe_first_dense))
       return &p;
   }
   return nullptr;
@@ -70,8 +71,13 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
     return make_error(r.hidden == 0 ? "model.hidden" : r.heads == 0 ? "model.heads" : "model.vocab", "missing: needed with model.layers");
   if (r.seq_len == 0) return make_error("model.seq_len", "missing: the sequence length of the run is needed");
   if (r.experts == 0 && (r.top_k || r.expert_ffn || r.shared_experts || r.first_dense_layers))
-    return make_error("model.experts", "missing: the record gives MoE fields (experts per token, expert width, shared or dense layers) but no expert count");
-  if (r.experts > 0 && r.top_k == 0) return make_error("model.top_k", "missing: an MoE record needs the number of experts each token is routed to");
+    return make_error(r.model_key("experts"), std::string(r.given("experts") ? "is 0" : "missing") +
+                                                  ": the record gives MoE fields (experts per token, expert width, shared or dense layers) but no experts");
+  if (r.experts > 0 && (r.top_k < 1 || r.top_k > r.experts))
+    return make_error(r.model_key("top_k"), "must be in [1, " + n(double(r.experts)) + "] (the experts each token is routed to) for an MoE record; got " +
+                                                (r.given("top_k") ? n(double(r.top_k)) : std::string("nothing")));
+  if (r.experts > 0 && r.first_dense_layers >= r.layers)
+    return make_error(r.model_key("first_dense_layers"), "must be less than model.layers (" + n(double(r.layers)) + "); got " + n(double(r.first_dense_layers)));
   if (const ModelPreset* p = preset_with_shape(r)) {
     s.model = p->model;
     notes.push_back("architecture (biases, norms, positions, embeddings tying" + std::string(r.experts ? ", experts, attention" : "") +
@@ -319,7 +325,8 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
       notes.push_back("expert tensor parallelism " + n(double(*r.etp)) + ", as the record says");
     } else if (r.tp.value_or(1) > 1) notes.push_back("etp not published: tp (Megatron-core's default expert tensor parallelism)");
     if (r.ep_overlap) p.ep_overlap = *r.ep_overlap;
-    notes.push_back(std::string("expert all-to-all ") + (p.ep_overlap ? "hidden behind another micro-batch's compute, as the record says"
+    if (p.ep > 1 || p.etp > 1 || (p.etp == 0 && r.tp.value_or(1) > 1))
+      notes.push_back(std::string("expert dispatch ") + (p.ep_overlap ? "hidden behind another micro-batch's compute, as the record says"
                                                                       : r.ep_overlap ? "waited for, as the record says" : "waited for (not published; GShard's default)"));
   } else if (r.etp || r.ep_overlap) {
     return make_error(r.etp ? "training.etp" : "training.ep_overlap", "needs an MoE model (model.experts > 0)");
