@@ -212,8 +212,8 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     linear(c.sixteen_bit(), T, h, E, L.fwd, L.bwd);  // router (replicated)
     // The tp·cp·dp ranks regroup as etp × ep × expert-data-parallel. Under balanced routing each
     // rank runs its E/ep experts (ffn split etp ways) on T·top_k·etp/tp token copies in all: the
-    // tp ranks share one micro-batch, and an expert's etp shards all see its tokens (Megatron-core
-    // MoE: with etp = 1 < tp each tp rank dispatches only its own sequence-parallel share).
+    // tp ranks share one micro-batch, each routing its own 1/tp of it, and an expert's etp shards
+    // all see its tokens (Megatron-core MoE; comm.cpp times the dispatch of the same rows).
     const double rows = T * k * etp / tp;
     mlp(rows * ep / E, double(m.expert_ffn_hidden), etp, E / ep, Fp8Input::cast);
     // Permute before the experts and unpermute after: gather/scatter of those rows.
