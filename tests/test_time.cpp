@@ -21,9 +21,9 @@ TEST_CASE("the pipeline bubble adds (p − 1)/m micro-batch slots; zero bubble a
   // The bubble is (p − 1) micro-batch slots of the slowest stage: its kernels and the tensor-parallel
   // communication each micro-batch waits on (Narayanan et al. 2021 §2.2: (p − 1)·(t_f + t_b));
   // neither the optimizer step nor the once-per-step DP and pipeline transfers are in a slot.
-  double tp_exposed = 0;
-  for (const CommItem& c : f1b.comm)
-    if (c.name == "tp") tp_exposed = c.exposed_s;
+  const CommItem* tp_item = find_comm(f1b, "tp");
+  REQUIRE(tp_item);
+  const double tp_exposed = tp_item->exposed_s;
   REQUIRE(tp_exposed > 0);
   CHECK(f1b.time.bubble_s == doctest::Approx((f1b.time.compute_s - f1b.time.optimizer_s + tp_exposed) * 3.0 / 16).epsilon(1e-12));
   // The same layout with tp overlapped behind compute: the slots shrink to the kernels alone.
@@ -113,27 +113,23 @@ TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step")
 TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at the SM contention price") {
   Sets base = {{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
                {"training.global_batch_seqs", "256"}, {"training.zero_stage", "1"}};
-  auto ep_item = [](const Estimate& e) {
-    for (const CommItem& c : e.comm)
-      if (c.name == "ep") return c;
-    return CommItem{};
-  };
   Estimate waits = run(base);
-  const CommItem a = ep_item(waits);
+  REQUIRE(find_comm(waits, "ep"));
+  const CommItem a = *find_comm(waits, "ep");
   REQUIRE(a.time_s > 0);
   CHECK_FALSE(a.overlapped);
   CHECK(a.exposed_s == a.time_s);
   base.push_back({"parallel.ep_overlap", "true"});
   Estimate hidden = run(base);
-  const CommItem b = ep_item(hidden);
+  REQUIRE(find_comm(hidden, "ep"));
+  const CommItem b = *find_comm(hidden, "ep");
   CHECK(b.overlapped);
   CHECK(b.time_s == doctest::Approx(a.time_s));
   REQUIRE(b.time_s < hidden.time.compute_s);
   CHECK(b.exposed_s == 0);
   // The expert-tensor-parallel gather/scatter (etp = tp = 2 by default) rides the same stream.
-  double etp_s = 0;
-  for (const CommItem& c : hidden.comm)
-    if (c.name == "etp") etp_s = c.time_s;
+  REQUIRE(find_comm(hidden, "etp"));
+  const double etp_s = find_comm(hidden, "etp")->time_s;
   REQUIRE(etp_s > 0);
   CHECK(hidden.time.comm_contention_s - waits.time.comm_contention_s == doctest::Approx((b.time_s + etp_s) * 16 / 132).epsilon(1e-9));
   CHECK(hidden.time.step_s < waits.time.step_s);
@@ -150,9 +146,8 @@ TEST_CASE("MoE: expert work per rank does not depend on etp; the all-to-all carr
     return run(s);
   };
   auto ep_item = [](const Estimate& e) {
-    for (const CommItem& c : e.comm)
-      if (c.name == "ep") return c;
-    return CommItem{};
+    REQUIRE(find_comm(e, "ep"));
+    return *find_comm(e, "ep");
   };
   // etp = 1: the full ffn on half the rows; etp = 2: half the ffn on all of them. Equal FLOPs; the
   // datasheet GEMM fit (overhead + FLOPs at one rate) times them within 1 %. Counting every token
@@ -173,19 +168,15 @@ TEST_CASE("MoE: expert work per rank does not depend on etp; the all-to-all carr
   // With etp = tp = 2 the experts' shards all-gather the received copies and reduce-scatter the
   // outputs (one pair forward, one backward), and the MLP's own tp pair is gone: the tensor-
   // parallel collectives are the attention's alone, 2 per layer and micro-batch.
-  const CommItem* etp = nullptr;
-  const CommItem* tp = nullptr;
-  for (const CommItem& c : sp_on.comm) {
-    if (c.name == "etp") etp = &c;
-    if (c.name == "tp") tp = &c;
-  }
+  const CommItem* etp = find_comm(sp_on, "etp");
+  const CommItem* tp = find_comm(sp_on, "tp");
   REQUIRE(etp);
   REQUIRE(tp);
   CHECK(etp->calls == 32 * 8 * 2);
   CHECK(etp->bytes_per_step / etp->calls == doctest::Approx(4096.0 / 2 * 2 * 2 * 4096 * 2));
   CHECK(tp->calls == 32 * 8 * 2);
   CHECK(ep_item(etp1).calls > 0);
-  for (const CommItem& c : etp1.comm) CHECK(c.name != "etp");
+  CHECK_FALSE(find_comm(etp1, "etp"));
 }
 
 // Across nodes an all-to-all sends only the (group − k)/group of its bytes bound for other nodes
@@ -196,9 +187,7 @@ TEST_CASE("communication: an all-to-all across nodes puts only the off-node shar
   const Estimate e = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
                           {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.zero_stage", "1"},
                           {"hardware.inter_node_bandwidth_gbps", "50"}});
-  const CommItem* ep = nullptr;
-  for (const CommItem& c : e.comm)
-    if (c.name == "ep") ep = &c;
+  const CommItem* ep = find_comm(e, "ep");
   REQUIRE(ep);
   CHECK(ep->tier == "inter_node");
   const double bytes = ep->bytes_per_step / ep->calls;
@@ -209,15 +198,13 @@ TEST_CASE("communication: an all-to-all across nodes puts only the off-node shar
   const Estimate e1 = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"parallel.etp", "1"},
                            {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"},
                            {"training.zero_stage", "1"}});
-  for (const CommItem& c : e1.comm)
-    if (c.name == "ep") CHECK(c.tier == "intra_node");
+  REQUIRE(find_comm(e1, "ep"));
+  CHECK(find_comm(e1, "ep")->tier == "intra_node");
 }
 
 TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "4"}});
-  const CommItem* tp = nullptr;
-  for (const CommItem& c : e.comm)
-    if (c.name == "tp") tp = &c;
+  const CommItem* tp = find_comm(e, "tp");
   REQUIRE(tp);
   CHECK(tp->tier == "intra_node");
   // 4 all-reduces per layer per micro-batch of b·s·h·2 bytes; 32 layers, 4 micro-batches.
@@ -240,11 +227,8 @@ TEST_CASE("communication: pipeline sends carry 1/tp of the activation; without S
   Estimate e = run(base);
   const double tensor_bytes = 2.0 * 8192 * 8192;  // b·s·h in bf16: one micro-batch of 8,192 tokens, hidden 8,192
   const double count = 2 * (16 + 4 - 1);          // forward and backward, (m·v + p − 1) on the critical path
-  const CommItem *send = nullptr, *gather = nullptr;
-  for (const CommItem& c : e.comm) {
-    if (c.name == "pp" && c.collective == "send_recv") send = &c;
-    if (c.name == "pp" && c.collective == "all_gather") gather = &c;
-  }
+  const CommItem* send = find_comm(e, "pp", "send_recv");
+  const CommItem* gather = find_comm(e, "pp", "all_gather");
   REQUIRE(send);
   REQUIRE(gather);
   CHECK(send->tier == "inter_node");

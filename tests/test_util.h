@@ -32,6 +32,13 @@ inline Estimate run(const Sets& sets) {
   return std::move(e).value();
 }
 
+// The communication item of this name (and collective, when given), or null.
+inline const CommItem* find_comm(const Estimate& e, const std::string& name, const std::string& collective = "") {
+  for (const CommItem& c : e.comm)
+    if (c.name == name && (collective.empty() || c.collective == collective)) return &c;
+  return nullptr;
+}
+
 // The error estimate() reports for these settings (fails the test if it succeeds).
 inline Error run_error(const Sets& sets) {
   Result<Estimate> e = estimate(scenario(sets));

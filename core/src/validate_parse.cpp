@@ -103,22 +103,21 @@ Status parse_model(const json& m, ParsedRecord& r) {
   std::optional<double> params;
   if (auto st = get_num(m, "params", p, 0, 1e14, params); !st) return st;
   r.params = params.value_or(0);
-  struct {
-    const char* key;
-    int64_t* dst;
-    double hi;
-  } ints[] = {{"layers", &r.layers, 10000},     {"hidden", &r.hidden, 1e7}, {"heads", &r.heads, 1e5},
-              {"kv_heads", &r.kv_heads, 1e5}, {"ffn", &r.ffn, 1e7},       {"vocab", &r.vocab, 1e7},
-              {"seq_len", &r.seq_len, 1e7}};
-  for (const auto& f : ints)
-    if (auto st = get_int0(m, f.key, p, 1, f.hi, *f.dst); !st) return st;
-  // Fields sources name in more than one way: llmcalc's name first, then Hugging Face config.json's
-  // and Megatron's. A record giving one field under two names is refused rather than guessed at.
+  // The shape's integers. Some sources name a field in more than one way: llmcalc's name first,
+  // then Hugging Face config.json's and Megatron's; a record giving one field under two names is
+  // refused rather than guessed at.
   struct Named {
     std::initializer_list<const char*> keys;
     int64_t* dst;
     double lo, hi;
-  } named[] = {{{"experts", "num_experts", "n_routed_experts", "num_local_experts"}, &r.experts, 0, 1e5},
+  } named[] = {{{"layers"}, &r.layers, 1, 10000},
+               {{"hidden"}, &r.hidden, 1, 1e7},
+               {{"heads"}, &r.heads, 1, 1e5},
+               {{"kv_heads"}, &r.kv_heads, 1, 1e5},
+               {{"ffn"}, &r.ffn, 1, 1e7},
+               {{"vocab"}, &r.vocab, 1, 1e7},
+               {{"seq_len"}, &r.seq_len, 1, 1e7},
+               {{"experts", "num_experts", "n_routed_experts", "num_local_experts"}, &r.experts, 0, 1e5},
                {{"top_k", "experts_per_token", "num_experts_per_tok", "moe_router_topk"}, &r.top_k, 0, 1e5},
                {{"expert_ffn", "moe_ffn", "moe_intermediate_size", "moe_ffn_hidden_size"}, &r.expert_ffn, 1, 1e7},
                {{"shared_experts", "n_shared_experts", "num_shared_experts"}, &r.shared_experts, 0, 1e5},
