@@ -107,15 +107,26 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   rotary, no biases, untied) in `model.name` or `model.arch_notes`; neither is a skip. Parameters
   are counted from the shape, not taken from the rounded printed size.
 - **GPU.** Matched by words in `hardware.gpu`: "A100" + "80GB" without "PCIe" is
-  `a100-sxm-80gb`, "H100" without "PCIe"/"NVL" is `h100-sxm`, and so on for every catalog GPU.
-- **Precision.** The first dtype named (`fp16 mixed + fp32 Adam` is fp16 mixed). **ZeRO** as a
-  number, or from the source's words ("ZeRO-2-like" is 2, plain "FSDP" is 3). **Recompute**
-  from the first words (full; selective op, selective_op or selective-op: torchtitan's per-op
-  policy; selective: Megatron's; none). **Fused attention** and **DP overlap** are
-  properties of the source's framework (the convention table): Megatron-LM as used by Narayanan
-  et al. 2021 and Korthikanti et al. 2022 predates FlashAttention and all-reduced the gradients
-  after the backward pass (`train_step`, `--DDP-impl local`), so both are off for them and on for
-  the others. A record's own `training.flash_attention` / `training.dp_overlap` (booleans) win
+  `a100-sxm-80gb`, "H100" without "PCIe"/"NVL" is `h100-sxm`, "V100" is `v100-sxm2-32gb`
+  (DGX-2's; "16" names the 16GB part; no PCIe V100), "A800" is `a800-sxm-80gb`, "MI250X" is
+  `mi250x` (one GCD, as ROCm and Frontier papers count GPUs), and so on for every catalog GPU.
+- **Precision.** The first dtype named, under its short or PyTorch name (`fp16 mixed + fp32
+  Adam` is fp16 mixed; float16 and half are fp16, bfloat16 is bf16, float32 and tf32 are fp32);
+  "mixed precision" alone names none and skips the record. A dtype the GPU has no tensor-core
+  peak for (bf16 on V100, fp8 on A100) skips it too. **ZeRO** as a number (or a digit), or from
+  the source's words: "ZeRO-2-like" is 2, plain "FSDP" is 3, Megatron's "distributed
+  optimizer" is 1 (optimizer states sharded), "DDP" or "none" is 0; hybrid sharding (HSDP)
+  needs a shard-group size the format does not carry and skips the record. **Recompute** from
+  the words (full; selective op, selective_op or selective-op: torchtitan's per-op policy;
+  selective: Megatron's; none, no, off, without: none) or a boolean; "activation checkpointing"
+  or "gradient checkpointing" with no granularity checkpoints every layer, which is full
+  recompute; words naming none of these ("partial") skip the record. **Fused attention** and
+  **DP overlap** are properties of the source's framework (the convention table): Megatron-LM as
+  used by Narayanan et al. 2021 and Korthikanti et al. 2022 predates FlashAttention and
+  all-reduced the gradients after the backward pass (`train_step`, `--DDP-impl local`), so both
+  are off for them and on for the others. A GPU that runs no fused attention kernel (V100:
+  FlashAttention and cuDNN's fused attention need Ampere or newer) runs the unfused one whatever
+  the convention. A record's own `training.flash_attention` / `training.dp_overlap` (booleans) win
   over its convention's, so a run of another era under a convention-free metric (MT-NLG's
   iteration times below) is not timed as a current stack. A GPT-style shape without a preset gets dropout (GPT-2/3's and Megatron-LM's
   default 0.1, and FlashAttention-2's GPT-2 configs); a Llama-style one none. **Eager

@@ -79,6 +79,10 @@ TEST_CASE("table output, explain, presets, optimal") {
   Out p = cli({"presets", "--json"});
   CHECK(p.code == 0);
   CHECK(nlohmann::json::parse(p.out)["models"].size() >= 25);
+  // A GPU without bf16 lists its fp16 peak, not "bf16 0".
+  Out g = cli({"presets", "gpus"});
+  CHECK(contains(g.out, "v100-sxm2-32gb"));
+  CHECK(contains(g.out, "fp16   125.0 TFLOP/s dense"));
   Out o = cli({"optimal", "--compute", "5.88e23", "--json"});
   REQUIRE(o.code == 0);
   CHECK(nlohmann::json::parse(o.out)["rule_20_tokens_per_param"]["params"].get<double>() == doctest::Approx(70e9));

@@ -61,6 +61,22 @@ TEST_CASE("divisibility rules name their fields and values") {
   CHECK(e.field == "training.precision");
 }
 
+// V100 runs neither FlashAttention nor cuDNN's fused attention; bf16 is an error there, not fp16.
+TEST_CASE("V100: bf16 is refused, flash attention is warned about") {
+  Error e = run_error({{"hardware.gpu", "v100-sxm2-32gb"}, {"model.preset", "llama2-7b"}});
+  CHECK(e.field == "training.precision");
+  CHECK(contains(e.message, "V100"));
+  Estimate flash = run({{"hardware.gpu", "v100-sxm2-32gb"}, {"model.preset", "llama2-7b"}, {"training.precision", "fp16_mixed"}});
+  bool warned = false;
+  for (const std::string& w : flash.warnings) warned |= contains(w, "training.flash_attention") && contains(w, "Ampere");
+  CHECK(warned);
+  Estimate unfused = run({{"hardware.gpu", "v100-sxm2-32gb"}, {"model.preset", "llama2-7b"}, {"training.precision", "fp16_mixed"},
+                          {"training.flash_attention", "false"}});
+  for (const std::string& w : unfused.warnings) CHECK_FALSE(contains(w, "training.flash_attention"));
+  Estimate a100 = run({{"hardware.gpu", "a100-sxm-80gb"}, {"model.preset", "llama2-7b"}});
+  for (const std::string& w : a100.warnings) CHECK_FALSE(contains(w, "training.flash_attention"));
+}
+
 TEST_CASE("a scenario without a model says how to give one") {
   Error e = run_error({});
   CHECK(e.field == "model");

@@ -580,6 +580,88 @@ TEST_CASE("validate: 'H800' names the h800 GPU, whose tensor-parallel traffic is
   CHECK(a.step_s > b.step_s);
 }
 
+// Unseen records write the same knob in many ways; each reading below is what the words mean in
+// the papers that use them, and words that name no one setting are refused, never guessed.
+TEST_CASE("validate: precision, recompute and ZeRO in the words papers use") {
+  auto with = [](const nlohmann::json& training) { return llama2_13b_file({{"training", training}}); };
+  auto training_of = [&](const nlohmann::json& training) {
+    const ValidationReport r = run_text(with(training));
+    REQUIRE(r.rows.size() == 1);
+    INFO(training.dump() << " → " << r.rows[0].skip_field << ": " << r.rows[0].skip_reason);
+    REQUIRE(r.rows[0].status == "compared");
+    return r.rows[0].scenario.training;
+  };
+  auto skipped_on = [&](const nlohmann::json& training) {
+    const ValidationReport r = run_text(with(training));
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].status == "skipped");
+    return r.rows[0].skip_field + ": " + r.rows[0].skip_reason;
+  };
+  // PyTorch's dtype names; "bfloat16" holds "float16" but starts first.
+  CHECK(training_of({{"precision", "torch.float16 (AMP)"}}).precision == Precision::fp16_mixed);
+  CHECK(training_of({{"precision", "half precision"}}).precision == Precision::fp16_mixed);
+  CHECK(training_of({{"precision", "bfloat16 mixed"}}).precision == Precision::bf16_mixed);
+  CHECK(training_of({{"precision", "float32"}}).precision == Precision::fp32);
+  CHECK(contains(skipped_on({{"precision", "mixed precision"}}), "training.precision: names no dtype"));
+  // Checkpointing without a granularity is full recompute; a boolean is the same yes or no.
+  for (const nlohmann::json& yes : {nlohmann::json(true), nlohmann::json("activation checkpointing"), nlohmann::json("Gradient checkpointing"),
+                                    nlohmann::json("yes")})
+    CHECK(training_of({{"recompute", yes}}).recompute == Recompute::full);
+  for (const nlohmann::json& no : {nlohmann::json(false), nlohmann::json("no activation checkpointing"), nlohmann::json("without checkpointing"),
+                                   nlohmann::json("off")})
+    CHECK(training_of({{"recompute", no}}).recompute == Recompute::none);
+  CHECK(training_of({{"recompute", "activation checkpointing (selective)"}}).recompute == Recompute::selective);
+  CHECK(contains(skipped_on({{"recompute", "partial"}}), "training.recompute: names no recompute mode"));
+  CHECK(contains(skipped_on({{"recompute", 3}}), "training.recompute"));
+  // ZeRO: Megatron's distributed optimizer shards the optimizer states (stage 1); DDP is stage 0.
+  CHECK(training_of({{"zero_stage", "distributed optimizer"}}).zero_stage == 1);
+  CHECK(training_of({{"zero_stage", "PyTorch DDP"}}).zero_stage == 0);
+  CHECK(training_of({{"zero_stage", "none"}}).zero_stage == 0);
+  CHECK(training_of({{"zero_stage", "2"}}).zero_stage == 2);
+  const std::string hsdp = skipped_on({{"zero_stage", "HSDP (shard within node)"}});
+  CHECK(contains(hsdp, "training.zero_stage: hybrid sharding"));
+  CHECK(contains(hsdp, "zero_shard_group"));
+  CHECK(contains(skipped_on({{"zero_stage", "sharded somehow"}}), "training.zero_stage: names no ZeRO stage"));
+}
+
+// V100 (the GPU of Megatron-LM 2019, the ZeRO paper, Turing-NLG), A800 and MI250X GCDs.
+TEST_CASE("validate: V100, A800 and MI250X records name catalog GPUs; V100 has no bf16 and no fused attention") {
+  auto record = [](const std::string& gpu, const std::string& precision) {
+    return llama2_13b_file({{"training", {{"zero_stage", 1}, {"tp", 8}, {"dp", 8}, {"precision", precision}}}, {"hardware", {{"gpu", gpu}}}});
+  };
+  const struct {
+    const char* text;
+    const char* id;
+  } names[] = {{"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"}, {"V100 SXM3 32GB (DGX-2H)", "v100-sxm2-32gb"}, {"NVIDIA V100 16GB", "v100-sxm2-16gb"},
+               {"A800-SXM4-80GB", "a800-sxm-80gb"},      {"AMD MI250X (Frontier)", "mi250x"}};
+  for (const auto& n : names) {
+    const ValidationReport r = run_text(record(n.text, "fp16 mixed"));
+    INFO(n.text);
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].status == "compared");
+    CHECK(r.rows[0].gpu == n.id);
+  }
+  CHECK(row(run_text(record("Tesla V100-PCIE-32GB", "fp16")), "r").skip_field == "hardware.gpu");  // no PCIe V100 in the catalog
+  // bf16 on V100 is an input error, not a silent fp16.
+  const ValidationReport bf16 = run_text(record("V100 32GB", "bf16"));
+  CHECK(row(bf16, "r").skip_field == "training.precision");
+  CHECK(contains(row(bf16, "r").skip_reason, "V100"));
+  // No FlashAttention or cuDNN fused attention before Ampere: unfused unless the record says so.
+  const ValidationReport v100 = run_text(record("V100 32GB", "fp16"));
+  CHECK_FALSE(row(v100, "r").scenario.training.flash_attention);
+  bool noted = false;
+  for (const std::string& n : row(v100, "r").notes) noted |= contains(n, "need an Ampere or newer GPU");
+  CHECK(noted);
+  CHECK(row(run_text(record("A100 80GB", "fp16")), "r").scenario.training.flash_attention);
+  // The A800 is an A100 with NVLink cut to 400 GB/s: the same peaks, slower tensor parallelism.
+  const ValidationReport a800_report = run_text(record("A800", "bf16"));
+  const ValidationReport a100_report = run_text(record("A100 SXM4 80GB", "bf16"));
+  const ValidationRow& a800 = row(a800_report, "r");
+  const ValidationRow& a100 = row(a100_report, "r");
+  CHECK(a800.scenario.hardware.gpu.peak_bf16_tflops == a100.scenario.hardware.gpu.peak_bf16_tflops);
+  CHECK(a800.step_s > a100.step_s);
+}
+
 // A record that names an eager framework (torchtitan, Hugging Face) without torch.compile gets the
 // eager element-wise kernels even when it does not say fused_elementwise; "torch.compile" named
 // (not as "no torch.compile") keeps them fused.

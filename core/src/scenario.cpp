@@ -272,6 +272,9 @@ Result<Resolved> resolve(const Scenario& in) {
   if (h.achieved_tflops > peak)
     r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " + to_string(r.compute_dtype) + " peak of " +
                          h.gpu.name + " (" + num(peak) + " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
+  if (t.flash_attention && !h.gpu.has_fused_attention())
+    r.warnings.push_back("training.flash_attention: " + h.gpu.name + " runs neither FlashAttention nor cuDNN's fused attention (both need an "
+                         "Ampere or newer GPU); the time assumes a fused kernel: set training.flash_attention to false for this GPU");
   if (h.profile_loaded && h.profile && h.profile->gpu_id != h.gpu.id)
     return make_error("hardware.profile", "the loaded profile is for " + h.profile->gpu_id + " but hardware.gpu is " + h.gpu.id);
   if (!h.profile_loaded) h.profile = shared_datasheet_profile(h.gpu);

@@ -150,7 +150,9 @@ Status parse_training(const json& t, ParsedRecord& r) {
   }
   if (auto st = get_string(t, "precision", p, r.precision_text); !st) return st;
   if (auto st = get_string(t, "optimizer", p, r.optimizer_text); !st) return st;
-  if (auto st = get_string(t, "recompute", p, r.recompute_text); !st) return st;
+  // Recompute: the source's words, or a boolean (true: every layer checkpointed, i.e. full).
+  if (!absent(t, "recompute") && t.at("recompute").is_boolean()) r.recompute_text = t.at("recompute").get<bool>() ? "full" : "none";
+  else if (auto st = get_string(t, "recompute", p, r.recompute_text); !st) return st;
   // ZeRO stage: 0-3, or the source's words ("FSDP: ... (ZeRO-2-like)"), read in validate_records.
   if (!absent(t, "zero_stage")) {
     const json& z = t.at("zero_stage");

@@ -128,16 +128,20 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
 Result<Precision> precision_of(const ParsedRecord& r) {
   const std::string t = lower(r.precision_text);
   if (t.empty()) return make_error("training.precision", "missing: the compute dtype decides the peak");
-  // The first dtype named is the compute one ("fp16 mixed + fp32 Adam").
+  // The first dtype named is the compute one ("fp16 mixed + fp32 Adam"), under its short or its
+  // PyTorch name ("bfloat16" starts before the "float16" inside it, so it wins).
   struct { const char* word; Precision p; } words[] = {
-      {"fp16", Precision::fp16_mixed}, {"bf16", Precision::bf16_mixed}, {"fp8", Precision::fp8_mixed}, {"fp32", Precision::fp32}, {"tf32", Precision::fp32}};
+      {"fp16", Precision::fp16_mixed}, {"float16", Precision::fp16_mixed}, {"half", Precision::fp16_mixed},
+      {"bf16", Precision::bf16_mixed}, {"bfloat16", Precision::bf16_mixed}, {"fp8", Precision::fp8_mixed},
+      {"fp32", Precision::fp32},       {"float32", Precision::fp32},        {"tf32", Precision::fp32}};
   size_t best = std::string::npos;
   Precision out = Precision::bf16_mixed;
   for (const auto& w : words) {
     const size_t at = t.find(w.word);
     if (at != std::string::npos && (best == std::string::npos || at < best)) best = at, out = w.p;
   }
-  if (best == std::string::npos) return make_error("training.precision", "names no dtype (fp16, bf16, fp8, fp32); got '" + r.precision_text + "'");
+  if (best == std::string::npos)
+    return make_error("training.precision", "names no dtype (fp16/float16/half, bf16/bfloat16, fp8, fp32/float32/tf32); got '" + r.precision_text + "'");
   return out;
 }
 
@@ -155,38 +159,55 @@ Result<Optimizer> optimizer_of(const ParsedRecord& r, std::vector<std::string>& 
   return make_error("training.optimizer", "unknown optimizer '" + r.optimizer_text + "'");
 }
 
-// "FSDP: optimizer state + grads sharded ... (ZeRO-2-like)" → 2; plain "FSDP" → 3.
+// "FSDP: optimizer state + grads sharded ... (ZeRO-2-like)" → 2; plain "FSDP" → 3; Megatron's
+// "distributed optimizer" (optimizer states and master weights sharded over DP) → 1; plain data
+// parallelism ("DDP", "none") → 0. Hybrid sharding (HSDP) needs a shard-group size the record
+// format does not carry, so it is refused, not guessed.
 Result<std::optional<int>> zero_of(const ParsedRecord& r, std::vector<std::string>& notes) {
   if (r.zero_stage) return std::optional<int>(*r.zero_stage);
   if (r.zero_text.empty()) return std::optional<int>();
   const std::string t = lower(r.zero_text);
+  auto read = [&](int z, const char* what) {
+    notes.push_back("ZeRO stage " + std::to_string(z) + what + " read from '" + r.zero_text + "'");
+    return std::optional<int>(z);
+  };
+  if (t.size() == 1 && t[0] >= '0' && t[0] <= '3') return read(t[0] - '0', "");
   for (int z = 0; z <= 3; ++z)
     if (has(t, ("zero-" + std::to_string(z)).c_str()) || has(t, ("zero" + std::to_string(z)).c_str()) ||
-        has(t, ("zero stage " + std::to_string(z)).c_str())) {
-      notes.push_back("ZeRO stage " + std::to_string(z) + " read from '" + r.zero_text + "'");
-      return std::optional<int>(z);
-    }
-  if (has(t, "fsdp")) {
-    notes.push_back("ZeRO stage 3 (FSDP full shard) read from '" + r.zero_text + "'");
-    return std::optional<int>(3);
-  }
-  return make_error("training.zero_stage", "names no ZeRO stage (0-3, 'ZeRO-N' or 'FSDP'); got '" + r.zero_text + "'");
+        has(t, ("zero stage " + std::to_string(z)).c_str()))
+      return read(z, "");
+  if (has(t, "hsdp") || has(t, "hybrid shard"))
+    return make_error("training.zero_stage", "hybrid sharding (HSDP: sharded inside a group, replicated across groups) needs its group size "
+                                             "(estimate's training.zero_shard_group), which the record format does not carry; got '" + r.zero_text + "'");
+  if (has(t, "fsdp")) return read(3, " (FSDP full shard)");
+  if (has(t, "distributed optimizer")) return read(1, " (Megatron's distributed optimizer: optimizer states sharded)");
+  if (t == "none" || t == "no" || t == "off" || has(t, "ddp")) return read(0, " (plain data parallelism)");
+  return make_error("training.zero_stage",
+                    "names no ZeRO stage (0-3, 'ZeRO-N', 'FSDP', 'distributed optimizer', 'DDP' or 'none'); got '" + r.zero_text + "'");
 }
 
+// The source's words: "full…", "selective…" (Megatron's selective recompute, or torchtitan's
+// per-op policy when the next word is "op"), "none…"/"no …"/"without…", or checkpointing named
+// without a granularity, which checkpoints every layer's input: full recompute in Megatron's terms.
 Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
   const std::string t = lower(r.recompute_text);
   if (t.empty()) return std::optional<Recompute>();
   if (t.rfind("full", 0) == 0) return std::optional<Recompute>(Recompute::full);
-  if (t.rfind("selective", 0) == 0) {
+  for (const char* off : {"none", "no ", "off", "without", "disabled"})
+    if (t.rfind(off, 0) == 0) return std::optional<Recompute>(Recompute::none);
+  if (t == "no" || t == "false") return std::optional<Recompute>(Recompute::none);
+  if (const size_t sel = t.find("selective"); sel != std::string::npos) {
     // torchtitan's "selective op" ("selective_op", "selective-op", "selective (op)") is a per-op
     // policy, not Megatron's selective recompute: the word after "selective" decides.
-    size_t at = 9;
+    size_t at = sel + 9;
     while (at < t.size() && !std::isalnum(static_cast<unsigned char>(t[at]))) ++at;
     const bool op = t.compare(at, 2, "op") == 0 && (at + 2 == t.size() || !std::isalnum(static_cast<unsigned char>(t[at + 2])));
     return std::optional<Recompute>(op ? Recompute::selective_op : Recompute::selective);
   }
-  if (t.rfind("none", 0) == 0 || t == "no" || t.rfind("no ", 0) == 0) return std::optional<Recompute>(Recompute::none);
-  return make_error("training.recompute", "must start with full, selective op, selective or none; got '" + r.recompute_text + "'");
+  if (has(t, "checkpoint") || t == "yes" || t == "true" || t == "on" || t == "enabled") return std::optional<Recompute>(Recompute::full);
+  return make_error("training.recompute",
+                    "names no recompute mode (full, selective, selective op, none, (activation/gradient) checkpointing, yes or no); got '" +
+                        r.recompute_text + "'");
 }
 
 // Whether the text says torch.compile was on: "compile" named, not as "no/without (torch.)compile".
@@ -213,11 +234,14 @@ std::string gpu_id_for(const std::string& text) {
   static const Row rows[] = {
       {{"a100", "pcie", "40"}, {}, "a100-pcie-40gb"}, {{"a100", "pcie"}, {}, "a100-pcie-80gb"},
       {{"a100", "40gb"}, {"80"}, "a100-sxm-40gb"},    {{"a100"}, {}, "a100-sxm-80gb"},  // SXM4 80GB: DGX/HGX, the common one
+      {{"a800"}, {"pcie"}, "a800-sxm-80gb"},
+      {{"v100", "16"}, {"pcie", "32"}, "v100-sxm2-16gb"}, {{"v100"}, {"pcie"}, "v100-sxm2-32gb"},  // 32GB: DGX-2's, the common one
       {{"h100", "pcie"}, {}, "h100-pcie"},            {{"h100", "nvl"}, {}, "h100-nvl"},
       {{"h100"}, {}, "h100-sxm"},                     {{"h200"}, {}, "h200"},
       {{"h800"}, {}, "h800"},
       {{"gb200"}, {}, "gb200"},                       {{"b200"}, {}, "b200"},
       {{"mi300x"}, {}, "mi300x"},                     {{"mi325x"}, {}, "mi325x"},
+      {{"mi250x"}, {}, "mi250x"},  // one GCD per GPU, as ROCm counts them
       {{"l40s"}, {}, "l40s"},                         {{"4090"}, {}, "rtx4090"},
   };
   for (const Row& r : rows) {
@@ -253,12 +277,17 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   t.optimizer = *opt;
   // The convention knows its source's framework; a record that says otherwise (a run of another
   // framework or era under a convention-free metric) is taken at its word.
-  t.flash_attention = r.flash_attention.value_or(c.flash_attention);
+  // A GPU that runs no fused attention kernel (V100) runs the unfused one, whatever the era.
+  const bool fused_exists = s.hardware.gpu.has_fused_attention();
+  t.flash_attention = r.flash_attention.value_or(c.flash_attention && fused_exists);
   if (r.flash_attention)
     notes.push_back(std::string(t.flash_attention ? "fused (flash) attention" : "no fused attention: softmax and the two batched GEMMs as "
                                                                                "separate kernels") + ", as the record says");
   else if (!c.flash_attention)
     notes.push_back("no fused attention: " + c.source + " predates FlashAttention");
+  else if (!fused_exists)
+    notes.push_back("no fused attention: FlashAttention and cuDNN's fused attention need an Ampere or newer GPU, which " + s.hardware.gpu.name +
+                    " is not");
   p.dp_overlap = r.dp_overlap.value_or(c.dp_overlap);
   if (r.dp_overlap)
     notes.push_back(std::string(p.dp_overlap ? "data-parallel gradient reduction overlapped with the backward pass"

@@ -159,11 +159,15 @@ void hardware_panel(State& st, Platform& platform) {
   }
   remember_rect(st, "hardware.gpu");
   const GpuSpec& g = st.scenario.hardware.gpu;
+  // The 16-bit tensor peak: bf16, or fp16 on GPUs without bf16 (V100).
+  const bool bf16 = g.peak_bf16_tflops > 0;
+  const char* half = bf16 ? "bf16" : "fp16 (no bf16)";
+  const double half_peak = bf16 ? g.peak_bf16_tflops : g.peak_fp16_tflops;
   if (g.mamf_bf16_tflops > 0)
-    ImGui::TextWrapped("%s: %.0f GiB, bf16 %.0f TFLOP/s dense, %.0f max achievable (hover for sources)", g.name.c_str(), g.memory_gib,
-                       g.peak_bf16_tflops, g.mamf_bf16_tflops);
+    ImGui::TextWrapped("%s: %.0f GiB, %s %.0f TFLOP/s dense, %.0f max achievable (hover for sources)", g.name.c_str(), g.memory_gib, half,
+                       half_peak, g.mamf_bf16_tflops);
   else
-    ImGui::TextWrapped("%s: %.0f GiB, bf16 %.0f TFLOP/s dense (hover for sources)", g.name.c_str(), g.memory_gib, g.peak_bf16_tflops);
+    ImGui::TextWrapped("%s: %.0f GiB, %s %.0f TFLOP/s dense (hover for sources)", g.name.c_str(), g.memory_gib, half, half_peak);
   if (ImGui::IsItemHovered()) {  // where the figures come from, and what the datasheet profile makes of them
     const Result<GpuSources> found = gpu_sources(g.id);
     const GpuSources src = found ? *found : GpuSources{};

@@ -45,6 +45,10 @@ struct GpuSpec {
   // dtypes no sweep covers.
   double mamf_tflops(Dtype d) const;
   bool has_mamf() const { return mamf_bf16_tflops > 0 || mamf_fp8_tflops > 0; }
+  // FlashAttention-2/3 and cuDNN's fused flash attention need NVIDIA compute capability 8.0
+  // (Ampere) or newer, the generation that brought bf16 tensor cores; AMD's Instinct GPUs with
+  // bf16 run CK's flash attention. The one catalog GPU without bf16 (V100, sm70) has neither.
+  bool has_fused_attention() const { return peak_bf16_tflops > 0; }
   bool operator==(const GpuSpec&) const = default;
 };
 

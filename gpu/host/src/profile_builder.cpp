@@ -110,6 +110,8 @@ Result<std::string> gpu_id_for_device(const std::string& name, double memory_byt
     if (has(n, "pcie")) return std::string("h100-pcie");
     return std::string("h100-sxm");  // "NVIDIA H100 80GB HBM3" is the SXM5 part
   }
+  if (has(n, "h800")) return std::string("h800");
+  if (has(n, "a800") && !has(n, "pcie")) return std::string("a800-sxm-80gb");
   if (has(n, "a100")) {
     const bool big = has(n, "80gb") || gib > 48;
     if (has(n, "pcie")) return std::string(big ? "a100-pcie-80gb" : "a100-pcie-40gb");

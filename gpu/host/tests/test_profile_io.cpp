@@ -67,6 +67,9 @@ TEST_CASE("gpu id from the CUDA device name") {
   CHECK(*gpu_id_for_device("NVIDIA A100-SXM4-80GB", 85e9) == "a100-sxm-80gb");
   CHECK(*gpu_id_for_device("NVIDIA A100-SXM4-40GB", 42e9) == "a100-sxm-40gb");
   CHECK(*gpu_id_for_device("NVIDIA A100 80GB PCIe", 85e9) == "a100-pcie-80gb");
+  CHECK(*gpu_id_for_device("NVIDIA H800", 85e9) == "h800");
+  CHECK(*gpu_id_for_device("NVIDIA A800-SXM4-80GB", 85e9) == "a800-sxm-80gb");
+  CHECK_FALSE(gpu_id_for_device("NVIDIA A800 80GB PCIe", 85e9));  // no PCIe A800 in the catalog
   auto unknown = gpu_id_for_device("NVIDIA GeForce GTX 1080", 8e9);
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.error().field == "--gpu");
