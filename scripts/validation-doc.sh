@@ -85,7 +85,13 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   Hugging Face or Megatron name (`num_experts`, `n_routed_experts`, `num_local_experts`;
   `num_experts_per_tok`, `experts_per_token`, `moe_router_topk`; `moe_intermediate_size`,
   `moe_ffn`, `moe_ffn_hidden_size`; `n_shared_experts`, `num_shared_experts`;
-  `first_k_dense_replace`); one field under two names skips the record. `model.head_dim` is read
+  `first_k_dense_replace`); one field under two names skips the record. The shape's fields are
+  read under those formats' names too (`num_layers`, `num_hidden_layers`, `n_layers`,
+  `n_layer`; `hidden_size`, `d_model`, `n_embd`, `dim`; `num_attention_heads`, `n_heads`,
+  `n_head`; `num_key_value_heads`, `n_kv_heads`, `num_query_groups`; `intermediate_size`,
+  `ffn_hidden_size`, `d_ff`; `vocab_size`, `padded_vocab_size`; `seq_length`, `max_seq_len`,
+  `sequence_length`), and the sequence length may sit in `training` instead of `model` (the
+  same number in both is fine, two different ones skip the record). `model.head_dim` is read
   for models whose heads × head_dim is not the hidden size.
   Any field of the wrong type or out of range skips the record, naming the field; a file that is
   not a JSON array is an error (exit 2).
@@ -93,11 +99,14 @@ row has `id`, `kind`, `status` (`compared`, `shown`: compared but outside every 
   of any other source is still compared when it measured a step time (`step_time_s`,
   `iteration_time_s`, `time_per_step_s`, `seconds_per_step`, `time_per_global_step_s`) or a token
   rate (`tokens_per_sec_per_gpu`, `tokens_per_s_per_gpu`, `tokens_per_second_per_gpu`, or the
-  whole job's `tokens_per_s`, `tokens_per_sec`, `tokens_per_second`), which need no FLOP count.
+  whole job's `tokens_per_s`, `tokens_per_sec`, `tokens_per_second`) or a sequence rate of the
+  whole job (`samples_per_s`, `samples_per_sec`, `samples_per_second`, `sequences_per_s`,
+  `sequences_per_sec`), which need no FLOP count.
   A TFLOP/s per GPU (`tflops_per_gpu`, `model_tflops_per_gpu`) or MFU (`mfu`, `mfu_bf16`,
-  `model_flops_utilization`) of an unknown source is shown beside the FLOPs llmcalc's step
-  executes (recompute counted) or llmcalc's MFU, outside the targets: the source's count is
-  unknown and moves such a figure by up to a third.
+  `model_flops_utilization`; a value above 1 is a percent, above 100 skips the record) of an
+  unknown source is shown beside the FLOPs llmcalc's step executes (recompute counted) or
+  llmcalc's MFU, outside the targets: the source's count is unknown and moves such a figure by
+  up to a third. A measured value written as text ("46%") is not read; the skip reason names it.
 - **Architecture.** A record's shape that equals a preset's (layers, hidden, heads, kv_heads,
   ffn, vocab; for MoE also experts, top-k and an ffn that is either the dense or the expert
   width) takes the preset's details: biases, norms, positions, tied embeddings, and for MoE the

@@ -624,6 +624,45 @@ TEST_CASE("validate: precision, recompute and ZeRO in the words papers use") {
   CHECK(contains(skipped_on({{"zero_stage", "sharded somehow"}}), "training.zero_stage: names no ZeRO stage"));
 }
 
+// The shape under Hugging Face / Megatron / GPT-2 names, the sequence length with the training
+// settings, an MFU in percent, and a samples/s rate: each read as the same record in llmcalc's terms.
+TEST_CASE("validate: shape names of other formats, seq_len in training, MFU percent, samples/s") {
+  const ValidationReport ours = run_text(llama2_13b_file(nlohmann::json::object()));
+  const ValidationRow& base = row(ours, "r");
+  REQUIRE(base.status == "compared");
+  nlohmann::json hf_model = {{"name", "Llama 2 13B"}, {"num_hidden_layers", 40}, {"hidden_size", 5120}, {"num_attention_heads", 40},
+                             {"num_key_value_heads", 40}, {"intermediate_size", 13824}, {"vocab_size", 32000}};
+  std::string hf_text = llama2_13b_file(nlohmann::json::object());
+  nlohmann::json hf = nlohmann::json::parse(hf_text);
+  hf[0]["model"] = hf_model;
+  hf[0]["training"]["seq_length"] = 4096;
+  const ValidationReport hf_report = run_text(hf.dump());
+  const ValidationRow& h = row(hf_report, "r");
+  REQUIRE(h.status == "compared");
+  CHECK(h.predicted == doctest::Approx(base.predicted).epsilon(1e-12));
+  // One field under two names, or two different sequence lengths, is refused.
+  hf[0]["model"]["layers"] = 40;
+  CHECK(row(run_text(hf.dump()), "r").skip_field == "model.num_hidden_layers");
+  CHECK(row(run_text(llama2_13b_file({{"training", {{"seq_len", 2048}}}})), "r").skip_field == "training.seq_len");
+  CHECK(row(run_text(llama2_13b_file({{"training", {{"seq_len", 4096}}}})), "r").status == "compared");  // the same number twice is fine
+  // MFU 46.2 is 46.2 %; 0.462 the same; 146 is neither.
+  const ValidationReport pct = run_text(llama2_13b_file({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"mfu", 46.2}}}}));
+  const ValidationReport frac = run_text(llama2_13b_file({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"mfu", 0.462}}}}));
+  CHECK(row(pct, "r").measured == doctest::Approx(0.462));
+  CHECK(row(pct, "r").error == doctest::Approx(row(frac, "r").error));
+  CHECK(row(run_text(llama2_13b_file({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"mfu", 146}}}})), "r").skip_field == "measured.mfu");
+  // A text value is named in the skip reason, not passed over as "none".
+  const ValidationReport text = run_text(llama2_13b_file({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"mfu", "46%"}}}}));
+  CHECK(contains(row(text, "r").skip_reason, "mfu (not a number)"));
+  // Samples/s of the whole job: 64 sequences per step over the predicted step time.
+  const ValidationReport samples = run_text(llama2_13b_file({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"samples_per_sec", 30}}}}));
+  const ValidationRow& sm = row(samples, "r");
+  REQUIRE(sm.status == "compared");
+  CHECK(sm.convention == "samples_per_s");
+  CHECK(sm.predicted == doctest::Approx(64 / base.step_s));
+  CHECK(sm.predicted == doctest::Approx(base.predicted * 64 / 4096.0));  // base: tokens/s per GPU × 64 GPUs / 4096 tokens per sequence
+}
+
 // V100 (the GPU of Megatron-LM 2019, the ZeRO paper, Turing-NLG), A800 and MI250X GCDs.
 TEST_CASE("validate: V100, A800 and MI250X records name catalog GPUs; V100 has no bf16 and no fused attention") {
   auto record = [](const std::string& gpu, const std::string& precision) {

@@ -111,9 +111,16 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
       key = k;
       break;
     }
-  const double* measured = r.measured_value(key);
-  if (!measured) return {skipped(r.id, r.kind, make_error("measured." + key, "missing"))};
-  if (*measured <= 0) return {skipped(r.id, r.kind, make_error("measured." + key, "must be positive to compare"))};
+  const double* found = r.measured_value(key);
+  if (!found) return {skipped(r.id, r.kind, make_error("measured." + key, "missing"))};
+  if (*found <= 0) return {skipped(r.id, r.kind, make_error("measured." + key, "must be positive to compare"))};
+  // An MFU is at most 1 as a fraction; one above 1 was written as a percent ("46.2"), one above
+  // 100 is neither.
+  double measured_value = *found;
+  const bool percent = c.id == "mfu_unknown" && measured_value > 1;
+  if (percent && measured_value > 100) return {skipped(r.id, r.kind, make_error("measured." + key, "an MFU must be a fraction ≤ 1 or a percent ≤ 100; got " + n(measured_value, "%g")))};
+  if (percent) measured_value /= 100;
+  const double* measured = &measured_value;
   Result<Mapped> mr = map_record(r, c);
   if (!mr) return {skipped(r.id, r.kind, mr.error())};
   Mapped m = std::move(mr).value();
@@ -142,6 +149,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   row.step_s = step;
   row.scenario = res.s;
   row.notes = m.notes;
+  if (percent) row.notes.push_back("measured." + key + " = " + n(*found, "%g") + " is above 1: read as a percent, " + n(measured_value, "%g"));
   if (c.id == "megatron2021" || c.id == "megatron_deepspeed") {
     // Narayanan et al.'s count (4 forward-pass equivalents: full recompute). Megatron-DeepSpeed
     // prints the same with 3 when nothing is recomputed (throughput_calculator: 4 with
@@ -171,6 +179,8 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     row.predicted = gbs_seqs * seq / (step * gpus);
   } else if (c.id == "tokens_per_s") {
     row.predicted = gbs_seqs * seq / step;
+  } else if (c.id == "samples_per_s") {
+    row.predicted = gbs_seqs / step;
   } else if (c.id == "tflops_unknown") {
     row.predicted = e.flops.hardware_per_token * gbs_seqs * seq / (step * gpus) / 1e12;
     row.notes.push_back("not in the throughput target: the source's FLOP count is not known to llmcalc (compared with the FLOPs llmcalc's step executes)");
@@ -225,6 +235,7 @@ Result<ValidationReport> validate_records(const std::string& json_text, const Va
     } else if (const FlopConvention* c = convention_for(*r); !c) {
       std::string keys;
       for (const auto& kv : r->measured) keys += (keys.empty() ? "" : ", ") + kv.first;
+      for (const std::string& k : r->measured_text) keys += (keys.empty() ? "" : ", ") + k + " (not a number)";
       rows.push_back(skipped(id, ik->second, make_error("source.citation", "no FLOP convention known for this source and metric (measured: " + (keys.empty() ? std::string("none") : keys) + ")")));
     } else if (c->id == "model_states") {
       rows = memory_rows(*r, *c);

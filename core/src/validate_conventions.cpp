@@ -69,6 +69,11 @@ const std::vector<FlopConvention>& flop_conventions() {
       {"tokens_per_s", "any other source: measured tokens per second of the whole job", "tokens_per_s (tokens/s, all GPUs)", "tokens_per_s", "tokens/s",
        "global batch tokens / step time; the record may name it tokens_per_s, tokens_per_sec or tokens_per_second",
        "global batch tokens / predicted step time", true, true, true, {"tokens_per_sec", "tokens_per_second"}},
+      {"samples_per_s", "any other source: measured sequences (samples) per second of the whole job", "samples_per_s (sequences/s, all GPUs)",
+       "samples_per_s", "samples/s",
+       "global batch sequences / step time; the record may name it samples_per_s, samples_per_sec, samples_per_second, sequences_per_s or "
+       "sequences_per_sec",
+       "global batch sequences / predicted step time", true, true, true, {"samples_per_sec", "samples_per_second", "sequences_per_s", "sequences_per_sec"}},
       // A TFLOP/s or MFU figure of a source whose FLOP count is unknown: shown, not in the target,
       // because the count (recompute in or out, causal attention halved or not, output layer in or
       // out) moves the figure by up to a third whatever the step time.
@@ -78,7 +83,8 @@ const std::vector<FlopConvention>& flop_conventions() {
        "halved) / (predicted step time × GPUs); shown, not in the throughput target",
        false, true, true, {"model_tflops_per_gpu"}},
       {"mfu_unknown", "any other source: model FLOPs utilisation, FLOP count not known to llmcalc", "mfu (fraction of the dense peak)", "mfu", "fraction",
-       "the source's model FLOPs / (step time × GPUs × peak); the record may name it mfu, mfu_bf16 or model_flops_utilization",
+       "the source's model FLOPs / (step time × GPUs × peak); the record may name it mfu, mfu_bf16 or model_flops_utilization, as a fraction "
+       "or, above 1, a percent",
        "llmcalc's time.mfu (model FLOPs, causal attention halved, over the dense peak of the compute dtype); shown, not in "
        "the throughput target",
        false, true, true, {"mfu_bf16", "model_flops_utilization"}},
@@ -130,7 +136,7 @@ const FlopConvention* convention_for(const ParsedRecord& r) {
     return &convention("flashattention2");
   // Convention-free metrics, from any source: step time first (the most direct), then tokens/s;
   // last a FLOP rate of an unknown count, shown but not compared against the targets.
-  for (const char* id : {"step_time", "tokens_per_gpu", "tokens_per_s", "tflops_unknown", "mfu_unknown"})
+  for (const char* id : {"step_time", "tokens_per_gpu", "tokens_per_s", "samples_per_s", "tflops_unknown", "mfu_unknown"})
     for (const std::string& k : measured_keys(convention(id)))
       if (measured(k.c_str())) return &convention(id);
   return nullptr;

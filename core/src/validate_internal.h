@@ -62,6 +62,7 @@ struct ParsedRecord {
   std::optional<int64_t> gpu_count;
   // measured: the numeric entries, in file order (tables and text notes are not compared)
   std::vector<std::pair<std::string, double>> measured;
+  std::vector<std::string> measured_text;  // keys of measured entries that are not numbers ("46%")
 
   const double* measured_value(const std::string& key) const {
     for (const auto& kv : measured)

@@ -110,13 +110,13 @@ Status parse_model(const json& m, ParsedRecord& r) {
     std::initializer_list<const char*> keys;
     int64_t* dst;
     double lo, hi;
-  } named[] = {{{"layers"}, &r.layers, 1, 10000},
-               {{"hidden"}, &r.hidden, 1, 1e7},
-               {{"heads"}, &r.heads, 1, 1e5},
-               {{"kv_heads"}, &r.kv_heads, 1, 1e5},
-               {{"ffn"}, &r.ffn, 1, 1e7},
-               {{"vocab"}, &r.vocab, 1, 1e7},
-               {{"seq_len"}, &r.seq_len, 1, 1e7},
+  } named[] = {{{"layers", "num_layers", "num_hidden_layers", "n_layers", "n_layer"}, &r.layers, 1, 10000},
+               {{"hidden", "hidden_size", "d_model", "n_embd", "dim"}, &r.hidden, 1, 1e7},
+               {{"heads", "num_attention_heads", "n_heads", "n_head"}, &r.heads, 1, 1e5},
+               {{"kv_heads", "num_key_value_heads", "n_kv_heads", "num_query_groups"}, &r.kv_heads, 1, 1e5},
+               {{"ffn", "intermediate_size", "ffn_hidden_size", "d_ff"}, &r.ffn, 1, 1e7},
+               {{"vocab", "vocab_size", "padded_vocab_size"}, &r.vocab, 1, 1e7},
+               {{"seq_len", "seq_length", "max_seq_len", "sequence_length"}, &r.seq_len, 1, 1e7},
                {{"experts", "num_experts", "n_routed_experts", "num_local_experts"}, &r.experts, 0, 1e5},
                {{"top_k", "experts_per_token", "num_experts_per_tok", "moe_router_topk"}, &r.top_k, 0, 1e5},
                {{"expert_ffn", "moe_ffn", "moe_intermediate_size", "moe_ffn_hidden_size"}, &r.expert_ffn, 1, 1e7},
@@ -163,6 +163,16 @@ Status parse_training(const json& t, ParsedRecord& r) {
       if (auto st = get_int(t, "zero_stage", p, 0, 3, v); !st) return make_error(st.error().field, st.error().message + " (or text)");
       r.zero_stage = static_cast<int>(*v);
     }
+  }
+  // The sequence length is the model's in llmcalc's format; a record may give it with the
+  // training settings instead (under the same names), never as two different numbers.
+  for (const char* key : {"seq_len", "seq_length", "max_seq_len", "sequence_length"}) {
+    std::optional<int64_t> seq;
+    if (auto st = get_int(t, key, p, 1, 1e7, seq); !st) return st;
+    if (!seq) continue;
+    if (r.seq_len && r.seq_len != *seq)
+      return make_error(p + "." + key, "differs from " + r.model_key("seq_len") + " (" + num_text(double(r.seq_len)) + "); got " + num_text(double(*seq)));
+    r.seq_len = *seq;
   }
   if (auto st = get_int(t, "tp", p, 1, 1024, r.tp); !st) return st;
   if (auto st = get_int(t, "pp", p, 1, 1024, r.pp); !st) return st;
@@ -228,6 +238,7 @@ Result<ParsedRecord> parse_record(const json& j) {
   if (!measured) return measured.error();
   for (auto it = (*measured)->begin(); it != (*measured)->end(); ++it)
     if (it.value().is_number()) r.measured.emplace_back(it.key(), it.value().get<double>());
+    else if (it.value().is_string()) r.measured_text.push_back(it.key());
   return r;
 }
 
