@@ -672,7 +672,9 @@ TEST_CASE("validate: V100, A800 and MI250X records name catalog GPUs; V100 has n
     const char* text;
     const char* id;
   } names[] = {{"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"}, {"V100 SXM3 32GB (DGX-2H)", "v100-sxm2-32gb"}, {"NVIDIA V100 16GB", "v100-sxm2-16gb"},
-               {"A800-SXM4-80GB", "a800-sxm-80gb"},      {"AMD MI250X (Frontier)", "mi250x"}};
+               {"A800-SXM4-80GB", "a800-sxm-80gb"},      {"AMD MI250X (Frontier)", "mi250x"},
+               {"A100 40G", "a100-sxm-40gb"},            {"A100 SXM4 (400W)", "a100-sxm-80gb"},  // 400 W is not 40 GB
+               {"A100 PCIe 40 GB", "a100-pcie-40gb"},    {"V100 (16 GPUs per node)", "v100-sxm2-32gb"}};
   for (const auto& n : names) {
     const ValidationReport r = run_text(record(n.text, "fp16 mixed"));
     INFO(n.text);
