@@ -621,6 +621,7 @@ TEST_CASE("validate: precision, recompute and ZeRO in the words papers use") {
   const std::string hsdp = skipped_on({{"zero_stage", "HSDP (shard within node)"}});
   CHECK(contains(hsdp, "training.zero_stage: hybrid sharding"));
   CHECK(contains(hsdp, "zero_shard_group"));
+  CHECK(contains(skipped_on({{"zero_stage", "FSDP hybrid shard (ZeRO-3 inside a node)"}}), "training.zero_stage: hybrid sharding"));
   CHECK(contains(skipped_on({{"zero_stage", "sharded somehow"}}), "training.zero_stage: names no ZeRO stage"));
 }
 

@@ -116,11 +116,9 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   if (*found <= 0) return {skipped(r.id, r.kind, make_error("measured." + key, "must be positive to compare"))};
   // An MFU is at most 1 as a fraction; one above 1 was written as a percent ("46.2"), one above
   // 100 is neither.
-  double measured_value = *found;
-  const bool percent = c.id == "mfu_unknown" && measured_value > 1;
-  if (percent && measured_value > 100) return {skipped(r.id, r.kind, make_error("measured." + key, "an MFU must be a fraction ≤ 1 or a percent ≤ 100; got " + n(measured_value, "%g")))};
-  if (percent) measured_value /= 100;
-  const double* measured = &measured_value;
+  const bool percent = c.id == "mfu_unknown" && *found > 1;
+  if (percent && *found > 100) return {skipped(r.id, r.kind, make_error("measured." + key, "an MFU must be a fraction ≤ 1 or a percent ≤ 100; got " + n(*found, "%g")))};
+  const double measured = percent ? *found / 100 : *found;
   Result<Mapped> mr = map_record(r, c);
   if (!mr) return {skipped(r.id, r.kind, mr.error())};
   Mapped m = std::move(mr).value();
@@ -141,7 +139,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   row.convention = c.id;
   row.metric = key;
   row.unit = c.unit;
-  row.measured = *measured;
+  row.measured = measured;
   row.gpu = res.s.hardware.gpu.id;
   row.profile = pick.label;
   profiles_used.insert(res.s.hardware.gpu.id + ": " + pick.label + " — " + res.s.hardware.profile->description);
@@ -149,7 +147,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   row.step_s = step;
   row.scenario = res.s;
   row.notes = m.notes;
-  if (percent) row.notes.push_back("measured." + key + " = " + n(*found, "%g") + " is above 1: read as a percent, " + n(measured_value, "%g"));
+  if (percent) row.notes.push_back("measured." + key + " = " + n(*found, "%g") + " is above 1: read as a percent, " + n(measured, "%g"));
   if (c.id == "megatron2021" || c.id == "megatron_deepspeed") {
     // Narayanan et al.'s count (4 forward-pass equivalents: full recompute). Megatron-DeepSpeed
     // prints the same with 3 when nothing is recomputed (throughput_calculator: 4 with

@@ -171,14 +171,14 @@ Result<std::optional<int>> zero_of(const ParsedRecord& r, std::vector<std::strin
     notes.push_back("ZeRO stage " + std::to_string(z) + what + " read from '" + r.zero_text + "'");
     return std::optional<int>(z);
   };
+  if (has(t, "hsdp") || has(t, "hybrid shard"))
+    return make_error("training.zero_stage", "hybrid sharding (HSDP: sharded inside a group, replicated across groups) needs its group size "
+                                             "(estimate's training.zero_shard_group), which the record format does not carry; got '" + r.zero_text + "'");
   if (t.size() == 1 && t[0] >= '0' && t[0] <= '3') return read(t[0] - '0', "");
   for (int z = 0; z <= 3; ++z)
     if (has(t, ("zero-" + std::to_string(z)).c_str()) || has(t, ("zero" + std::to_string(z)).c_str()) ||
         has(t, ("zero stage " + std::to_string(z)).c_str()))
       return read(z, "");
-  if (has(t, "hsdp") || has(t, "hybrid shard"))
-    return make_error("training.zero_stage", "hybrid sharding (HSDP: sharded inside a group, replicated across groups) needs its group size "
-                                             "(estimate's training.zero_shard_group), which the record format does not carry; got '" + r.zero_text + "'");
   if (has(t, "fsdp")) return read(3, " (FSDP full shard)");
   if (has(t, "distributed optimizer")) return read(1, " (Megatron's distributed optimizer: optimizer states sharded)");
   if (t == "none" || t == "no" || t == "off" || has(t, "ddp")) return read(0, " (plain data parallelism)");
