@@ -75,7 +75,12 @@ test('every preset reads as in the CLI (the embed module\'s catalog copy)', { sk
   const fs = await import('node:fs');
   const cases = [
     ...presets.models.map((x) => ({ model: x.id, hardware: { gpu: 'h100-sxm', gpu_count: 64 }, training: { global_batch_seqs: 64 } })),
-    ...presets.gpus.map((x) => ({ model: 'llama3.1-8b', hardware: { gpu: x.id, gpu_count: 8 }, training: { global_batch_seqs: 64 } })),
+    // bf16 where the GPU has it; fp16 on those without (V100), where bf16 is an input error.
+    ...presets.gpus.map((x) => ({
+      model: 'llama3.1-8b',
+      hardware: { gpu: x.id, gpu_count: 8 },
+      training: { global_batch_seqs: 64, precision: x.peak_bf16_tflops > 0 ? 'bf16_mixed' : 'fp16_mixed' },
+    })),
   ];
   for (const s of cases) {
     const js = JSON.parse(m.estimate(JSON.stringify(s)));
