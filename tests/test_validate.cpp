@@ -50,6 +50,13 @@ const ValidationRow& row(const ValidationReport& r, const std::string& id, const
   return r.rows.front();
 }
 
+// Whether one of the row's notes contains `text`.
+bool has_note(const ValidationRow& r, const std::string& text) {
+  for (const std::string& n : r.notes)
+    if (contains(n, text)) return true;
+  return false;
+}
+
 // A minimal modellable record with one field replaced (path "training.tp" → value).
 std::string record_with(const std::string& section, const std::string& key, const nlohmann::json& value, const std::string& id = "r") {
   nlohmann::json rec = {
@@ -211,9 +218,7 @@ TEST_CASE("validate: a missing cp is derived from the GPU count, with a note") {
   REQUIRE(r.rows.size() == 1);
   CHECK(r.rows[0].status == "compared");
   CHECK(r.rows[0].scenario.parallel.cp == 2);
-  bool noted = false;
-  for (const std::string& n : r.rows[0].notes) noted = noted || contains(n, "cp not published: 2");
-  CHECK(noted);
+  CHECK(has_note(r.rows[0], "cp not published: 2"));
 }
 
 TEST_CASE("validate: a file that is not a JSON array is an error, not a skip") {
@@ -348,9 +353,7 @@ TEST_CASE("validate: Megatron-LM 2021 runs reduce gradients after the backward, 
   const ValidationReport r = run_text(public_json());
   const ValidationRow& meg = row(r, "narayanan2021_table1_1.7B");
   CHECK(meg.scenario.parallel.dp_overlap == false);
-  bool noted = false;
-  for (const std::string& n : meg.notes) noted |= contains(n, "not overlapped");
-  CHECK(noted);
+  CHECK(has_note(meg, "not overlapped"));
   CHECK(row(r, "flashattention2_table1_gpt3-1.3b_2k").scenario.parallel.dp_overlap == true);
 }
 
@@ -691,9 +694,7 @@ TEST_CASE("validate: V100, A800 and MI250X records name catalog GPUs; V100 has n
   // No FlashAttention or cuDNN fused attention before Ampere: unfused unless the record says so.
   const ValidationReport v100 = run_text(record("V100 32GB", "fp16"));
   CHECK_FALSE(row(v100, "r").scenario.training.flash_attention);
-  bool noted = false;
-  for (const std::string& n : row(v100, "r").notes) noted |= contains(n, "need an Ampere or newer GPU");
-  CHECK(noted);
+  CHECK(has_note(row(v100, "r"), "need an Ampere or newer GPU"));
   CHECK(row(run_text(record("A100 80GB", "fp16")), "r").scenario.training.flash_attention);
   // The A800 is an A100 with NVLink cut to 400 GB/s: the same peaks, slower tensor parallelism.
   const ValidationReport a800_report = run_text(record("A800", "bf16"));
@@ -792,11 +793,6 @@ std::string qwen235_with_model(const nlohmann::json& model) {
   nlohmann::json rec = recs.at(0);
   rec["model"] = model;
   return nlohmann::json::array({rec}).dump();
-}
-bool has_note(const ValidationRow& r, const std::string& text) {
-  for (const std::string& n : r.notes)
-    if (contains(n, text)) return true;
-  return false;
 }
 }  // namespace
 
