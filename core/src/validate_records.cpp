@@ -229,16 +229,16 @@ std::vector<int64_t> divisors(int64_t v, int64_t cap) {
 
 // Ordered: the first row whose words all appear (and none of whose exclusions do) wins.
 std::string gpu_id_for(const std::string& text) {
-  const std::string t = lower(text);
+  // "40 GB" is written "40gb" first, so one word matches "40GB", "40G" and "40 GB" (a bare "40"
+  // could be a TDP, "400W", or a count, "40 GPUs").
+  std::string t = lower(text);
+  for (size_t at = t.find(" gb"); at != std::string::npos; at = t.find(" gb", at)) t.erase(at, 1);
   struct Row { std::vector<const char*> all, none; const char* id; };
   static const Row rows[] = {
-      // Memory sizes as "40GB", "40G" or "40 GB" (a bare "40" could be a TDP, "400W", or a count, "40 GPUs").
-      {{"a100", "pcie", "40g"}, {}, "a100-pcie-40gb"}, {{"a100", "pcie", "40 gb"}, {}, "a100-pcie-40gb"}, {{"a100", "pcie"}, {}, "a100-pcie-80gb"},
-      {{"a100", "40g"}, {"80"}, "a100-sxm-40gb"},    {{"a100", "40 gb"}, {"80"}, "a100-sxm-40gb"},
-      {{"a100"}, {}, "a100-sxm-80gb"},  // SXM4 80GB: DGX/HGX, the common one
+      {{"a100", "pcie", "40g"}, {}, "a100-pcie-40gb"}, {{"a100", "pcie"}, {}, "a100-pcie-80gb"},
+      {{"a100", "40g"}, {"80"}, "a100-sxm-40gb"},    {{"a100"}, {}, "a100-sxm-80gb"},  // SXM4 80GB: DGX/HGX, the common one
       {{"a800"}, {"pcie"}, "a800-sxm-80gb"},
-      {{"v100", "16g"}, {"pcie", "32"}, "v100-sxm2-16gb"}, {{"v100", "16 gb"}, {"pcie", "32"}, "v100-sxm2-16gb"},
-      {{"v100"}, {"pcie"}, "v100-sxm2-32gb"},  // 32GB: DGX-2's, the common one
+      {{"v100", "16g"}, {"pcie", "32"}, "v100-sxm2-16gb"}, {{"v100"}, {"pcie"}, "v100-sxm2-32gb"},  // 32GB: DGX-2's, the common one
       {{"h100", "pcie"}, {}, "h100-pcie"},            {{"h100", "nvl"}, {}, "h100-nvl"},
       {{"h100"}, {}, "h100-sxm"},                     {{"h200"}, {}, "h200"},
       {{"h800"}, {}, "h800"},
