@@ -140,11 +140,9 @@ int cmd_presets(const std::string& what, bool as_json, std::ostream& out, std::o
       arr.push_back({{"id", id}, {"name", g->name}, {"memory_gib", g->memory_gib}, {"peak_bf16_tflops", g->peak_bf16_tflops},
                      {"peak_fp16_tflops", g->peak_fp16_tflops}});
       if (!as_json) {
-        // The 16-bit tensor peak: bf16, or fp16 where the GPU has no bf16 (V100).
-        const bool bf16 = g->peak_bf16_tflops > 0;
         char buf[200];
         std::snprintf(buf, sizeof buf, "  %-16s %-34s %5.0f GiB  %s %7.1f TFLOP/s dense\n", id.c_str(), g->name.c_str(), g->memory_gib,
-                      bf16 ? "bf16" : "fp16", bf16 ? g->peak_bf16_tflops : g->peak_fp16_tflops);
+                      to_string(g->half_dtype()), g->peak_tflops(g->half_dtype()));
         out << buf;
       }
     }

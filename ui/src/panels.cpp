@@ -159,10 +159,9 @@ void hardware_panel(State& st, Platform& platform) {
   }
   remember_rect(st, "hardware.gpu");
   const GpuSpec& g = st.scenario.hardware.gpu;
-  // The 16-bit tensor peak: bf16, or fp16 on GPUs without bf16 (V100).
-  const bool bf16 = g.peak_bf16_tflops > 0;
-  const char* half = bf16 ? "bf16" : "fp16 (no bf16)";
-  const double half_peak = bf16 ? g.peak_bf16_tflops : g.peak_fp16_tflops;
+  const Dtype half_dtype = g.half_dtype();
+  const char* half = half_dtype == Dtype::bf16 ? "bf16" : "fp16 (no bf16)";
+  const double half_peak = g.peak_tflops(half_dtype);
   if (g.mamf_bf16_tflops > 0)
     ImGui::TextWrapped("%s: %.0f GiB, %s %.0f TFLOP/s dense, %.0f max achievable (hover for sources)", g.name.c_str(), g.memory_gib, half,
                        half_peak, g.mamf_bf16_tflops);

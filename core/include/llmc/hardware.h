@@ -49,6 +49,8 @@ struct GpuSpec {
   // (Ampere) or newer, the generation that brought bf16 tensor cores; AMD's Instinct GPUs with
   // bf16 run CK's flash attention. The one catalog GPU without bf16 (V100, sm70) has neither.
   bool has_fused_attention() const { return peak_bf16_tflops > 0; }
+  // The 16-bit tensor dtype a GPU is quoted in: bf16, or fp16 where it has no bf16 (V100).
+  Dtype half_dtype() const { return peak_bf16_tflops > 0 ? Dtype::bf16 : Dtype::fp16; }
   bool operator==(const GpuSpec&) const = default;
 };
 
