@@ -50,12 +50,33 @@ TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no 
   const double fit_s = 5e-6 + std::max(2.0 * 32 * 32 * 1048576 / 700e12, (32.0 * 1048576 * 2 + 1048576.0 * 32 * 2 + 32 * 32 * 2) / (3350e9 * 0.85));
   CHECK(far.s == doctest::Approx(fit_s).epsilon(0.01));
   // A dtype the profile has no table or fit for: 0.86 × the H100 SXM's published maximum
-  // achievable matmul rate (mamf-finder: bf16 794.5 TFLOP/s) plus the launch cost.
+  // achievable matmul rate (mamf-finder: bf16 794.5 TFLOP/s) on the SMs its waves keep busy,
+  // plus the launch cost. 8192² in 128×128 tiles, k split 8 ways (chunks of 1024): 32,768
+  // units in 249 waves of 132 SMs.
   HardwareProfile bare = gemm_profile();
   bare.gemm.clear();
   const KernelTime spec = gemm_time(KernelProfile(h100_with(bare)), Dtype::bf16, 8192, 8192, 8192);
   CHECK(spec.basis == KernelBasis::spec);
-  CHECK(spec.s == doctest::Approx(4e-6 + 2.0 * 8192 * 8192 * 8192 / (794.5e12 * 0.86)).epsilon(1e-9));
+  const double busy = 32768.0 / (249 * 132);
+  CHECK(spec.s == doctest::Approx(4e-6 + 2.0 * 8192 * 8192 * 8192 / (794.5e12 * 0.86 * busy)).epsilon(1e-9));
+}
+
+// Wave quantization: the busy share of the SMs for the best tile (128×128, 128×256, 256×128) and
+// split of k into chunks of ≥ 1024, each worked out by hand.
+TEST_CASE("GEMM tiles and waves: the busy share of the SMs") {
+  // 1024×2145, k = 1024 (no split): 136 tiles of 128×128 take 2 waves of 132 SMs (136/264);
+  // 72 of 128×256 one wave (72/132); 68 of 256×128 one wave. Best 72/132 on H100; on A100's
+  // 108 SMs 72/108.
+  CHECK(tile_efficiency(1024, 2145, 1024, 1, 132) == doctest::Approx(72.0 / 132));
+  CHECK(tile_efficiency(1024, 2145, 1024, 1, 108) == doctest::Approx(72.0 / 108));
+  // The same output with k = 2048 may split in two: 272 units of 128×128 fill 3 waves (272/396
+  // = 0.69), better than 144 of 128×256 in 2 (0.545).
+  CHECK(tile_efficiency(1024, 2145, 2048, 1, 132) == doctest::Approx(272.0 / 396));
+  // A large GEMM keeps the SMs over 99 % busy; a GPU without an SM count is not quantized.
+  CHECK(tile_efficiency(8192, 8192, 8192, 1, 132) > 0.99);
+  CHECK(tile_efficiency(32, 32, 1024, 1, 0) == 1.0);
+  // One 32×32 tile per product, 8 products in a batch: 8 of 132 SMs.
+  CHECK(tile_efficiency(32, 32, 1024, 8, 132) == doctest::Approx(8.0 / 132));
 }
 
 // The datasheet GEMM rate: 0.86 of the published maximum achievable matmul TFLOP/s (stas00

@@ -11,51 +11,12 @@
 #include "llmc/validate.h"
 #include "test_util.h"
 #include "validate_cmd.h"
+#include "validate_helpers.h"
 
 namespace {
 
 using namespace llmc;
-using llmc::test::contains;
-
-std::string validation_file(const std::string& name) {
-  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/validation/" + name, std::ios::binary);
-  REQUIRE(in);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-std::string public_json() { return validation_file("public.json"); }
-
-ValidateOptions bundled_options() {
-  ValidateOptions opt;
-  Result<std::vector<HardwareProfile>> p = cli::bundled_profiles();
-  INFO((p ? "" : p.error().text()));
-  REQUIRE(p.ok());
-  opt.default_profiles = *p;
-  opt.default_label = "site/profiles";
-  return opt;
-}
-
-ValidationReport run_text(const std::string& text, const ValidateOptions& opt = {}) {
-  Result<ValidationReport> r = validate_records(text, opt);
-  INFO((r ? "" : r.error().text()));
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
-
-const ValidationRow& row(const ValidationReport& r, const std::string& id, const std::string& metric = "") {
-  for (const ValidationRow& x : r.rows)
-    if (x.id == id && (metric.empty() || x.metric == metric)) return x;
-  FAIL("no row " << id << " " << metric);
-  return r.rows.front();
-}
-
-// Whether one of the row's notes contains `text`.
-bool has_note(const ValidationRow& r, const std::string& text) {
-  for (const std::string& n : r.notes)
-    if (contains(n, text)) return true;
-  return false;
-}
+using namespace llmc::test;
 
 // A minimal modellable record with one field replaced (path "training.tp" → value).
 std::string record_with(const std::string& section, const std::string& key, const nlohmann::json& value, const std::string& id = "r") {
@@ -261,21 +222,20 @@ TEST_CASE("validate: the ZeRO figure is reproduced") {
 TEST_CASE("validate: counts over validation/public.json") {
   const ValidationReport r = run_text(public_json(), bundled_options());
   CHECK(r.summary.records == 58);
-  CHECK(r.summary.modelled == 21);  // 10 Narayanan + 3 Llama 3 + 3 Llama 2 hours + 4 FlashAttention-2 + 1 ZeRO
-  CHECK(r.summary.skipped == 37);   // the kernel records
+  CHECK(r.summary.modelled == 57);  // 10 Narayanan + 3 Llama 3 + 3 Llama 2 hours + 4 FlashAttention-2 + 1 ZeRO + 36 kernel
+  CHECK(r.summary.skipped == 1);    // nccl-tests with NVLS, which is not modelled
   CHECK(r.summary.throughput.rows == 17);
   CHECK(r.summary.memory.rows == 4);
   CHECK(r.summary.shown.rows == 3);
-  int kernel = 0;
+  CHECK(r.summary.kernels.rows == 38);  // the H200 ring record gives three collectives
   for (const ValidationRow& x : r.rows)
     if (x.status == "skipped") {
-      CHECK(x.kind.rfind("kernel_", 0) == 0);
-      kernel += contains(x.skip_reason, "kernel record: used to build profiles") ? 1 : 0;
+      CHECK(x.id == "nccl_allreduce_h100_8gpu_azure_nvls");
+      CHECK(x.skip_field == "kernel.algorithm");
     } else {
       CHECK(std::isfinite(x.predicted));
       CHECK(x.predicted > 0);
     }
-  CHECK(kernel == 37);
   // The Llama 3 131K row is the full 4D layout: cp 16 as printed (8·16·16·8 = 16384).
   const ValidationRow& l3 = row(r, "llama3_405B_table4_row3_16384gpus_seq131072");
   CHECK(l3.scenario.parallel.cp == 16);
@@ -362,7 +322,8 @@ TEST_CASE("validate CLI: table, --json, --only, --profile datasheet, errors") {
   std::ostringstream out, err;
   CHECK(cli::run({"validate", file}, out, err) == 0);
   CHECK(contains(out.str(), "narayanan2021_table1_1T"));
-  CHECK(contains(out.str(), "records: 58 (21 modelled, 37 skipped)"));
+  CHECK(contains(out.str(), "records: 58 (57 modelled, 1 skipped)"));
+  CHECK(contains(out.str(), "kernel benchmarks (isolated GEMM, HBM, NCCL, attention rates): 38 rows"));
 
   std::ostringstream jout, jerr;
   REQUIRE(cli::run({"validate", file, "--json", "--only", "llama3", "--profile", "datasheet"}, jout, jerr) == 0);

@@ -145,6 +145,11 @@ CommItem make(const Resolved& r, const char* name, const char* collective, int64
 
 }  // namespace
 
+double collective_time_s(const Resolved& r, const char* collective, int64_t group, double bytes) {
+  const char* tier = "intra_node";
+  return collective_seconds(r, collective, group, 1, bytes, &tier).seconds;
+}
+
 double compute_efficiency(const Resolved& r) {
   const HardwareSpec& hw = r.s.hardware;
   return hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile->compute_efficiency;

@@ -63,6 +63,9 @@ TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const FlopCounts
                        std::vector<std::string>& warnings, std::vector<CommItem>* comm_out = nullptr);
 
 struct ComputeTimes;  // step_ops.h: the step as timed kernels
+// Seconds of one collective over `group` consecutive ranks moving `bytes` per rank (nccl-tests'
+// size), on the tier(s) it crosses, as comm_per_step times each of the step's collectives.
+double collective_time_s(const Resolved& r, const char* collective, int64_t group, double bytes);
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, Trace* t);
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, const ComputeTimes& ct, Trace* t);
 

@@ -49,6 +49,10 @@ class KernelProfile {
   LazyTables<BandwidthTable, kMemKernels> memory_;
 };
 
+// The busy share of the SMs once a GEMM's m×n output is cut into tiles (and its k loop into
+// chunks) and those into waves of one per SM (kernel_time.cpp).
+double tile_efficiency(double m, double n, double k, double batch, double sms);
+
 // C[m×n] = A[m×k]·B[k×n] in `dtype`, `batch` independent products (batched attention GEMMs).
 KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, double k, double batch = 1);
 
@@ -70,6 +74,11 @@ constexpr double kDatasheetGemmMamfFraction = 0.86;
 // GPUs without a published MAMF: A100 SXM's ratio of MAMF to peak (271.2 / 312 = 0.87) times
 // 0.86, i.e. 0.75 of dense peak.
 constexpr double kDatasheetGemmFraction = 0.75;
+// A GEMM benchmarked alone (no neighbours at their power cap, no NCCL sharing HBM and SMs): the
+// seven large cuBLASLt shapes (6144-32768) of the published records reach 0.92-0.985 of MAMF
+// (H100 fp8 1290-1382 of 1402.6, A100 fp16 250.8-256.5 of 271.2), median 0.946: 0.95 / 0.86 =
+// 1.10 × the in-step rate. `llmcalc validate` predicts kernel benchmark records with it.
+constexpr double kIsolatedOverInStepGemm = 0.95 / kDatasheetGemmMamfFraction;
 // The GEMM rate (TFLOP/s) of the datasheet profile for `d` on `gpu`, by the two rules above.
 inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d) {
   const double mamf = gpu.mamf_tflops(d);

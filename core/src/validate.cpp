@@ -11,18 +11,7 @@
 #include "validate_internal.h"
 
 namespace llmc {
-namespace {
-
-using namespace detail::validation;
-using detail::json;
-
-const char* kKernelReason = "kernel record: used to build profiles (see gpu/ and site/profiles), not a training prediction";
-
-std::string n(double v, const char* f = "%.4g") {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+namespace detail::validation {
 
 ValidationRow skipped(const std::string& id, const std::string& kind, const Error& e) {
   ValidationRow row;
@@ -34,17 +23,25 @@ ValidationRow skipped(const std::string& id, const std::string& kind, const Erro
   return row;
 }
 
-// The profile a record on `gpu` is timed with, and how the row names it.
-struct ProfilePick {
-  std::optional<HardwareProfile> profile;  // none: the datasheet profile resolve() builds
-  std::string label;
-};
 ProfilePick pick_profile(const std::string& gpu, const ValidateOptions& opt) {
   if (opt.override_profile && opt.override_profile->gpu_id == gpu)
     return {opt.override_profile, opt.override_profile->source + " (" + opt.override_label + ")"};
   for (const HardwareProfile& p : opt.default_profiles)
     if (p.gpu_id == gpu) return {p, p.source + " (" + opt.default_label + ")"};
   return {std::nullopt, "datasheet (core/data/gpus/" + gpu + ".json)"};
+}
+
+}  // namespace detail::validation
+
+namespace {
+
+using namespace detail::validation;
+using detail::json;
+
+std::string n(double v, const char* f = "%.4g") {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
 }
 
 // For a time metric (unit "s") the error is that of throughput, measured / predicted − 1, so +
@@ -227,7 +224,7 @@ Result<ValidationReport> validate_records(const std::string& json_text, const Va
     if (!ik) {
       rows.push_back(skipped(id, "", ik.error()));
     } else if (ik->second.rfind("kernel_", 0) == 0) {
-      rows.push_back(skipped(id, ik->second, make_error("kind", kKernelReason)));
+      rows = kernel_rows(j, id, ik->second, opt, profiles_used);
     } else if (Result<ParsedRecord> r = parse_record(j); !r) {
       rows.push_back(skipped(id, ik->second, r.error()));
     } else if (const FlopConvention* c = convention_for(*r); !c) {
@@ -249,9 +246,10 @@ Result<ValidationReport> validate_records(const std::string& json_text, const Va
     if (row.status == "skipped") continue;
     if (row.in_mae) summarise(s.throughput, row);
     else if (row.convention == "model_states") summarise(s.memory, row);
+    else if (row.kind.rfind("kernel_", 0) == 0) summarise(s.kernels, row);
     else summarise(s.shown, row);
   }
-  for (ValidationGroupSummary* g : {&s.throughput, &s.memory, &s.shown})
+  for (ValidationGroupSummary* g : {&s.throughput, &s.memory, &s.shown, &s.kernels})
     if (g->rows > 0) g->mae /= g->rows;
   s.meets_target = s.throughput.rows > 0 && s.throughput.mae <= s.target_mae && s.throughput.max_abs_error <= s.target_max;
   s.meets_stretch = s.meets_target && s.throughput.mae <= s.stretch_mae;
@@ -301,6 +299,7 @@ std::string validation_to_json(const ValidationReport& r) {
   sum["throughput"] = group(s.throughput);
   sum["memory"] = group(s.memory);
   sum["shown"] = group(s.shown);
+  sum["kernels"] = group(s.kernels);
   sum["target_mae"] = s.target_mae;
   sum["stretch_mae"] = s.stretch_mae;
   sum["target_max"] = s.target_max;

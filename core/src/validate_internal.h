@@ -3,11 +3,13 @@
 //   validate_conventions.cpp  the FLOP conventions table and the source → convention rule
 //   validate_records.cpp      ParsedRecord → Scenario with the published knobs + the knobs to search
 //   validate_layout.cpp       the one rule for unpublished knobs: the fastest layout that fits
+//   validate_kernels.cpp      kernel benchmark records (GEMM, HBM, NCCL, attention)
 //   validate.cpp              the driver: compare, summarise, JSON
 #pragma once
 #include <map>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,5 +118,20 @@ std::string layout_text(const Estimate& e);
 
 // ASCII lower case: record words are matched case-insensitively.
 std::string lower(std::string s);
+
+// A row for a record that cannot be modelled, naming the field and the reason.
+ValidationRow skipped(const std::string& id, const std::string& kind, const Error& e);
+
+// The profile a record on `gpu` is timed with, and how the row names it.
+struct ProfilePick {
+  std::optional<HardwareProfile> profile;  // none: the datasheet profile
+  std::string label;
+};
+ProfilePick pick_profile(const std::string& gpu, const ValidateOptions& opt);
+
+// A kernel benchmark record (kind kernel_*): the rate the profile gives the kernel it timed, run
+// alone; a skipped row when it cannot be read. Adds the profile used to `profiles_used`.
+std::vector<ValidationRow> kernel_rows(const json& j, const std::string& id, const std::string& kind, const ValidateOptions& opt,
+                                       std::set<std::string>& profiles_used);
 
 }  // namespace llmc::detail::validation

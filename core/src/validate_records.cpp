@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "llmc/catalog.h"
 #include "llmc/fields.h"
@@ -231,7 +232,11 @@ std::vector<int64_t> divisors(int64_t v, int64_t cap) {
 std::string gpu_id_for(const std::string& text) {
   // "40 GB" is written "40gb" first, so one word matches "40GB", "40G" and "40 GB" (a bare "40"
   // could be a TDP, "400W", or a count, "40 GPUs").
-  std::string t = lower(text);
+  // Punctuation is a space ("H100-NVL" is "h100 nvl "), so a name ends where a word does: "nvl "
+  // is not the start of "NVLink".
+  std::string t = lower(text) + " ";
+  for (char& c : t)
+    if (std::string_view("-_(),;/").find(c) != std::string_view::npos) c = ' ';
   for (size_t at = t.find(" gb"); at != std::string::npos; at = t.find(" gb", at)) t.erase(at, 1);
   struct Row { std::vector<const char*> all, none; const char* id; };
   static const Row rows[] = {
@@ -239,7 +244,7 @@ std::string gpu_id_for(const std::string& text) {
       {{"a100", "40g"}, {"80"}, "a100-sxm-40gb"},    {{"a100"}, {}, "a100-sxm-80gb"},  // SXM4 80GB: DGX/HGX, the common one
       {{"a800"}, {"pcie"}, "a800-sxm-80gb"},
       {{"v100", "16g"}, {"pcie", "32"}, "v100-sxm2-16gb"}, {{"v100"}, {"pcie"}, "v100-sxm2-32gb"},  // 32GB: DGX-2's, the common one
-      {{"h100", "pcie"}, {}, "h100-pcie"},            {{"h100", "nvl"}, {}, "h100-nvl"},
+      {{"h100", "pcie"}, {}, "h100-pcie"},            {{"h100", "nvl "}, {}, "h100-nvl"},
       {{"h100"}, {}, "h100-sxm"},                     {{"h200"}, {}, "h200"},
       {{"h800"}, {}, "h800"},
       {{"gb200"}, {}, "gb200"},                       {{"b200"}, {}, "b200"},
@@ -247,13 +252,17 @@ std::string gpu_id_for(const std::string& text) {
       {{"mi250x"}, {}, "mi250x"},  // one GCD per GPU, as ROCm counts them
       {{"l40s"}, {}, "l40s"},                         {{"4090"}, {}, "rtx4090"},
   };
+  // A text naming two GPUs ("H200 (... same NVLink as H100 SXM)") is about the one it names
+  // first; among rows of the same GPU, the first (most specific) that matches.
+  const char* best = "";
+  size_t best_at = std::string::npos;
   for (const Row& r : rows) {
     bool ok = true;
     for (const char* w : r.all) ok = ok && has(t, w);
     for (const char* w : r.none) ok = ok && !has(t, w);
-    if (ok) return r.id;
+    if (ok && t.find(r.all.front()) < best_at) best = r.id, best_at = t.find(r.all.front());
   }
-  return "";
+  return best;
 }
 
 Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {

@@ -82,6 +82,7 @@ struct ValidationSummary {
   ValidationGroupSummary throughput;  // rows with in_mae
   ValidationGroupSummary memory;      // model-state rows
   ValidationGroupSummary shown;       // compared but outside every target (GPU-hours)
+  ValidationGroupSummary kernels;     // kernel benchmark records (GEMM, HBM, NCCL, attention rates)
   // Targets from the issue: MAE ≤ 5% (stretch ≤ 3%), no record worse than 10%.
   double target_mae = 0.05, stretch_mae = 0.03, target_max = 0.10;
   bool meets_target = false, meets_stretch = false;

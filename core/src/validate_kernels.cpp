@@ -1,0 +1,352 @@
+// Kernel benchmark records (kinds kernel_gemm, kernel_hbm, kernel_nccl, kernel_attention): the
+// rate llmcalc's profile gives the kernel a record timed, run alone on the GPU, against the
+// record's figure. The same kernel-time and collective functions the step time uses
+// (kernel_time.cpp, comm.cpp) time them; nothing here is fitted to the records.
+//
+// A benchmark times one kernel alone, so the datasheet profile's GEMM rate is taken without its
+// in-step share (kernel_time.h, kIsolatedOverInStepGemm); a measured or published profile is
+// made of isolated benchmarks already and is used as it is. Each record gives one row at its
+// largest size (sequence length for attention, message size for NCCL): the asymptotic rate a
+// profile is about; the notes say what was timed.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "formulas.h"
+#include "kernel_time.h"
+#include "llmc/fields.h"
+#include "llmc/profile.h"
+#include "validate_internal.h"
+
+namespace llmc::detail::validation {
+namespace {
+
+std::string num(double v, const char* f = "%.4g") {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+const json* object_at(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j.at(key).is_object() ? &j.at(key) : nullptr;
+}
+std::string text_at(const json* o, const char* key) {
+  return o && o->contains(key) && o->at(key).is_string() ? o->at(key).get<std::string>() : "";
+}
+std::optional<double> number_at(const json* o, const char* key) {
+  if (!o || !o->contains(key) || !o->at(key).is_number()) return std::nullopt;
+  const double v = o->at(key).get<double>();
+  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+// "16GiB", "1MiB", "32KiB", "134M", "8G", "512" → bytes: K/M/G/T with "i" are powers of 1024,
+// without it of 1000 (nccl-tests prints plain bytes; the records abbreviate both ways; at the
+// sizes compared the two differ by under 8 %). Sequence lengths ("2k", "16k") are powers of two
+// by convention: `binary_k` reads k as 1024. 0: unreadable.
+double size_value(const std::string& text, bool binary_k = false) {
+  const char* s = text.c_str();
+  char* end = nullptr;
+  const double v = std::strtod(s, &end);
+  if (end == s || !std::isfinite(v) || v <= 0) return 0;
+  std::string unit = lower(std::string(end));
+  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
+  if (!unit.empty() && unit.back() == 'b') unit.pop_back();  // "GiB", "GB", "B"
+  if (unit.empty()) return v;
+  const bool binary = (unit.size() == 2 && unit[1] == 'i') || binary_k;
+  if (unit.size() > (binary ? 2u : 1u)) return 0;
+  const double base = binary ? 1024.0 : 1000.0;
+  switch (unit[0]) {
+    case 'k': return v * base;
+    case 'm': return v * base * base;
+    case 'g': return v * base * base * base;
+    case 't': return v * base * base * base * base;
+    default: return 0;
+  }
+}
+
+// The largest key of a {size: value} table, with its value; error names the table.
+struct Largest {
+  std::string key;
+  double size = 0, value = 0;
+};
+Result<Largest> largest_entry(const json& table, const std::string& path, bool binary_k = false) {
+  Largest best;
+  for (const auto& [key, v] : table.items()) {
+    const double size = size_value(key, binary_k);
+    if (size <= 0) return make_error(path, "key '" + key + "' is not a size (e.g. 1MiB, 16GiB, 2k, 4096)");
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0) return make_error(path + "." + key, "must be a positive number");
+    if (size > best.size) best = {key, size, v.get<double>()};
+  }
+  if (best.size <= 0) return make_error(path, "empty: no size to compare at");
+  return best;
+}
+
+// The GEMM dtype a record names ("bf16", "fp8_e4m3fn", "FP16", "tf32").
+std::optional<Dtype> gemm_dtype(const std::string& text) {
+  const std::string t = lower(text);
+  if (t.find("fp8") != std::string::npos || t.find("e4m3") != std::string::npos || t.find("e5m2") != std::string::npos) return Dtype::fp8;
+  if (t.find("bf16") != std::string::npos || t.find("bfloat16") != std::string::npos) return Dtype::bf16;
+  if (t.find("fp16") != std::string::npos || t.find("float16") != std::string::npos || t == "half") return Dtype::fp16;
+  if (t.find("tf32") != std::string::npos) return Dtype::tf32;
+  if (t.find("fp32") != std::string::npos || t.find("float32") != std::string::npos) return Dtype::fp32;
+  if (t.find("int8") != std::string::npos) return Dtype::int8;
+  return std::nullopt;
+}
+
+// The GPU a kernel record ran on, resolved with the profile it is timed with. For the datasheet
+// profile the GEMM rates are the isolated ones.
+struct KernelGpu {
+  Resolved r;
+  std::string label;
+};
+Result<KernelGpu> kernel_gpu(const json& j, const ValidateOptions& opt, std::vector<std::string>& notes) {
+  const std::string text = text_at(object_at(j, "hardware"), "gpu");
+  if (text.empty()) return make_error("hardware.gpu", "missing: the GPU the kernel ran on");
+  const std::string gpu = gpu_id_for(text);
+  if (gpu.empty()) return make_error("hardware.gpu", "no llmcalc GPU matches '" + text + "'");
+  notes.push_back("GPU '" + text + "' → " + gpu);
+  Scenario s = default_scenario();
+  if (auto st = set_field(s, "hardware.gpu", gpu); !st) return st.error();
+  // The scenario is only a carrier for the GPU and its profile: any model, a 16-bit dtype the GPU has.
+  if (auto st = set_field(s, "model.preset", "llama3.1-8b"); !st) return st.error();
+  s.training.precision = s.hardware.gpu.half_dtype() == Dtype::bf16 ? Precision::bf16_mixed : Precision::fp16_mixed;
+  s.training.flash_attention = s.hardware.gpu.has_fused_attention();
+  const ProfilePick pick = pick_profile(gpu, opt);
+  if (pick.profile) {
+    attach_profile(s, *pick.profile);
+  } else {
+    HardwareProfile isolated = datasheet_profile(s.hardware.gpu);
+    for (auto& [dtype, table] : isolated.gemm) {
+      table.fit.peak *= kIsolatedOverInStepGemm;
+      table.max_tflops = table.fit.peak;
+    }
+    isolated.description += "; GEMMs at the isolated rate (0.95 of the maximum achievable, not the in-step 0.86)";
+    attach_profile(s, isolated);
+  }
+  Result<Resolved> r = resolve(s);
+  if (!r) return r.error();
+  return KernelGpu{*r, pick.profile ? pick.label : "datasheet, isolated kernels (core/data/gpus/" + gpu + ".json)"};
+}
+
+ValidationRow kernel_row(const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
+  ValidationRow row;
+  row.id = id;
+  row.kind = kind;
+  row.status = "compared";
+  row.convention = kind;
+  row.gpu = g.r.s.hardware.gpu.id;
+  row.profile = g.label;
+  row.scenario = g.r.s;
+  row.notes = std::move(notes);
+  return row;
+}
+
+void finish(ValidationRow& row) {
+  row.error = (row.predicted - row.measured) / row.measured;
+  if (!std::isfinite(row.error)) row.error = 0;
+}
+
+// cuBLASLt / torch.mm GEMM: TFLOP/s = 2·m·n·k / time.
+Result<std::vector<ValidationRow>> gemm_rows(const json& j, const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
+  const json* k = object_at(j, "kernel");
+  if (!k) return make_error("kernel", "missing: the GEMM's dtype and shape");
+  const std::optional<Dtype> d = gemm_dtype(text_at(k, "dtype"));
+  if (!d) return make_error("kernel.dtype", "not a GEMM dtype llmcalc times (bf16, fp16, fp8, tf32, fp32, int8); got '" + text_at(k, "dtype") + "'");
+  double m = number_at(k, "m").value_or(0), n = number_at(k, "n").value_or(0), kk = number_at(k, "k").value_or(0);
+  if (m <= 0 || n <= 0 || kk <= 0) {
+    // "shape_MxNxK": "1024x10240x5120"
+    const std::string shape = lower(text_at(k, "shape_MxNxK"));
+    if (std::sscanf(shape.c_str(), "%lfx%lfx%lf", &m, &n, &kk) != 3 || m <= 0 || n <= 0 || kk <= 0)
+      return make_error("kernel.m", "the shape needs positive m, n and k (or shape_MxNxK as '1024x2048x4096')");
+  }
+  if (m > 1e8 || n > 1e8 || kk > 1e8) return make_error("kernel.m", "m, n and k must be at most 1e8");
+  const std::optional<double> measured = number_at(object_at(j, "measured"), "tflops");
+  if (!measured || *measured <= 0) return make_error("measured.tflops", "missing or not positive");
+  if (g.r.s.hardware.gpu.peak_tflops(*d) <= 0) return make_error("kernel.dtype", g.r.s.hardware.gpu.id + " has no " + to_string(*d) + " tensor-core rate");
+  const KernelProfile kp(g.r.s.hardware);
+  const KernelTime t = gemm_time(kp, *d, m, n, kk);
+  ValidationRow row = kernel_row(id, kind, g, std::move(notes));
+  row.metric = "tflops";
+  row.unit = "TFLOP/s";
+  row.measured = *measured;
+  row.predicted = 2 * m * n * kk / t.s / 1e12;
+  row.layout = std::string(to_string(*d)) + " GEMM " + num(m, "%.0f") + "×" + num(n, "%.0f") + "×" + num(kk, "%.0f") + " (" + to_string(t.basis) + ")";
+  finish(row);
+  return std::vector<ValidationRow>{row};
+}
+
+// STREAM-type HBM benchmark: the streaming-copy rate of a large array. One row: copy, else triad,
+// scale/mul, add (read-only kernels such as dot move half the traffic of a copy per element and
+// are not what the time model's copies do).
+Result<std::vector<ValidationRow>> hbm_rows(const json& j, const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
+  const json* ms = object_at(j, "measured");
+  if (!ms) return make_error("measured", "missing");
+  for (const char* op : {"copy", "triad", "scale", "mul", "add"}) {
+    for (const auto& [suffix, to_gbps] : {std::pair<const char*, double>{"_tbps", 1000.0}, {"_gbps", 1.0}}) {
+      for (const auto& [key, v] : ms->items()) {
+        if (lower(key) != std::string(op) + suffix || !v.is_number()) continue;
+        const double gbps = v.get<double>() * to_gbps;
+        if (!std::isfinite(gbps) || gbps <= 0) return make_error("measured." + key, "must be a positive number");
+        const KernelProfile kp(g.r.s.hardware);
+        const bool triad = std::string(op) == "triad" || std::string(op) == "add";
+        const double bytes = 1073741824.0;  // a large array: the streaming rate, launch cost negligible
+        const KernelTime t = memory_time(kp, triad ? MemKernel::hbm_triad : MemKernel::hbm_copy, bytes);
+        ValidationRow row = kernel_row(id, kind, g, std::move(notes));
+        row.metric = key;
+        row.unit = "GB/s";
+        row.measured = gbps;
+        row.predicted = bytes / t.s / 1e9;
+        row.layout = std::string(op) + " of 1 GiB moved (" + to_string(t.basis) + ")";
+        row.notes.push_back("array size not compared: the record's largest arrays stream at the profile's HBM rate");
+        finish(row);
+        return std::vector<ValidationRow>{row};
+      }
+    }
+  }
+  return make_error("measured", "no copy, triad, scale, mul or add bandwidth (keys such as copy_TBps or triad_GBps)");
+}
+
+// nccl-tests' names for what it times.
+std::string collective_name(const std::string& text) {
+  std::string t = lower(text);
+  t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return c == '_' || c == '-' || c == ' '; }), t.end());
+  for (const char* c : {"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"})
+    if (t.rfind(c, 0) == 0) {
+      const std::string s = c;
+      if (s == "allreduce") return "all_reduce";
+      if (s == "allgather") return "all_gather";
+      if (s == "reducescatter") return "reduce_scatter";
+      if (s == "alltoall") return "all_to_all";
+      return "send_recv";
+    }
+  return "";
+}
+
+// nccl-tests: busbw = factor × size / time, the factor 2(n−1)/n for all-reduce, (n−1)/n for
+// all-gather, reduce-scatter and all-to-all, 1 for send/recv (NVIDIA/nccl-tests PERFORMANCE.md).
+double busbw_factor(const std::string& c, double n) {
+  if (c == "all_reduce") return 2 * (n - 1) / n;
+  if (c == "send_recv") return 1;
+  return (n - 1) / n;
+}
+
+Result<ValidationRow> nccl_row(const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes, const std::string& collective,
+                               int64_t ranks, double bytes, double measured, const std::string& metric) {
+  const double t = collective_time_s(g.r, collective.c_str(), ranks, bytes);
+  if (!(t > 0)) return make_error("hardware.gpu_count", "a collective needs at least 2 GPUs; got " + std::to_string(ranks));
+  ValidationRow row = kernel_row(id, kind, g, std::move(notes));
+  row.metric = metric;
+  row.unit = "GB/s";
+  row.measured = measured;
+  row.predicted = busbw_factor(collective, double(ranks)) * bytes / t / 1e9;
+  const int64_t per_node = g.r.gpus_per_node;
+  row.layout = collective + " over " + std::to_string(ranks) + " GPUs (" + (ranks <= per_node ? "one node" : std::to_string((ranks + per_node - 1) / per_node) + " nodes") +
+               "), " + num(bytes / 1048576.0, "%.0f") + " MiB per rank, ring";
+  finish(row);
+  return row;
+}
+
+// nccl-tests bus bandwidth: at the largest size of busbw_GBps_by_size, or one row per
+// "<collective>_ring_busbw_GBps" entry at kernel.payload. NCCL's NVLS, tree and CollNet
+// algorithms are not modelled (comm.cpp: rings), so figures for them are left out.
+Result<std::vector<ValidationRow>> nccl_rows(const json& j, const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
+  const json* k = object_at(j, "kernel");
+  const json* ms = object_at(j, "measured");
+  if (!ms) return make_error("measured", "missing");
+  const std::optional<double> count = number_at(object_at(j, "hardware"), "gpu_count");
+  if (!count || *count < 2 || *count > 1e6 || *count != std::floor(*count)) return make_error("hardware.gpu_count", "the GPUs in the collective: a whole number from 2; got " + (count ? num(*count, "%g") : std::string("none")));
+  const int64_t ranks = int64_t(*count);
+  const std::string algorithm = lower(text_at(k, "algorithm"));
+  if (algorithm.find("nvls") != std::string::npos || algorithm.find("tree") != std::string::npos || algorithm.find("collnet") != std::string::npos)
+    return make_error("kernel.algorithm", "'" + text_at(k, "algorithm") + "': llmcalc models NCCL's ring algorithm only (NVLS, tree and CollNet are not modelled)");
+  std::vector<ValidationRow> rows;
+  if (ms->contains("busbw_GBps_by_size") && ms->at("busbw_GBps_by_size").is_object()) {
+    const std::string collective = collective_name(text_at(k, "collective"));
+    if (collective.empty()) return make_error("kernel.collective", "not a collective llmcalc times (all_reduce, all_gather, reduce_scatter, all_to_all, send_recv); got '" + text_at(k, "collective") + "'");
+    Result<Largest> big = largest_entry(ms->at("busbw_GBps_by_size"), "measured.busbw_GBps_by_size");
+    if (!big) return big.error();
+    Result<ValidationRow> row = nccl_row(id, kind, g, notes, collective, ranks, big->size, big->value, "busbw_GBps at " + big->key);
+    if (!row) return row.error();
+    rows.push_back(*row);
+  } else {
+    const double payload = size_value(text_at(k, "payload"));
+    for (const auto& [key, v] : ms->items()) {
+      const std::string lk = lower(key);
+      const size_t at = lk.find("_ring_busbw_gbps");
+      if (at == std::string::npos || at + 16 != lk.size() || !v.is_number()) continue;
+      const std::string collective = collective_name(lk.substr(0, at));
+      if (collective.empty() || v.get<double>() <= 0) continue;
+      if (payload <= 0) return make_error("kernel.payload", "the message size of " + key + " (e.g. 16GiB)");
+      Result<ValidationRow> row = nccl_row(id, kind, g, notes, collective, ranks, payload, v.get<double>(), key);
+      if (!row) return row.error();
+      rows.push_back(*row);
+    }
+    if (!rows.empty()) {
+      for (const auto& [key, v] : ms->items())
+        if (lower(key).find("nvls") != std::string::npos) rows.front().notes.push_back(key + " left out: NCCL's NVLS algorithm is not modelled");
+    }
+  }
+  if (rows.empty()) return make_error("measured", "no bus bandwidth: busbw_GBps_by_size, or <collective>_ring_busbw_GBps with kernel.payload");
+  return rows;
+}
+
+// FlashAttention's benchmark (benchmarks/benchmark_flash_attention.py): hidden 2048 split into
+// 2048 / head_dim heads, 16384 tokens per batch, FLOPs 4·b·s²·h·d (halved when causal), backward
+// 2.5 × forward; TFLOP/s = FLOPs / time.
+Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
+  const json* k = object_at(j, "kernel");
+  if (!k) return make_error("kernel", "missing: head_dim, causal and direction");
+  const double d = number_at(k, "head_dim").value_or(0);
+  if (d <= 0 || d > 1024) return make_error("kernel.head_dim", "must be from 1 to 1024");
+  if (!k->contains("causal") || !k->at("causal").is_boolean()) return make_error("kernel.causal", "must be true or false");
+  const bool causal = k->at("causal").get<bool>();
+  const std::string dir = lower(text_at(k, "direction"));
+  const bool fwd = dir.find("fwd") != std::string::npos || dir.find("forward") != std::string::npos;
+  const bool bwd = dir.find("bwd") != std::string::npos || dir.find("backward") != std::string::npos;
+  if (!fwd && !bwd) return make_error("kernel.direction", "fwd, bwd or fwd+bwd; got '" + text_at(k, "direction") + "'");
+  double tokens = number_at(k, "total_tokens_per_batch").value_or(0);
+  if (tokens <= 0) tokens = 16384, notes.push_back("tokens per batch not given: 16384, FlashAttention's benchmark");
+  double heads = number_at(k, "heads").value_or(number_at(k, "nheads").value_or(0));
+  if (heads <= 0) heads = std::max(1.0, std::floor(2048 / d)), notes.push_back("heads not given: 2048 / head_dim = " + num(heads, "%g") + ", FlashAttention's benchmark");
+  const json* ms = object_at(j, "measured");
+  if (!ms || !ms->contains("tflops_by_seqlen") || !ms->at("tflops_by_seqlen").is_object()) return make_error("measured.tflops_by_seqlen", "missing: TFLOP/s by sequence length");
+  Result<Largest> big = largest_entry(ms->at("tflops_by_seqlen"), "measured.tflops_by_seqlen", true);
+  if (!big) return big.error();
+  const double s = big->size;
+  if (s > tokens || s > 1e7) return make_error("measured.tflops_by_seqlen", "sequence length " + big->key + " exceeds the tokens per batch (" + num(tokens, "%g") + ")");
+  const double batch = std::floor(tokens / s);
+  const Dtype dt = g.r.s.hardware.gpu.half_dtype();
+  const std::string impl = text_at(k, "impl");
+  if (!impl.empty()) notes.push_back("implementation '" + impl + "': llmcalc times the profile's fused attention, whatever its implementation");
+  const KernelProfile kp(g.r.s.hardware);
+  const double fwd_flops = 4 * batch * s * s * heads * d * (causal ? 0.5 : 1.0);
+  double flops = 0, t = 0;
+  if (fwd) flops += fwd_flops, t += attention_time(kp, dt, batch, s, s, heads, heads, d, causal, false).s;
+  if (bwd) flops += 2.5 * fwd_flops, t += attention_time(kp, dt, batch, s, s, heads, heads, d, causal, true).s;
+  ValidationRow row = kernel_row(id, kind, g, std::move(notes));
+  row.metric = "tflops at seq " + big->key;
+  row.unit = "TFLOP/s";
+  row.measured = big->value;
+  row.predicted = flops / t / 1e12;
+  row.layout = std::string(to_string(dt)) + " attention " + (fwd && bwd ? "fwd+bwd" : fwd ? "fwd" : "bwd") + ", batch " + num(batch, "%g") + " × seq " + num(s, "%g") + " × " +
+               num(heads, "%g") + " heads × hdim " + num(d, "%g") + (causal ? ", causal" : "");
+  finish(row);
+  return std::vector<ValidationRow>{row};
+}
+
+}  // namespace
+
+std::vector<ValidationRow> kernel_rows(const json& j, const std::string& id, const std::string& kind, const ValidateOptions& opt, std::set<std::string>& profiles_used) {
+  using Rows = Result<std::vector<ValidationRow>> (*)(const json&, const std::string&, const std::string&, const KernelGpu&, std::vector<std::string>);
+  Rows rows_of = kind == "kernel_gemm" ? gemm_rows : kind == "kernel_hbm" ? hbm_rows : kind == "kernel_nccl" ? nccl_rows : kind == "kernel_attention" ? attention_rows : nullptr;
+  if (!rows_of) return {skipped(id, kind, make_error("kind", "kernel kind not modelled (llmcalc compares kernel_gemm, kernel_hbm, kernel_nccl and kernel_attention records)"))};
+  std::vector<std::string> notes;
+  Result<KernelGpu> g = kernel_gpu(j, opt, notes);
+  if (!g) return {skipped(id, kind, g.error())};
+  Result<std::vector<ValidationRow>> rows = rows_of(j, id, kind, *g, notes);
+  if (!rows) return {skipped(id, kind, rows.error())};
+  profiles_used.insert(g->r.s.hardware.gpu.id + ": " + g->label + " — " + g->r.s.hardware.profile->description);
+  return *rows;
+}
+
+}  // namespace llmc::detail::validation
