@@ -11,7 +11,6 @@
 #include "step_ops.h"
 
 namespace llmc::detail {
-namespace {
 
 double ring_factor(std::string_view collective, double n) {
   if (n <= 1) return 0;
@@ -19,6 +18,8 @@ double ring_factor(std::string_view collective, double n) {
   if (collective == "send_recv") return 1;
   return (n - 1) / n;
 }
+
+namespace {
 
 AlphaBeta tier_ab(const Resolved& r, bool intra) {
   const HardwareProfile& prof = *r.s.hardware.profile;

@@ -3,6 +3,7 @@
 // the Trace it is given (nullptr: compute only, used by searches such as max_micro_batch).
 #pragma once
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "llmc/estimate.h"
@@ -63,6 +64,9 @@ TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const FlopCounts
                        std::vector<std::string>& warnings, std::vector<CommItem>* comm_out = nullptr);
 
 struct ComputeTimes;  // step_ops.h: the step as timed kernels
+// Bytes on the wire per byte of payload, as nccl-tests' bus bandwidth counts them: all-reduce
+// 2(n−1)/n, all-gather / reduce-scatter / all-to-all (n−1)/n, send/recv 1, nothing alone.
+double ring_factor(std::string_view collective, double n);
 // Seconds of one collective over `group` consecutive ranks moving `bytes` per rank (nccl-tests'
 // size), on the tier(s) it crosses, as comm_per_step times each of the step's collectives.
 double collective_time_s(const Resolved& r, const char* collective, int64_t group, double bytes);

@@ -106,14 +106,13 @@ double tile_efficiency(double m, double n, double k, double batch, double sms) {
 
 KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, double k, double batch) {
   const double flops = 2 * m * n * k * batch;
-  const double tiles = tile_efficiency(m, n, k, batch, double(kp.hw.gpu.sm_count));
   const double bytes = (m * k + k * n + m * n) * bytes_of(dtype) * batch;
   const double hbm_bytes_per_s = kp.hbm_gbps * 1e9;
   const double mem_s = bytes / hbm_bytes_per_s;
   const GemmTable* table = kp.gemm(dtype);
   if (!table) {
-    const double peak = datasheet_gemm_tflops(kp.hw.gpu, dtype) * 1e12;
-    return {kKernelOverheadUs * 1e-6 + std::max(flops / (peak * tiles), mem_s), kSpecRelErr, KernelBasis::spec};
+    const double peak = datasheet_gemm_tflops(kp.hw.gpu, dtype) * 1e12 * tile_efficiency(m, n, k, batch, double(kp.hw.gpu.sm_count));
+    return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
   }
   const GemmTable& t = *table;
   auto fitted = [&](double mm, double nn, double kk, double b) {

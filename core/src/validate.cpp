@@ -31,25 +31,17 @@ ProfilePick pick_profile(const std::string& gpu, const ValidateOptions& opt) {
   return {std::nullopt, "datasheet (core/data/gpus/" + gpu + ".json)"};
 }
 
+void finish_row(ValidationRow& row) {
+  row.error = row.unit == "s" ? row.measured / row.predicted - 1 : (row.predicted - row.measured) / row.measured;
+  if (!std::isfinite(row.error)) row.error = 0;
+}
+
 }  // namespace detail::validation
 
 namespace {
 
 using namespace detail::validation;
 using detail::json;
-
-std::string n(double v, const char* f = "%.4g") {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-// For a time metric (unit "s") the error is that of throughput, measured / predicted − 1, so +
-// means predicted faster for every row.
-void finish_row(ValidationRow& row) {
-  row.error = row.unit == "s" ? row.measured / row.predicted - 1 : (row.predicted - row.measured) / row.measured;
-  if (!std::isfinite(row.error)) row.error = 0;
-}
 
 // ZeRO Figure 1: one row per stage the record prints (baseline = stage 0).
 std::vector<ValidationRow> memory_rows(const ParsedRecord& r, const FlopConvention& c) {
@@ -114,7 +106,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   // An MFU is at most 1 as a fraction; one above 1 was written as a percent ("46.2"), one above
   // 100 is neither.
   const bool percent = c.id == "mfu_unknown" && *found > 1;
-  if (percent && *found > 100) return {skipped(r.id, r.kind, make_error("measured." + key, "an MFU must be a fraction ≤ 1 or a percent ≤ 100; got " + n(*found, "%g")))};
+  if (percent && *found > 100) return {skipped(r.id, r.kind, make_error("measured." + key, "an MFU must be a fraction ≤ 1 or a percent ≤ 100; got " + number_text(*found, "%g")))};
   const double measured = percent ? *found / 100 : *found;
   Result<Mapped> mr = map_record(r, c);
   if (!mr) return {skipped(r.id, r.kind, mr.error())};
@@ -144,7 +136,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   row.step_s = step;
   row.scenario = res.s;
   row.notes = m.notes;
-  if (percent) row.notes.push_back("measured." + key + " = " + n(*found, "%g") + " is above 1: read as a percent, " + n(measured, "%g"));
+  if (percent) row.notes.push_back("measured." + key + " = " + number_text(*found, "%g") + " is above 1: read as a percent, " + number_text(measured, "%g"));
   if (c.id == "megatron2021" || c.id == "megatron_deepspeed") {
     // Narayanan et al.'s count (4 forward-pass equivalents: full recompute). Megatron-DeepSpeed
     // prints the same with 3 when nothing is recomputed (throughput_calculator: 4 with
@@ -163,11 +155,11 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     const double tokens = gbs_seqs * seq;
     row.predicted = e.flops.model_per_token * tokens / (step * gpus) / 1e12;
     const double unhalved = (e.flops.model_per_token + e.flops.attention_per_token) * tokens / (step * gpus) / 1e12;
-    row.notes.push_back("with PaLM's unhalved attention FLOPs (6N + 12·l·h·s) the same step time gives " + n(unhalved, "%.1f") + " TFLOP/s");
+    row.notes.push_back("with PaLM's unhalved attention FLOPs (6N + 12·l·h·s) the same step time gives " + number_text(unhalved, "%.1f") + " TFLOP/s");
   } else if (c.id == "flashattention2") {
     const double f = flashattention2_flops_per_seq(seq, e.params.total, double(r.layers), double(r.hidden));
     row.predicted = f * gbs_seqs / (step * gpus) / 1e12;
-    row.notes.push_back("N = " + n(e.params.total / 1e9, "%.3f") + "B (llmcalc's count of the shape)");
+    row.notes.push_back("N = " + number_text(e.params.total / 1e9, "%.3f") + "B (llmcalc's count of the shape)");
   } else if (c.id == "korthikanti2022" || c.id == "step_time") {
     row.predicted = step;
   } else if (c.id == "tokens_per_gpu") {
@@ -190,8 +182,8 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     row.notes.push_back(std::string("layout: ") + (lc->fits ? "fastest that fits" : "none fits; the one needing the least memory") + " of " +
                         std::to_string(lc->candidates) + " candidates over the unpublished knobs");
   if (!lc->fits)
-    row.notes.push_back("llmcalc's memory model says this does not fit (" + n(e.mem.total_bytes / 1073741824.0, "%.1f") + " of " +
-                        n(e.mem.capacity_bytes / 1073741824.0, "%.1f") + " GiB); timed anyway");
+    row.notes.push_back("llmcalc's memory model says this does not fit (" + number_text(e.mem.total_bytes / 1073741824.0, "%.1f") + " of " +
+                        number_text(e.mem.capacity_bytes / 1073741824.0, "%.1f") + " GiB); timed anyway");
   for (const std::string& w : e.warnings)
     if (w.find("training.tokens not set") == std::string::npos) row.notes.push_back("llmcalc: " + w);
   finish_row(row);
@@ -223,7 +215,7 @@ Result<ValidationReport> validate_records(const std::string& json_text, const Va
     std::vector<ValidationRow> rows;
     if (!ik) {
       rows.push_back(skipped(id, "", ik.error()));
-    } else if (ik->second.rfind("kernel_", 0) == 0) {
+    } else if (is_kernel_kind(ik->second)) {
       rows = kernel_rows(j, id, ik->second, opt, profiles_used);
     } else if (Result<ParsedRecord> r = parse_record(j); !r) {
       rows.push_back(skipped(id, ik->second, r.error()));
@@ -246,7 +238,7 @@ Result<ValidationReport> validate_records(const std::string& json_text, const Va
     if (row.status == "skipped") continue;
     if (row.in_mae) summarise(s.throughput, row);
     else if (row.convention == "model_states") summarise(s.memory, row);
-    else if (row.kind.rfind("kernel_", 0) == 0) summarise(s.kernels, row);
+    else if (is_kernel_kind(row.kind)) summarise(s.kernels, row);
     else summarise(s.shown, row);
   }
   for (ValidationGroupSummary* g : {&s.throughput, &s.memory, &s.shown, &s.kernels})

@@ -119,6 +119,13 @@ std::string layout_text(const Estimate& e);
 // ASCII lower case: record words are matched case-insensitively.
 std::string lower(std::string s);
 
+// A number for a message or a note, printf-formatted ("%.10g": every digit a record can carry).
+std::string number_text(double v, const char* format = "%.10g");
+
+// The row's error: (predicted − measured) / measured; for a time metric (unit "s") that of
+// throughput, measured / predicted − 1, so + means predicted faster for every row.
+void finish_row(ValidationRow& row);
+
 // A row for a record that cannot be modelled, naming the field and the reason.
 ValidationRow skipped(const std::string& id, const std::string& kind, const Error& e);
 

@@ -21,12 +21,6 @@
 namespace llmc::detail::validation {
 namespace {
 
-std::string num(double v, const char* f = "%.4g") {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 const json* object_at(const json& j, const char* key) {
   return j.is_object() && j.contains(key) && j.at(key).is_object() ? &j.at(key) : nullptr;
 }
@@ -141,11 +135,6 @@ ValidationRow kernel_row(const std::string& id, const std::string& kind, const K
   return row;
 }
 
-void finish(ValidationRow& row) {
-  row.error = (row.predicted - row.measured) / row.measured;
-  if (!std::isfinite(row.error)) row.error = 0;
-}
-
 // cuBLASLt / torch.mm GEMM: TFLOP/s = 2·m·n·k / time.
 Result<std::vector<ValidationRow>> gemm_rows(const json& j, const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
   const json* k = object_at(j, "kernel");
@@ -170,8 +159,8 @@ Result<std::vector<ValidationRow>> gemm_rows(const json& j, const std::string& i
   row.unit = "TFLOP/s";
   row.measured = *measured;
   row.predicted = 2 * m * n * kk / t.s / 1e12;
-  row.layout = std::string(to_string(*d)) + " GEMM " + num(m, "%.0f") + "×" + num(n, "%.0f") + "×" + num(kk, "%.0f") + " (" + to_string(t.basis) + ")";
-  finish(row);
+  row.layout = std::string(to_string(*d)) + " GEMM " + number_text(m, "%.0f") + "×" + number_text(n, "%.0f") + "×" + number_text(kk, "%.0f") + " (" + to_string(t.basis) + ")";
+  finish_row(row);
   return std::vector<ValidationRow>{row};
 }
 
@@ -198,7 +187,7 @@ Result<std::vector<ValidationRow>> hbm_rows(const json& j, const std::string& id
         row.predicted = bytes / t.s / 1e9;
         row.layout = std::string(op) + " of 1 GiB moved (" + to_string(t.basis) + ")";
         row.notes.push_back("array size not compared: the record's largest arrays stream at the profile's HBM rate");
-        finish(row);
+        finish_row(row);
         return std::vector<ValidationRow>{row};
       }
     }
@@ -222,14 +211,6 @@ std::string collective_name(const std::string& text) {
   return "";
 }
 
-// nccl-tests: busbw = factor × size / time, the factor 2(n−1)/n for all-reduce, (n−1)/n for
-// all-gather, reduce-scatter and all-to-all, 1 for send/recv (NVIDIA/nccl-tests PERFORMANCE.md).
-double busbw_factor(const std::string& c, double n) {
-  if (c == "all_reduce") return 2 * (n - 1) / n;
-  if (c == "send_recv") return 1;
-  return (n - 1) / n;
-}
-
 Result<ValidationRow> nccl_row(const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes, const std::string& collective,
                                int64_t ranks, double bytes, double measured, const std::string& metric) {
   const double t = collective_time_s(g.r, collective.c_str(), ranks, bytes);
@@ -238,11 +219,11 @@ Result<ValidationRow> nccl_row(const std::string& id, const std::string& kind, c
   row.metric = metric;
   row.unit = "GB/s";
   row.measured = measured;
-  row.predicted = busbw_factor(collective, double(ranks)) * bytes / t / 1e9;
+  row.predicted = ring_factor(collective, double(ranks)) * bytes / t / 1e9;  // nccl-tests' busbw
   const int64_t per_node = g.r.gpus_per_node;
   row.layout = collective + " over " + std::to_string(ranks) + " GPUs (" + (ranks <= per_node ? "one node" : std::to_string((ranks + per_node - 1) / per_node) + " nodes") +
-               "), " + num(bytes / 1048576.0, "%.0f") + " MiB per rank, ring";
-  finish(row);
+               "), " + number_text(bytes / 1048576.0, "%.0f") + " MiB per rank, ring";
+  finish_row(row);
   return row;
 }
 
@@ -254,7 +235,7 @@ Result<std::vector<ValidationRow>> nccl_rows(const json& j, const std::string& i
   const json* ms = object_at(j, "measured");
   if (!ms) return make_error("measured", "missing");
   const std::optional<double> count = number_at(object_at(j, "hardware"), "gpu_count");
-  if (!count || *count < 2 || *count > 1e6 || *count != std::floor(*count)) return make_error("hardware.gpu_count", "the GPUs in the collective: a whole number from 2; got " + (count ? num(*count, "%g") : std::string("none")));
+  if (!count || *count < 2 || *count > 1e6 || *count != std::floor(*count)) return make_error("hardware.gpu_count", "the GPUs in the collective: a whole number from 2; got " + (count ? number_text(*count, "%g") : std::string("none")));
   const int64_t ranks = int64_t(*count);
   const std::string algorithm = lower(text_at(k, "algorithm"));
   if (algorithm.find("nvls") != std::string::npos || algorithm.find("tree") != std::string::npos || algorithm.find("collnet") != std::string::npos)
@@ -307,13 +288,13 @@ Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::stri
   double tokens = number_at(k, "total_tokens_per_batch").value_or(0);
   if (tokens <= 0) tokens = 16384, notes.push_back("tokens per batch not given: 16384, FlashAttention's benchmark");
   double heads = number_at(k, "heads").value_or(number_at(k, "nheads").value_or(0));
-  if (heads <= 0) heads = std::max(1.0, std::floor(2048 / d)), notes.push_back("heads not given: 2048 / head_dim = " + num(heads, "%g") + ", FlashAttention's benchmark");
+  if (heads <= 0) heads = std::max(1.0, std::floor(2048 / d)), notes.push_back("heads not given: 2048 / head_dim = " + number_text(heads, "%g") + ", FlashAttention's benchmark");
   const json* ms = object_at(j, "measured");
   if (!ms || !ms->contains("tflops_by_seqlen") || !ms->at("tflops_by_seqlen").is_object()) return make_error("measured.tflops_by_seqlen", "missing: TFLOP/s by sequence length");
   Result<Largest> big = largest_entry(ms->at("tflops_by_seqlen"), "measured.tflops_by_seqlen", true);
   if (!big) return big.error();
   const double s = big->size;
-  if (s > tokens || s > 1e7) return make_error("measured.tflops_by_seqlen", "sequence length " + big->key + " exceeds the tokens per batch (" + num(tokens, "%g") + ")");
+  if (s > tokens || s > 1e7) return make_error("measured.tflops_by_seqlen", "sequence length " + big->key + " exceeds the tokens per batch (" + number_text(tokens, "%g") + ")");
   const double batch = std::floor(tokens / s);
   const Dtype dt = g.r.s.hardware.gpu.half_dtype();
   const std::string impl = text_at(k, "impl");
@@ -328,9 +309,9 @@ Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::stri
   row.unit = "TFLOP/s";
   row.measured = big->value;
   row.predicted = flops / t / 1e12;
-  row.layout = std::string(to_string(dt)) + " attention " + (fwd && bwd ? "fwd+bwd" : fwd ? "fwd" : "bwd") + ", batch " + num(batch, "%g") + " × seq " + num(s, "%g") + " × " +
-               num(heads, "%g") + " heads × hdim " + num(d, "%g") + (causal ? ", causal" : "");
-  finish(row);
+  row.layout = std::string(to_string(dt)) + " attention " + (fwd && bwd ? "fwd+bwd" : fwd ? "fwd" : "bwd") + ", batch " + number_text(batch, "%g") + " × seq " + number_text(s, "%g") + " × " +
+               number_text(heads, "%g") + " heads × hdim " + number_text(d, "%g") + (causal ? ", causal" : "");
+  finish_row(row);
   return std::vector<ValidationRow>{row};
 }
 

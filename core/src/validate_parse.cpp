@@ -11,12 +11,6 @@
 namespace llmc::detail::validation {
 namespace {
 
-std::string num_text(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
 // A short rendering of a JSON value for error messages (never more than 60 bytes).
 std::string shown(const json& v) {
   std::string s = safe_dump(v);
@@ -69,10 +63,10 @@ Status get_num(const json& obj, const char* key, const std::string& path, double
   if (absent(obj, key)) return ok_status();
   const json& v = obj.at(key);
   const std::string field = path + "." + key;
-  if (!v.is_number()) return make_error(field, "must be a number in [" + num_text(lo) + ", " + num_text(hi) + "]; got " + shown(v));
+  if (!v.is_number()) return make_error(field, "must be a number in [" + number_text(lo) + ", " + number_text(hi) + "]; got " + shown(v));
   const double d = v.get<double>();
   if (!std::isfinite(d) || d < lo || d > hi)
-    return make_error(field, "must be a number in [" + num_text(lo) + ", " + num_text(hi) + "]; got " + shown(v));
+    return make_error(field, "must be a number in [" + number_text(lo) + ", " + number_text(hi) + "]; got " + shown(v));
   out = d;
   return ok_status();
 }
@@ -80,11 +74,11 @@ Status get_num(const json& obj, const char* key, const std::string& path, double
 Status get_int(const json& obj, const char* key, const std::string& path, double lo, double hi, std::optional<int64_t>& out) {
   std::optional<double> d;
   if (auto st = get_num(obj, key, path, lo, hi, d); !st) {
-    return make_error(st.error().field, "must be an integer in [" + num_text(lo) + ", " + num_text(hi) + "]; got " + shown(obj.at(key)));
+    return make_error(st.error().field, "must be an integer in [" + number_text(lo) + ", " + number_text(hi) + "]; got " + shown(obj.at(key)));
   }
   if (!d) return ok_status();
   if (*d != std::floor(*d))
-    return make_error(path + "." + key, "must be an integer in [" + num_text(lo) + ", " + num_text(hi) + "]; got " + shown(obj.at(key)));
+    return make_error(path + "." + key, "must be an integer in [" + number_text(lo) + ", " + number_text(hi) + "]; got " + shown(obj.at(key)));
   out = static_cast<int64_t>(*d);
   return ok_status();
 }
@@ -171,7 +165,7 @@ Status parse_training(const json& t, ParsedRecord& r) {
     if (auto st = get_int(t, key, p, 1, 1e7, seq); !st) return st;
     if (!seq) continue;
     if (r.seq_len && r.seq_len != *seq)
-      return make_error(p + "." + key, "differs from " + r.model_key("seq_len") + " (" + num_text(double(r.seq_len)) + "); got " + num_text(double(*seq)));
+      return make_error(p + "." + key, "differs from " + r.model_key("seq_len") + " (" + number_text(double(r.seq_len)) + "); got " + number_text(double(*seq)));
     r.seq_len = *seq;
   }
   if (auto st = get_int(t, "tp", p, 1, 1024, r.tp); !st) return st;
@@ -240,6 +234,12 @@ Result<ParsedRecord> parse_record(const json& j) {
     if (it.value().is_number()) r.measured.emplace_back(it.key(), it.value().get<double>());
     else if (it.value().is_string()) r.measured_text.push_back(it.key());
   return r;
+}
+
+std::string number_text(double v, const char* format) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
 }
 
 }  // namespace llmc::detail::validation

@@ -20,11 +20,6 @@ namespace {
 constexpr int64_t kUnpublishedGpuCount = 1024;
 
 bool has(const std::string& text, const char* needle) { return text.find(needle) != std::string::npos; }
-std::string n(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
 
 // Presets parsed once (immutable after the first call).
 const std::vector<ModelPreset>& presets() {
@@ -75,10 +70,10 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
     return make_error(r.model_key("experts"), std::string(r.given("experts") ? "is 0" : "missing") +
                                                   ": the record gives MoE fields (experts per token, expert width, shared or dense layers) but no experts");
   if (r.experts > 0 && (r.top_k < 1 || r.top_k > r.experts))
-    return make_error(r.model_key("top_k"), "must be in [1, " + n(double(r.experts)) + "] (the experts each token is routed to) for an MoE record; got " +
-                                                (r.given("top_k") ? n(double(r.top_k)) : std::string("nothing")));
+    return make_error(r.model_key("top_k"), "must be in [1, " + number_text(double(r.experts)) + "] (the experts each token is routed to) for an MoE record; got " +
+                                                (r.given("top_k") ? number_text(double(r.top_k)) : std::string("nothing")));
   if (r.experts > 0 && r.first_dense_layers >= r.layers)
-    return make_error(r.model_key("first_dense_layers"), "must be less than model.layers (" + n(double(r.layers)) + "); got " + n(double(r.first_dense_layers)));
+    return make_error(r.model_key("first_dense_layers"), "must be less than model.layers (" + number_text(double(r.layers)) + "); got " + number_text(double(r.first_dense_layers)));
   if (const ModelPreset* p = preset_with_shape(r)) {
     s.model = p->model;
     notes.push_back("architecture (biases, norms, positions, embeddings tying" + std::string(r.experts ? ", experts, attention" : "") +
@@ -104,7 +99,7 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
     s.model.kv_heads = r.kv_heads ? r.kv_heads : r.heads;
     s.model.head_dim = r.head_dim;  // 0: hidden / heads
     if (r.head_dim == 0 && r.hidden % r.heads != 0)
-      return make_error("model.hidden", "must be divisible by model.heads (" + n(double(r.heads)) + ") unless model.head_dim is given; got " + n(double(r.hidden)));
+      return make_error("model.hidden", "must be divisible by model.heads (" + number_text(double(r.heads)) + ") unless model.head_dim is given; got " + number_text(double(r.hidden)));
     s.model.ffn_hidden = r.ffn;
     s.model.vocab = r.vocab;
     if (r.experts > 0) {
@@ -114,9 +109,9 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
       s.model.shared_experts = r.shared_experts;
       s.model.moe_first_dense = r.first_dense_layers;
       s.model.moe_every = 1;
-      notes.push_back("MoE from the record: " + n(double(r.experts)) + " experts, " + n(double(r.top_k)) + " per token, expert width " +
-                      n(double(s.model.expert_ffn_hidden)) + (r.expert_ffn ? "" : " (model.ffn: no expert width given, Mixtral's convention)") + ", " +
-                      n(double(r.shared_experts)) + " shared, " + n(double(r.first_dense_layers)) + " leading dense layers, MoE in every layer after them");
+      notes.push_back("MoE from the record: " + number_text(double(r.experts)) + " experts, " + number_text(double(r.top_k)) + " per token, expert width " +
+                      number_text(double(s.model.expert_ffn_hidden)) + (r.expert_ffn ? "" : " (model.ffn: no expert width given, Mixtral's convention)") + ", " +
+                      number_text(double(r.shared_experts)) + " shared, " + number_text(double(r.first_dense_layers)) + " leading dense layers, MoE in every layer after them");
     }
   }
   s.model.name = r.model_name.empty() ? r.id : r.model_name;
@@ -357,13 +352,13 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   k.pp = r.pp ? std::vector<int64_t>{*r.pp} : std::vector<int64_t>{1, 2, 4, 8};
   if (!layout_published) notes.push_back("tp/pp not published: searched tp ∈ {1,2,4,8}, pp ∈ {1,2,4,8}");
   int64_t cp = r.cp.value_or(1);
-  if (r.ep && *r.ep != 1 && r.experts == 0) return make_error("training.ep", "expert parallelism needs an MoE model; got " + n(double(*r.ep)));
+  if (r.ep && *r.ep != 1 && r.experts == 0) return make_error("training.ep", "expert parallelism needs an MoE model; got " + number_text(double(*r.ep)));
   if (r.experts > 0) {
     p.ep = r.ep.value_or(1);
     if (!r.ep) notes.push_back("ep not published: 1 (every GPU holds every expert)");
     if (r.etp) {
       p.etp = *r.etp;
-      notes.push_back("expert tensor parallelism " + n(double(*r.etp)) + ", as the record says");
+      notes.push_back("expert tensor parallelism " + number_text(double(*r.etp)) + ", as the record says");
     } else if (r.tp.value_or(1) > 1) notes.push_back("etp not published: tp (Megatron-core's default expert tensor parallelism)");
     if (r.ep_overlap) p.ep_overlap = *r.ep_overlap;
     if (p.ep > 1 || p.etp > 1 || (p.etp == 0 && r.tp.value_or(1) > 1))
@@ -381,20 +376,20 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
         const int64_t tpd = *r.tp * *r.pp * *r.dp;
         if (!r.cp && gpus % tpd == 0) {
           cp = gpus / tpd;
-          notes.push_back("cp not published: " + n(double(cp)) + " = gpu_count / (tp·pp·dp)");
+          notes.push_back("cp not published: " + number_text(double(cp)) + " = gpu_count / (tp·pp·dp)");
         } else {
-          return make_error("training.dp", "tp·pp·cp·dp = " + n(double(prod)) + " but hardware.gpu_count = " + n(double(gpus)));
+          return make_error("training.dp", "tp·pp·cp·dp = " + number_text(double(prod)) + " but hardware.gpu_count = " + number_text(double(gpus)));
         }
       }
     } else if (layout_published && gpus % (*r.tp * *r.pp * cp) != 0) {
-      return make_error("hardware.gpu_count", "must be a multiple of tp·pp·cp = " + n(double(*r.tp * *r.pp * cp)) + "; got " + n(double(gpus)));
+      return make_error("hardware.gpu_count", "must be a multiple of tp·pp·cp = " + number_text(double(*r.tp * *r.pp * cp)) + "; got " + number_text(double(gpus)));
     }
   } else if (layout_published && r.dp) {
     gpus = *r.tp * *r.pp * cp * *r.dp;
-    notes.push_back("gpu_count not published: tp·pp·cp·dp = " + n(double(gpus)));
+    notes.push_back("gpu_count not published: tp·pp·cp·dp = " + number_text(double(gpus)));
   } else {
     gpus = kUnpublishedGpuCount;
-    notes.push_back("gpu_count not published: " + n(double(gpus)) + " GPUs (128 nodes of 8; docs/validation.md)");
+    notes.push_back("gpu_count not published: " + number_text(double(gpus)) + " GPUs (128 nodes of 8; docs/validation.md)");
   }
   s.hardware.gpu_count = gpus;
   p.cp = cp;
@@ -411,8 +406,8 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
       gbs = static_cast<int64_t>(seqs);
     } else {
       gbs = static_cast<int64_t>(std::llround(std::exp2(std::round(std::log2(std::max(seqs, 1.0))))));
-      notes.push_back("global batch " + n(*r.global_batch_tokens) + " tokens is not whole sequences of " + n(double(r.seq_len)) +
-                      ": nearest power of two, " + n(double(gbs)) + " sequences");
+      notes.push_back("global batch " + number_text(*r.global_batch_tokens) + " tokens is not whole sequences of " + number_text(double(r.seq_len)) +
+                      ": nearest power of two, " + number_text(double(gbs)) + " sequences");
     }
   }
   if (gbs > 0) {
@@ -433,7 +428,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
       const int64_t per_replica_max = dp_min > 0 ? gbs / std::max<int64_t>(1, dp_min) : gbs;
       // Divisors of the largest per-replica batch cover every candidate's (they divide it when dp does).
       k.micro_batch = divisors(std::max<int64_t>(1, r.batch_per_dp.value_or(per_replica_max)), 64);
-      if (r.batch_per_dp) notes.push_back("micro-batch not published: searched the divisors of the " + n(double(*r.batch_per_dp)) + " sequences per replica");
+      if (r.batch_per_dp) notes.push_back("micro-batch not published: searched the divisors of the " + number_text(double(*r.batch_per_dp)) + " sequences per replica");
       else notes.push_back("micro-batch not published: searched divisors of the per-replica batch (≤ 64)");
     } else {
       k.micro_batch = {1, 2, 4, 8, 16, 32, 64};
@@ -451,14 +446,14 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     if (!r.pp) return make_error("training.virtual_pipeline_layers_per_stage", "needs training.pp");
     const int64_t per_stage = r.layers / *r.pp;
     if (r.layers % *r.pp != 0 || per_stage % *r.vp_layers != 0)
-      return make_error("training.virtual_pipeline_layers_per_stage", "must divide the layers per stage (" + n(double(r.layers)) + " / pp " + n(double(*r.pp)) + "); got " + n(double(*r.vp_layers)));
+      return make_error("training.virtual_pipeline_layers_per_stage", "must divide the layers per stage (" + number_text(double(r.layers)) + " / pp " + number_text(double(*r.pp)) + "); got " + number_text(double(*r.vp_layers)));
     k.virtual_stages = {per_stage / *r.vp_layers};
   } else if (r.vp_present) {
     k.virtual_stages = {1};
   } else if (const int64_t per_stage = r.pp ? (r.layers + *r.pp - 1) / *r.pp : 0;
              c.layers_per_chunk > 0 && r.pp && *r.pp > 1 && per_stage % c.layers_per_chunk == 0) {
     k.virtual_stages = {per_stage / c.layers_per_chunk};
-    notes.push_back("virtual stages " + n(double(k.virtual_stages[0])) + " from the source's text, not the record: " + c.layers_per_chunk_source);
+    notes.push_back("virtual stages " + number_text(double(k.virtual_stages[0])) + " from the source's text, not the record: " + c.layers_per_chunk_source);
   } else {
     const int64_t pp_max = k.pp.back();
     k.virtual_stages = pp_max > 1 ? divisors((r.layers + pp_max - 1) / pp_max, 16) : std::vector<int64_t>{1};
@@ -470,8 +465,8 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   else k.sequence_parallel = {false};
 
   if (r.batch_per_dp && r.dp && gbs > 0 && *r.batch_per_dp * *r.dp != gbs)
-    notes.push_back("batch_size_per_dp × dp (" + n(double(*r.batch_per_dp * *r.dp)) + ") differs from the global batch (" + n(double(gbs)) + ")");
-  if (r.params > 0) notes.push_back("printed size " + n(r.params / 1e9) + "B");
+    notes.push_back("batch_size_per_dp × dp (" + number_text(double(*r.batch_per_dp * *r.dp)) + ") differs from the global batch (" + number_text(double(gbs)) + ")");
+  if (r.params > 0) notes.push_back("printed size " + number_text(r.params / 1e9) + "B");
   return out;
 }
 

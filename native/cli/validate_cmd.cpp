@@ -56,8 +56,6 @@ void print_summary(const ValidationReport& r, std::ostream& out, bool md) {
         << fmt("%.1f%%", 100 * s.kernels.mae) << ", max " << fmt("%.1f%%", 100 * s.kernels.max_abs_error) << " (" << s.kernels.worst << ")\n";
 }
 
-bool is_kernel(const ValidationRow& x) { return x.kind.rfind("kernel_", 0) == 0; }
-
 void print_table(const ValidationReport& r, std::ostream& out) {
   char line[512];
   std::snprintf(line, sizeof line, "%-44s %-22s %10s %10s %8s\n", "record", "metric", "measured", "predicted", "error");
@@ -66,9 +64,9 @@ void print_table(const ValidationReport& r, std::ostream& out) {
     if (x.status == "skipped") continue;
     const std::string metric = x.convention == "model_states" ? x.metric : x.unit;
     std::snprintf(line, sizeof line, "%-44s %-22s %10s %10s %8s%s\n", x.id.c_str(), metric.c_str(), value(x.measured).c_str(), value(x.predicted).c_str(),
-                  percent(x.error).c_str(), x.in_mae ? "" : is_kernel(x) ? "  (kernel)" : "  (not in MAE)");
+                  percent(x.error).c_str(), x.in_mae ? "" : is_kernel_kind(x.kind) ? "  (kernel)" : "  (not in MAE)");
     out << line;
-    if (!x.layout.empty()) out << (is_kernel(x) ? "    timed " : "    layout ") << x.layout << "; profile " << x.profile << "\n";
+    if (!x.layout.empty()) out << (is_kernel_kind(x.kind) ? "    timed " : "    layout ") << x.layout << "; profile " << x.profile << "\n";
     for (const std::string& n : x.notes) out << "    - " << n << "\n";
   }
   out << "\nskipped:\n";
@@ -88,7 +86,7 @@ void print_markdown(const ValidationReport& r, std::ostream& out) {
   for (const std::string& p : r.profiles_used) out << "- " << md_cell(p) << "\n";
   out << "\n## Results\n\n| record | metric | measured | predicted | error | layout (llmcalc) |\n|---|---|---:|---:|---:|---|\n";
   for (const ValidationRow& x : r.rows) {
-    if (x.status == "skipped" || is_kernel(x)) continue;
+    if (x.status == "skipped" || is_kernel_kind(x.kind)) continue;
     const std::string metric = x.convention == "model_states" ? x.metric + " (GB)" : x.metric + " (" + x.unit + ")";
     out << "| `" << x.id << "` | " << md_cell(metric) << (x.in_mae ? "" : ", not in MAE") << " | " << value(x.measured) << " | " << value(x.predicted) << " | "
         << percent(x.error) << " | " << md_cell(x.layout) << " |\n";
@@ -96,7 +94,7 @@ void print_markdown(const ValidationReport& r, std::ostream& out) {
   if (r.summary.kernels.rows) {
     out << "\n## Kernel benchmarks\n\n| record | metric | measured | predicted | error | timed (llmcalc) |\n|---|---|---:|---:|---:|---|\n";
     for (const ValidationRow& x : r.rows)
-      if (x.status != "skipped" && is_kernel(x))
+      if (x.status != "skipped" && is_kernel_kind(x.kind))
         out << "| `" << x.id << "` | " << md_cell(x.metric + " (" + x.unit + ")") << " | " << value(x.measured) << " | " << value(x.predicted) << " | " << percent(x.error) << " | "
             << md_cell(x.layout) << " |\n";
   }

@@ -70,6 +70,10 @@ struct ValidationRow {
   std::vector<std::string> notes; // every assumption made for this record
 };
 
+// Kernel benchmark records (kind "kernel_gemm", "kernel_nccl", ...): compared as kernels, apart
+// from the training runs and their targets.
+inline bool is_kernel_kind(const std::string& kind) { return kind.rfind("kernel_", 0) == 0; }
+
 struct ValidationGroupSummary {
   int rows = 0;
   double mae = 0;                 // mean |error|
