@@ -198,12 +198,12 @@ cat <<'MD'
 What this shows: isolated-kernel benchmarks are faster than the same kernels inside a training
 step. On A100 the 2024 cuBLASLt rates (0.81–0.82 of peak for large shapes) and FlashAttention-2's
 own kernel benchmark put Megatron-LM and FlashAttention-2 end-to-end throughput up to 11 % high (−1…+11 %),
-where the datasheet fractions (GEMM 0.86 of the max achievable matmul rate, attention 0.50 of peak) land within −4…+7 %. Inside a
+where the datasheet fractions (GEMM 0.86 of the max achievable matmul rate, attention 0.57 forward and 0.49 backward of peak) land within −4…+7 %. Inside a
 step, NCCL traffic shares the HBM and eight GPUs of a node run at their power cap; a bench run
 measures neither (the SMs NCCL holds during overlapped communication are modelled on both
 profiles: docs/formulas.md, Communication). The H100 131K row goes the other way (−13 % with
-the published profile, +11 % with the datasheet's): Meta's attention kernels were faster than
-FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's 0.50 of peak is closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
+the published profile, +12 % with the datasheet's): Meta's attention kernels were faster than
+FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's Hopper-native rates are closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
 its profiles will share the first bias until the ground-truth script (`gpu/groundtruth/`)
 measures the in-step slowdown on a real run; see docs/measurements/README.md.
 
@@ -220,9 +220,9 @@ fp32; FSDP without gradient sync until the last micro-batch). llmcalc models bot
 "Interleaved chunks" and "Gradient reduction") and the `llama3` convention takes them from the
 text instead of searching them; each row's notes say so.
 
-At that layout llmcalc predicts all three runs fast: +12.2 % at 8,192 GPUs, +12.4 % and +10.6 %
+At that layout llmcalc predicts all three runs fast: +12.3 % at 8,192 GPUs, +12.5 % and +11.6 %
 at 16,384 (table above). The rows' ratios come out close to Meta's (8,192 over 16,384 GPUs at 8K
-tokens: 1.074 predicted, 1.075 measured; 131K over 8K tokens: 0.935 against 0.950), so the time
+tokens: 1.074 predicted, 1.075 measured; 131K over 8K tokens: 0.942 against 0.950), so the time
 model tracks what changes between the runs; what it lacks is a factor of about 0.89 common to
 all three, which nothing llmcalc models at 1,024 GPUs shows (the NeMo / Megatron-Bridge H100 runs
 below, 405B included, are within −12…+1 % for models of 70B and more). Candidates at 8-16K GPUs
@@ -236,9 +236,9 @@ than llmcalc's accounting (Megatron's activations, whole FP32 gradients) says, b
 paper names only as "proactively deallocate tensors"; the rule for a layout that does not fit times the one needing
 the least memory and says so. How sensitive the rows are to what Meta leaves out: with the same
 v = 8, reducing bf16 gradients after every micro-batch (DeepSpeed's ZeRO-2) gives +8.2 / +9.8 /
-+8.0 %, FP32 after every micro-batch −18.7 / −16.8 / +5.2 %; searching v by the rule for
++8.9 %, FP32 after every micro-batch −18.6 / −16.8 / +6.0 %; searching v by the rule for
 unpublished knobs with sharded bf16 gradients gives v = 1 at 8,192 GPUs (the only one that fits
-there; a 47 % bubble, −15 %). Choosing among these by their error would be tuning to the
+there; a 47 % bubble, −18 %). Choosing among these by their error would be tuning to the
 rows, so the text's reading stands and the miss is reported.
 
 ## Kernel benchmark records
@@ -258,19 +258,21 @@ modelled, so the NVLS record is skipped and NVLS figures are left out with a not
 
 With the datasheet profile a benchmark GEMM runs at 0.95 of the GPU's maximum achievable matmul
 rate, not the 0.86 a training step gets (docs/formulas.md, "Kernel times": seven large cuBLASLt
-shapes reach 0.92-0.985 of it alone, median 0.946), on the SMs its waves keep busy; HBM,
-attention and collectives at the same datasheet fractions as in a step. These records are where
+shapes reach 0.92-0.985 of it alone, median 0.946), on the SMs its waves keep busy; attention
+at its isolated rates, forward 0.63 and backward 0.54 of peak (the Hopper-native kernels,
+FlashAttention-3 and cuDNN, of the FlashAttention-3 paper's figures), except FlashAttention-2 on a
+Hopper GPU, an Ampere kernel there, at its own published H100 rates (0.374 and 0.326); HBM and
+collectives at the same datasheet fractions as in a step. These records are where
 those fractions were read from, so against the datasheet they check the model's shape (size,
 tile and wave effects) more than its level; with `--profile published` they reproduce the points
 the profiles were built from (GEMMs exactly, HBM within 2 %). The result with the datasheet
 profile is in the summary below (`kernel benchmarks`) and the table at the end. Where it misses,
 and why:
-- **FlashAttention-2 on H100** (+46…+74 %): the datasheet's fused attention is 0.50 of peak for
-  the kernels a current stack runs on Hopper (cuDNN, FlashAttention-3); FlashAttention-2 uses
-  Ampere's instructions there and reaches 0.29-0.34. llmcalc times the profile's fused attention
-  whatever the implementation a record names (its note says so).
-- **FlashAttention-3 forward** (−20…−35 %): the datasheet has one rate for forward and backward
-  (0.50, a forward + backward mean); FlashAttention-3's forward alone reaches 0.62-0.76.
+- **Head dimension** (FlashAttention-2 on H100 at head dim 64 +13 / +18 %, FlashAttention-3
+  forward at head dim 256 −18 %, FlashAttention-2 on A100 at head dim 128 −7 / −14 %): the rates
+  are head dim 128's. A smaller head does less matrix work per softmax exponential (the
+  FlashAttention-3 paper: H100 has 989 TFLOP/s of matmul but 3.9 TFLOP/s of exponentials), a
+  larger one more; llmcalc does not model the exponentials.
 - **Skinny GEMMs** (802816×192×768: +30…+61 %): a 192-wide output and k = 768 leave cuBLAS
   little to tile or split, which the wave model (large tiles only) does not see.
 - **Maximum achievable matmul records** (−7…−12 %): each is the best shape of a sweep; llmcalc

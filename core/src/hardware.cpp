@@ -97,9 +97,8 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu) {
     p.gemm[key].fit = ThroughputFit{detail::datasheet_gemm_tflops(gpu, d), detail::kKernelOverheadUs};
     p.gemm[key].max_tflops = p.gemm[key].fit.peak;
     if (d == Dtype::bf16 || d == Dtype::fp16) {  // fused attention runs in 16-bit
-      const ThroughputFit f{gpu.peak_tflops(d) * detail::kDatasheetAttentionFraction, detail::kKernelOverheadUs};
-      p.attention[key].fwd_fit = f;
-      p.attention[key].bwd_fit = f;
+      p.attention[key].fwd_fit = ThroughputFit{gpu.peak_tflops(d) * detail::kDatasheetAttentionFwdFraction, detail::kKernelOverheadUs};
+      p.attention[key].bwd_fit = ThroughputFit{gpu.peak_tflops(d) * detail::kDatasheetAttentionBwdFraction, detail::kKernelOverheadUs};
     }
   }
   if (gpu.hbm_bandwidth_gbps > 0) p.memory_bound["hbm_copy"].fit = ThroughputFit{gpu.hbm_bandwidth_gbps * detail::kDatasheetHbmFraction, detail::kKernelOverheadUs};

@@ -138,7 +138,7 @@ KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, do
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
   const AttentionTable* table = kp.attention(dtype);
   if (!table || (backward ? table->bwd_fit.peak : table->fwd_fit.peak) <= 0) {
-    const double peak = kp.hw.gpu.peak_tflops(dtype) * 1e12 * kDatasheetAttentionFraction;
+    const double peak = kp.hw.gpu.peak_tflops(dtype) * 1e12 * (backward ? kDatasheetAttentionBwdFraction : kDatasheetAttentionFwdFraction);
     return {kKernelOverheadUs * 1e-6 + flops / peak, kSpecRelErr, KernelBasis::spec};
   }
   const AttentionTable& t = *table;

@@ -84,9 +84,23 @@ inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d) {
   const double mamf = gpu.mamf_tflops(d);
   return mamf > 0 ? mamf * kDatasheetGemmMamfFraction : gpu.peak_tflops(d) * kDatasheetGemmFraction;
 }
-// Fused attention forward + backward: FlashAttention-2 causal hdim128 on A100 0.50-0.61 of peak
-// (155-189 TFLOP/s at 2k-16k), cuDNN / FlashAttention-3 on H100 0.5-0.6 forward.
-constexpr double kDatasheetAttentionFraction = 0.50;
+// Fused attention alone on the GPU, bf16, head dim 128, 16k tokens: the Hopper-native kernels of
+// the FlashAttention-3 paper's figures (arXiv:2407.08608, H100 SXM5) run forward at 648
+// (FlashAttention-3) and 595 (cuDNN) TFLOP/s, backward at 561 and 516: means 0.63 and 0.54 of
+// 989.4. FlashAttention-2 on A100 (its own generation) agrees: fwd+bwd 171-203 of 312 against
+// 0.57 from these two rates.
+constexpr double kIsolatedAttentionFwdFraction = 0.63;
+constexpr double kIsolatedAttentionBwdFraction = 0.54;
+// Inside a training step attention, like the GEMMs, runs at 0.86 / 0.95 of its isolated rate
+// (eight GPUs at their power cap, NCCL holding SMs): forward 0.57, backward 0.49 of peak, 0.51 for
+// forward + backward together (the 0.50 this model used before splitting them).
+constexpr double kDatasheetAttentionFwdFraction = kIsolatedAttentionFwdFraction / kIsolatedOverInStepGemm;
+constexpr double kDatasheetAttentionBwdFraction = kIsolatedAttentionBwdFraction / kIsolatedOverInStepGemm;
+// FlashAttention-2 on Hopper: written for Ampere's mma.sync, it cannot use Hopper's warpgroup MMA
+// and reaches about 35 % of H100's peak (FlashAttention-3 paper, abstract); its figures give
+// forward 370 and backward 322 TFLOP/s (hdim 128, 16k), 0.374 and 0.326 of 989.4, isolated.
+constexpr double kAmpereAttentionOnHopperFwdFraction = 0.374;
+constexpr double kAmpereAttentionOnHopperBwdFraction = 0.326;
 // Streaming copies (HBM copy/triad, the fused multi-tensor optimizer): BabelStream copy on
 // A100 80GB 1.61-1.75 of 2.04 TB/s, H100 2.90-3.18 of 3.35.
 constexpr double kDatasheetHbmFraction = 0.85;

@@ -9,8 +9,10 @@
 // largest size (sequence length for attention, message size for NCCL): the asymptotic rate a
 // profile is about; the notes say what was timed.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 
 #include "formulas.h"
 #include "kernel_time.h"
@@ -92,6 +94,7 @@ std::optional<Dtype> gemm_dtype(const std::string& text) {
 struct KernelGpu {
   Resolved r;
   std::string label;
+  bool datasheet = false;  // timed with the datasheet profile, not a measured or published one
 };
 Result<KernelGpu> kernel_gpu(const json& j, const ValidateOptions& opt, std::vector<std::string>& notes) {
   const std::string text = text_at(object_at(j, "hardware"), "gpu");
@@ -114,12 +117,16 @@ Result<KernelGpu> kernel_gpu(const json& j, const ValidateOptions& opt, std::vec
       table.fit.peak *= kIsolatedOverInStepGemm;
       table.max_tflops = table.fit.peak;
     }
-    isolated.description += "; GEMMs at the isolated rate (0.95 of the maximum achievable, not the in-step 0.86)";
+    for (auto& [dtype, table] : isolated.attention) {
+      table.fwd_fit.peak *= kIsolatedOverInStepGemm;
+      table.bwd_fit.peak *= kIsolatedOverInStepGemm;
+    }
+    isolated.description += "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step 0.86)";
     attach_profile(s, isolated);
   }
   Result<Resolved> r = resolve(s);
   if (!r) return r.error();
-  return KernelGpu{*r, pick.profile ? pick.label : "datasheet, isolated kernels (core/data/gpus/" + gpu + ".json)"};
+  return KernelGpu{*r, pick.profile ? pick.label : "datasheet, isolated kernels (core/data/gpus/" + gpu + ".json)", !pick.profile};
 }
 
 ValidationRow kernel_row(const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
@@ -271,6 +278,16 @@ Result<std::vector<ValidationRow>> nccl_rows(const json& j, const std::string& i
   return rows;
 }
 
+// "FlashAttention-2", "FlashAttention 2", "flash-attn 2.x", "FA2", "flash_attn_2": the Ampere-era kernels.
+bool names_flash_attention_2(const std::string& impl) {
+  std::string t;
+  for (char ch : lower(impl)) t += std::isalnum(static_cast<unsigned char>(ch)) ? ch : ' ';
+  std::string squeezed;
+  for (char ch : t) if (ch != ' ') squeezed += ch;
+  return squeezed.find("flashattention2") != std::string::npos || squeezed.find("flashattn2") != std::string::npos ||
+         (" " + t + " ").find(" fa2 ") != std::string::npos;
+}
+
 // FlashAttention's benchmark (benchmarks/benchmark_flash_attention.py): hidden 2048 split into
 // 2048 / head_dim heads, 16384 tokens per batch, FLOPs 4·b·s²·h·d (halved when causal), backward
 // 2.5 × forward; TFLOP/s = FLOPs / time.
@@ -298,8 +315,20 @@ Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::stri
   const double batch = std::floor(tokens / s);
   const Dtype dt = g.r.s.hardware.gpu.half_dtype();
   const std::string impl = text_at(k, "impl");
-  if (!impl.empty()) notes.push_back("implementation '" + impl + "': llmcalc times the profile's fused attention, whatever its implementation");
-  const KernelProfile kp(g.r.s.hardware);
+  HardwareSpec hw = g.r.s.hardware;
+  if (g.datasheet && hw.gpu.is_hopper() && names_flash_attention_2(impl)) {
+    // An Ampere kernel on Hopper: the datasheet's attention rates are Hopper-native kernels'.
+    HardwareProfile p = *hw.profile;
+    for (auto& [dtype, table] : p.attention) {
+      table.fwd_fit.peak = hw.gpu.peak_tflops(dt) * kAmpereAttentionOnHopperFwdFraction;
+      table.bwd_fit.peak = hw.gpu.peak_tflops(dt) * kAmpereAttentionOnHopperBwdFraction;
+    }
+    hw.profile = std::make_shared<const HardwareProfile>(std::move(p));
+    notes.push_back("implementation '" + impl + "': an Ampere kernel (mma.sync) on Hopper, at FlashAttention-2's published H100 rates (forward 0.374, backward 0.326 of peak), not the Hopper-native ones");
+  } else if (!impl.empty()) {
+    notes.push_back("implementation '" + impl + "': llmcalc times the profile's fused attention" + (g.datasheet ? std::string(" (the datasheet's: the GPU generation's own kernels)") : std::string()));
+  }
+  const KernelProfile kp(hw);
   const double fwd_flops = 4 * batch * s * s * heads * d * (causal ? 0.5 : 1.0);
   double flops = 0, t = 0;
   if (fwd) flops += fwd_flops, t += attention_time(kp, dt, batch, s, s, heads, heads, d, causal, false).s;

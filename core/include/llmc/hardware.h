@@ -38,6 +38,10 @@ struct GpuSpec {
   // Streaming multiprocessors (AMD: compute units); 0 where unknown (then NCCL's share of them
   // is not modelled: docs/formulas.md, Communication, "Overlap is not free").
   int64_t sm_count = 0;
+  // NVIDIA compute capability (8.0 Ampere A100, 9.0 Hopper, 10.0 Blackwell); 0 for AMD and where
+  // unknown. Hopper's tensor cores run at full rate only through warpgroup MMA (wgmma), which
+  // kernels written for Ampere (FlashAttention-2) do not use: docs/formulas.md, Kernel times.
+  double compute_capability = 0;
   // The citations are not kept here (every Scenario copies its GpuSpec): gpu_sources(id).
 
   double peak_tflops(Dtype d) const;
@@ -49,6 +53,7 @@ struct GpuSpec {
   // (Ampere) or newer, the generation that brought bf16 tensor cores; AMD's Instinct GPUs with
   // bf16 run CK's flash attention. The one catalog GPU without bf16 (V100, sm70) has neither.
   bool has_fused_attention() const { return peak_bf16_tflops > 0; }
+  bool is_hopper() const { return compute_capability >= 9.0 && compute_capability < 10.0; }
   // The 16-bit tensor dtype a GPU is quoted in: bf16, or fp16 where it has no bf16 (V100).
   Dtype half_dtype() const { return peak_bf16_tflops > 0 ? Dtype::bf16 : Dtype::fp16; }
   bool operator==(const GpuSpec&) const = default;
