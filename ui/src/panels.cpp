@@ -178,6 +178,14 @@ void hardware_panel(State& st, Platform& platform) {
       ImGui::TextUnformatted("max achievable matmul: none published; the datasheet profile runs GEMMs at 0.75 of the dense peak");
     else
       ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.", src.max_achievable_matmul.c_str());
+    {  // the datasheet profile's fused-attention rates, read from core (docs/formulas.md, Kernel times)
+      const std::shared_ptr<const HardwareProfile> ds = shared_datasheet_profile(g);
+      const auto att = ds->attention.find(to_string(half_dtype));
+      if (att != ds->attention.end() && half_peak > 0)
+        ImGui::Text("fused attention: the datasheet profile runs forward at %.2f and backward at %.2f of the %s peak in a step "
+                    "(their rates alone in the FlashAttention-3 paper's H100 figures, at the GEMMs' in-step share; docs/formulas.md, Kernel times)",
+                    att->second.fwd_fit.peak / half_peak, att->second.bwd_fit.peak / half_peak, half);
+    }
     if (g.sm_count > 0)
       ImGui::Text("SMs: %s. Overlapped communication slows compute by hardware.nccl_sms / %lld while it runs.", src.sm_count.c_str(),
                   static_cast<long long>(g.sm_count));
