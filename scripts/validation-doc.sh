@@ -252,7 +252,8 @@ HBM record by the streaming-copy (or triad) rate of a 1 GiB array, against `copy
 `<collective>_ring_busbw_GBps` entries), bus bandwidth as nccl-tests defines it; an attention
 record by `attention_time` forward, backward or both at its longest sequence, with
 FlashAttention's benchmark conventions where the record gives no more (16,384 tokens per batch,
-2048 / head_dim heads; FLOPs 4·b·s²·h·d, halved when causal, backward 2.5×). One row per record
+2048 / head_dim heads; FLOPs 4·b·s²·h·d, halved when causal, backward 2.5×), in 16-bit only (an
+FP8 attention record is skipped, naming `kernel.dtype`). One row per record
 (per collective for the H200 ring record); NCCL's NVLS, tree and CollNet algorithms are not
 modelled, so the NVLS record is skipped and NVLS figures are left out with a note.
 

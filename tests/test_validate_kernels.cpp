@@ -117,6 +117,14 @@ TEST_CASE("FlashAttention-2 is recognised by its names, on Hopper only, with the
   }
   // On A100 (its own generation) FlashAttention-2 is the datasheet's native kernel.
   CHECK(predicted("FlashAttention-2", "A100 SXM 80GB") == doctest::Approx(0.63 * 312).epsilon(0.01));
+  // An FP8 attention benchmark is not timed at the 16-bit rate: skipped, naming the field.
+  nlohmann::json fp8 = record("FlashAttention-3", "H100 SXM");
+  fp8["kernel"]["dtype"] = "fp8 e4m3";
+  const ValidationReport skipped = run_text(nlohmann::json::array({fp8}).dump());
+  REQUIRE(skipped.rows.size() == 1);
+  CHECK(skipped.rows[0].status == "skipped");
+  CHECK(skipped.rows[0].skip_field == "kernel.dtype");
+  CHECK(contains(skipped.rows[0].skip_reason, "fp8 e4m3"));
   // A published profile's attention table is the measurement: no rule on top of it.
   const double published = predicted("FlashAttention-2", "H100 SXM", bundled_options());
   CHECK(published != doctest::Approx(0.374 * 989.4).epsilon(0.01));

@@ -314,6 +314,11 @@ Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::stri
   if (s > tokens || s > 1e7) return make_error("measured.tflops_by_seqlen", "sequence length " + big->key + " exceeds the tokens per batch (" + number_text(tokens, "%g") + ")");
   const double batch = std::floor(tokens / s);
   const Dtype dt = g.r.s.hardware.gpu.half_dtype();
+  // Fused attention is timed in 16-bit (training recipes keep it there, FP8 ones included): a
+  // record in another dtype is not predicted at a 16-bit rate.
+  const std::string dtype_text = text_at(k, "dtype");
+  if (const std::optional<Dtype> named = gemm_dtype(dtype_text); named && *named != Dtype::bf16 && *named != Dtype::fp16)
+    return make_error("kernel.dtype", "llmcalc times fused attention in 16-bit (bf16/fp16) only; got '" + dtype_text + "'");
   const std::string impl = text_at(k, "impl");
   HardwareSpec hw = g.r.s.hardware;
   if (g.datasheet && hw.gpu.is_hopper() && names_flash_attention_2(impl)) {
