@@ -138,8 +138,7 @@ TEST_CASE("attention and memory-bound kernels: fits, and the fallbacks by kernel
   CHECK(f.s == doctest::Approx(4e-6 + fwd_flops / (989.4e12 * 0.63 * in_step)).epsilon(1e-9));
   const KernelTime b = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, true);
   CHECK(b.s == doctest::Approx(4e-6 + 2.5 * fwd_flops / (989.4e12 * 0.54 * in_step)).epsilon(1e-9));
-  // Forward and backward together stay near the single 0.50 of peak the model used before the
-  // split (the training rows' calibration): 3.5 / (1/0.570 + 2.5/0.489) = 0.51.
+  // Forward and backward together in a step: 3.5 / (1/0.570 + 2.5/0.489) = 0.51 of peak.
   const double together = 3.5 * fwd_flops / (f.s + b.s - 8e-6) / 989.4e12;
   CHECK(together == doctest::Approx(0.51).epsilon(0.01));
   // Streaming kernels use the copy bandwidth (datasheet 0.85 × 3350 GB/s); framework element-wise

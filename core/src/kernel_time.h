@@ -77,8 +77,9 @@ constexpr double kDatasheetGemmFraction = 0.75;
 // A GEMM benchmarked alone (no neighbours at their power cap, no NCCL sharing HBM and SMs): the
 // seven large cuBLASLt shapes (6144-32768) of the published records reach 0.92-0.985 of MAMF
 // (H100 fp8 1290-1382 of 1402.6, A100 fp16 250.8-256.5 of 271.2), median 0.946: 0.95 / 0.86 =
-// 1.10 × the in-step rate. `llmcalc validate` predicts kernel benchmark records with it.
-constexpr double kIsolatedOverInStepGemm = 0.95 / kDatasheetGemmMamfFraction;
+// 1.10 × the in-step rate. The same ratio relates attention's isolated and in-step rates (below);
+// `llmcalc validate` predicts kernel benchmark records with it.
+constexpr double kIsolatedOverInStep = 0.95 / kDatasheetGemmMamfFraction;
 // The GEMM rate (TFLOP/s) of the datasheet profile for `d` on `gpu`, by the two rules above.
 inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d) {
   const double mamf = gpu.mamf_tflops(d);
@@ -93,9 +94,9 @@ constexpr double kIsolatedAttentionFwdFraction = 0.63;
 constexpr double kIsolatedAttentionBwdFraction = 0.54;
 // Inside a training step attention, like the GEMMs, runs at 0.86 / 0.95 of its isolated rate
 // (eight GPUs at their power cap, NCCL holding SMs): forward 0.57, backward 0.49 of peak, 0.51 for
-// forward + backward together (the 0.50 this model used before splitting them).
-constexpr double kDatasheetAttentionFwdFraction = kIsolatedAttentionFwdFraction / kIsolatedOverInStepGemm;
-constexpr double kDatasheetAttentionBwdFraction = kIsolatedAttentionBwdFraction / kIsolatedOverInStepGemm;
+// forward + backward together.
+constexpr double kDatasheetAttentionFwdFraction = kIsolatedAttentionFwdFraction / kIsolatedOverInStep;
+constexpr double kDatasheetAttentionBwdFraction = kIsolatedAttentionBwdFraction / kIsolatedOverInStep;
 // FlashAttention-2 on Hopper: written for Ampere's mma.sync, it cannot use Hopper's warpgroup MMA
 // and reaches about 35 % of H100's peak (FlashAttention-3 paper, abstract); its figures give
 // forward 370 and backward 322 TFLOP/s (hdim 128, 16k), 0.374 and 0.326 of 989.4, isolated.

@@ -3,8 +3,8 @@
 // record's figure. The same kernel-time and collective functions the step time uses
 // (kernel_time.cpp, comm.cpp) time them; nothing here is fitted to the records.
 //
-// A benchmark times one kernel alone, so the datasheet profile's GEMM rate is taken without its
-// in-step share (kernel_time.h, kIsolatedOverInStepGemm); a measured or published profile is
+// A benchmark times one kernel alone, so the datasheet profile's GEMM and attention rates are taken
+// without their in-step share (kernel_time.h, kIsolatedOverInStep); a measured or published profile is
 // made of isolated benchmarks already and is used as it is. Each record gives one row at its
 // largest size (sequence length for attention, message size for NCCL): the asymptotic rate a
 // profile is about; the notes say what was timed.
@@ -114,12 +114,12 @@ Result<KernelGpu> kernel_gpu(const json& j, const ValidateOptions& opt, std::vec
   } else {
     HardwareProfile isolated = datasheet_profile(s.hardware.gpu);
     for (auto& [dtype, table] : isolated.gemm) {
-      table.fit.peak *= kIsolatedOverInStepGemm;
+      table.fit.peak *= kIsolatedOverInStep;
       table.max_tflops = table.fit.peak;
     }
     for (auto& [dtype, table] : isolated.attention) {
-      table.fwd_fit.peak *= kIsolatedOverInStepGemm;
-      table.bwd_fit.peak *= kIsolatedOverInStepGemm;
+      table.fwd_fit.peak *= kIsolatedOverInStep;
+      table.bwd_fit.peak *= kIsolatedOverInStep;
     }
     isolated.description += "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step 0.86)";
     attach_profile(s, isolated);
@@ -324,7 +324,7 @@ Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::stri
   if (g.datasheet && hw.gpu.is_hopper() && names_flash_attention_2(impl)) {
     // An Ampere kernel on Hopper: the datasheet's attention rates are Hopper-native kernels'.
     HardwareProfile p = *hw.profile;
-    for (auto& [dtype, table] : p.attention) {
+    for (auto& [dtype, table] : p.attention) {  // bf16 and fp16, one tensor-core peak
       table.fwd_fit.peak = hw.gpu.peak_tflops(dt) * kAmpereAttentionOnHopperFwdFraction;
       table.bwd_fit.peak = hw.gpu.peak_tflops(dt) * kAmpereAttentionOnHopperBwdFraction;
     }
