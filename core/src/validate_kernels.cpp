@@ -3,14 +3,15 @@
 // record's figure. The same kernel-time and collective functions the step time uses
 // (kernel_time.cpp, comm.cpp) time them; nothing here is fitted to the records.
 //
-// A benchmark times one kernel alone, so the datasheet profile's GEMM and attention rates are taken
-// without their in-step share (kernel_time.h, kIsolatedOverInStep); a measured or published profile is
+// A benchmark times one kernel alone, so the datasheet profile is built with its isolated GEMM and
+// attention rates (KernelSetting::isolated, kernel_time.h); a measured or published profile is
 // made of isolated benchmarks already and is used as it is. Each record gives one row at its
 // largest size (sequence length for attention, message size for NCCL): the asymptotic rate a
 // profile is about; the notes say what was timed.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
@@ -90,7 +91,7 @@ std::optional<Dtype> gemm_dtype(const std::string& text) {
 }
 
 // The GPU a kernel record ran on, resolved with the profile it is timed with. For the datasheet
-// profile the GEMM rates are the isolated ones.
+// profile the GEMM and attention rates are the isolated ones.
 struct KernelGpu {
   Resolved r;
   std::string label;
@@ -109,21 +110,7 @@ Result<KernelGpu> kernel_gpu(const json& j, const ValidateOptions& opt, std::vec
   s.training.precision = s.hardware.gpu.half_dtype() == Dtype::bf16 ? Precision::bf16_mixed : Precision::fp16_mixed;
   s.training.flash_attention = s.hardware.gpu.has_fused_attention();
   const ProfilePick pick = pick_profile(gpu, opt);
-  if (pick.profile) {
-    attach_profile(s, *pick.profile);
-  } else {
-    HardwareProfile isolated = datasheet_profile(s.hardware.gpu);
-    for (auto& [dtype, table] : isolated.gemm) {
-      table.fit.peak *= kIsolatedOverInStep;
-      table.max_tflops = table.fit.peak;
-    }
-    for (auto& [dtype, table] : isolated.attention) {
-      table.fwd_fit.peak *= kIsolatedOverInStep;
-      table.bwd_fit.peak *= kIsolatedOverInStep;
-    }
-    isolated.description += "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step 0.86)";
-    attach_profile(s, isolated);
-  }
+  attach_profile(s, pick.profile ? *pick.profile : datasheet_profile(s.hardware.gpu, KernelSetting::isolated));
   Result<Resolved> r = resolve(s);
   if (!r) return r.error();
   return KernelGpu{*r, pick.profile ? pick.label : "datasheet, isolated kernels (core/data/gpus/" + gpu + ".json)", !pick.profile};
@@ -206,15 +193,9 @@ Result<std::vector<ValidationRow>> hbm_rows(const json& j, const std::string& id
 std::string collective_name(const std::string& text) {
   std::string t = lower(text);
   t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return c == '_' || c == '-' || c == ' '; }), t.end());
-  for (const char* c : {"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"})
-    if (t.rfind(c, 0) == 0) {
-      const std::string s = c;
-      if (s == "allreduce") return "all_reduce";
-      if (s == "allgather") return "all_gather";
-      if (s == "reducescatter") return "reduce_scatter";
-      if (s == "alltoall") return "all_to_all";
-      return "send_recv";
-    }
+  for (const auto& [prefix, name] : {std::pair{"allreduce", "all_reduce"}, {"allgather", "all_gather"}, {"reducescatter", "reduce_scatter"},
+                                      {"alltoall", "all_to_all"}, {"sendrecv", "send_recv"}})
+    if (t.rfind(prefix, 0) == 0) return name;
   return "";
 }
 
