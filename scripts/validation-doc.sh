@@ -198,10 +198,10 @@ cat <<'MD'
 What this shows: isolated-kernel benchmarks are faster than the same kernels inside a training
 step. On A100 the 2024 cuBLASLt rates (0.81–0.82 of peak for large shapes) and FlashAttention-2's
 own kernel benchmark put Megatron-LM and FlashAttention-2 end-to-end throughput up to 11 % high (−1…+11 %),
-where the datasheet fractions (GEMM 0.86 of the max achievable matmul rate, attention 0.57 forward and 0.49 backward of peak) land within −4…+7 %. Inside a
+where the datasheet fractions (GEMM 0.86 of the max achievable matmul rate, attention 0.57 forward and 0.49 backward of peak at head dim 128 on H100, the matmul part a share of peak and the exponentials at the GPU's own rate elsewhere) land within −4…+7 %. Inside a
 step, NCCL traffic shares the HBM and eight GPUs of a node run at their power cap; a bench run
 measures neither (the SMs NCCL holds during overlapped communication are modelled on both
-profiles: docs/formulas.md, Communication). The H100 131K row goes the other way (−13 % with
+profiles: docs/formulas.md, Communication). The H100 131K row goes the other way (−11 % with
 the published profile, +12 % with the datasheet's): Meta's attention kernels were faster than
 FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's Hopper-native rates are closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
 its profiles will share the first bias until the ground-truth script (`gpu/groundtruth/`)
@@ -260,20 +260,20 @@ modelled, so the NVLS record is skipped and NVLS figures are left out with a not
 With the datasheet profile a benchmark GEMM runs at 0.95 of the GPU's maximum achievable matmul
 rate, not the 0.86 a training step gets (docs/formulas.md, "Kernel times": seven large cuBLASLt
 shapes reach 0.92-0.985 of it alone, median 0.946), on the SMs its waves keep busy; attention
-at its isolated rates, forward 0.63 and backward 0.54 of peak (the Hopper-native kernels,
-FlashAttention-3 and cuDNN, of the FlashAttention-3 paper's figures), except FlashAttention-2 on a
-Hopper GPU, an Ampere kernel there, at its own published H100 rates (0.374 and 0.326); HBM and
-collectives at the same datasheet fractions as in a step. These records are where
-those fractions were read from, so against the datasheet they check the model's shape (size,
-tile and wave effects) more than its level; with `--profile published` they reproduce the points
-the profiles were built from (GEMMs exactly, HBM within 2 %). The result with the datasheet
-profile is in the summary below (`kernel benchmarks`) and the table at the end. Where it misses,
-and why:
-- **Head dimension** (FlashAttention-2 on H100 at head dim 64 +13 / +18 %, FlashAttention-3
-  forward at head dim 256 −18 %, FlashAttention-2 on A100 at head dim 128 −7 / −14 %): the rates
-  are head dim 128's. A smaller head does less matrix work per softmax exponential (the
-  FlashAttention-3 paper: H100 has 989 TFLOP/s of matmul but 3.9 TFLOP/s of exponentials), a
-  larger one more; llmcalc does not model the exponentials.
+at its isolated rates, forward 0.63 and backward 0.54 of peak at head dim 128 on H100 (the
+Hopper-native kernels, FlashAttention-3 and cuDNN, of the FlashAttention-3 paper's figures),
+except FlashAttention-2 on a Hopper GPU, an Ampere kernel there, at its own published H100 rates
+(0.374 and 0.326); other head dims and GPUs by their softmax exponentials (docs/formulas.md,
+"Head dimension": the matmul part at a share of peak, one exponential per score element at the
+GPU's SMs × 16 × boost clock); HBM and collectives at the same datasheet fractions as in a step.
+These records are where those fractions were read from, so against the datasheet they check the
+model's shape (size, head dim, tile and wave effects) more than its level; with `--profile
+published` they reproduce the points the profiles were built from (GEMMs exactly, HBM within
+2 %). The result with the datasheet profile is in the summary below (`kernel benchmarks`) and the
+table at the end. Head dimension moves the attention rows as the exponentials say (FlashAttention-3
+forward at head dim 64 / 128 / 256 −4.6 / −3.9 / −2.3 %; with one flat rate head dim 64 was
++13…+18 % and 256 −18 %, A100 at head dim 128 −14 %); the worst attention row is
+FlashAttention-2 on H100 at head dim 64, causal, +7 %. Where the rest miss, and why:
 - **Skinny GEMMs** (802816×192×768: +30…+61 %): a 192-wide output and k = 768 leave cuBLAS
   little to tile or split, which the wave model (large tiles only) does not see.
 - **Maximum achievable matmul records** (−7…−12 %): each is the best shape of a sweep; llmcalc

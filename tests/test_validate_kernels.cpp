@@ -88,10 +88,13 @@ TEST_CASE("kernel HBM, NCCL and attention records against the datasheet profile"
   const ValidationRow& fa2h = row(r, "fa2_h100_fwdbwd_hdim128_noncausal");
   CHECK(fa2h.predicted == doctest::Approx(3.5 / (1 / 0.374 + 2.5 / 0.326) * 989.4).epsilon(0.01));
   CHECK(has_note(fa2h, "an Ampere kernel (mma.sync) on Hopper"));
-  // On A100 FlashAttention-2 is the generation's own kernel: the datasheet's isolated rates,
-  // 3.5 / (1/0.63 + 2.5/0.54) = 0.566 of 312.
-  const ValidationRow& fa2a = row(r, "fa2_a100_fwdbwd_hdim128_causal");
-  CHECK(fa2a.predicted == doctest::Approx(3.5 / (1 / 0.63 + 2.5 / 0.54) * 312).epsilon(0.01));
+  // On A100 FlashAttention-2 is the generation's own kernel: the datasheet's matmul shares of
+  // peak with A100's own exponential rate; within 7 % of the paper's figures at head dim 128
+  // and 64, causal or not.
+  for (const char* id : {"fa2_a100_fwdbwd_hdim128_causal", "fa2_a100_fwdbwd_hdim128_noncausal", "fa2_a100_fwdbwd_hdim64_causal", "fa2_a100_fwdbwd_hdim64_noncausal"}) {
+    CAPTURE(id);
+    CHECK(std::abs(row(r, id).error) < 0.07);
+  }
 }
 
 TEST_CASE("FlashAttention-2 is recognised by its names, on Hopper only, with the datasheet only") {
@@ -115,8 +118,9 @@ TEST_CASE("FlashAttention-2 is recognised by its names, on Hopper only, with the
     CAPTURE(name);
     CHECK(predicted(name, "H100 SXM") == doctest::Approx(hopper_native).epsilon(1e-9));
   }
-  // On A100 (its own generation) FlashAttention-2 is the datasheet's native kernel.
-  CHECK(predicted("FlashAttention-2", "A100 SXM 80GB") == doctest::Approx(0.63 * 312).epsilon(0.01));
+  // On A100 (its own generation) FlashAttention-2 is the datasheet's native kernel: the matmul
+  // part at 1 / (1/0.63 − 4096/16/512) = 0.920 of 312, the exponentials at 108 × 16 × 1.41 GHz.
+  CHECK(predicted("FlashAttention-2", "A100 SXM 80GB") == doctest::Approx(1 / (1 / (0.9197 * 312) + 1 / (4 * 128 * 108 * 16 * 1410e-6))).epsilon(0.01));
   // An FP8 attention benchmark is not timed at the 16-bit rate: skipped, naming the field.
   nlohmann::json fp8 = record("FlashAttention-3", "H100 SXM");
   fp8["kernel"]["dtype"] = "fp8 e4m3";

@@ -115,6 +115,7 @@ Result<GpuSpec> find_gpu(const std::string& id) {
   g.price_per_gpu_hour_usd = num(j, "price_per_gpu_hour_usd");
   g.sm_count = static_cast<int64_t>(num(j, "sm_count"));
   g.compute_capability = num(j, "compute_capability");
+  g.boost_clock_mhz = num(j, "boost_clock_mhz");
   if (j.contains("max_achievable_matmul_tflops") && j.at("max_achievable_matmul_tflops").is_object()) {
     const json& mm = j.at("max_achievable_matmul_tflops");
     g.mamf_bf16_tflops = num(mm, "bf16");
@@ -137,6 +138,7 @@ Result<GpuSources> gpu_sources(const std::string& id) {
   out.max_achievable_matmul = str("max_achievable_matmul");
   out.sm_count = str("sm_count");
   out.compute_capability = str("compute_capability");
+  out.boost_clock_mhz = str("boost_clock_mhz");
   return out;
 }
 

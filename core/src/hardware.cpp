@@ -100,10 +100,8 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu, KernelSetting setting) {
     if (gpu.peak_tflops(d) <= 0) continue;
     p.gemm[key].fit = ThroughputFit{detail::datasheet_gemm_tflops(gpu, d) * alone, detail::kKernelOverheadUs};
     p.gemm[key].max_tflops = p.gemm[key].fit.peak;
-    if (d == Dtype::bf16 || d == Dtype::fp16) {  // fused attention runs in 16-bit
-      p.attention[key].fwd_fit = ThroughputFit{gpu.peak_tflops(d) * detail::kDatasheetAttentionFwdFraction * alone, detail::kKernelOverheadUs};
-      p.attention[key].bwd_fit = ThroughputFit{gpu.peak_tflops(d) * detail::kDatasheetAttentionBwdFraction * alone, detail::kKernelOverheadUs};
-    }
+    if (d == Dtype::bf16 || d == Dtype::fp16)  // fused attention runs in 16-bit
+      p.attention[key] = detail::datasheet_attention_table(gpu, d, alone / detail::kIsolatedOverInStep);
   }
   if (gpu.hbm_bandwidth_gbps > 0) p.memory_bound["hbm_copy"].fit = ThroughputFit{gpu.hbm_bandwidth_gbps * detail::kDatasheetHbmFraction, detail::kKernelOverheadUs};
   p.comm_source = "busbw = 0.78 × NVLink one-way (nccl-tests 8×A100 235/300, 8×H100 ring 367/450), 0.9 × NIC; alpha 20/30 µs";

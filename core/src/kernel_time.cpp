@@ -131,32 +131,57 @@ KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, d
   return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
 }
 
+AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed, AttentionFractions fractions) {
+  AttentionTable t;
+  const double peak = gpu.peak_tflops(d), exp_rate = gpu.exp_tera_per_s();
+  const bool split = exp_rate > 0;
+  const double fwd = split ? matmul_fraction(fractions.fwd_at_128, kAttentionFwdFlopsPerScorePerDim) : fractions.fwd_at_128;
+  const double bwd = split ? matmul_fraction(fractions.bwd_at_128, kAttentionBwdFlopsPerScorePerDim) : fractions.bwd_at_128;
+  t.fwd_fit = ThroughputFit{peak * fwd * speed, kKernelOverheadUs};
+  t.bwd_fit = ThroughputFit{peak * bwd * speed, kKernelOverheadUs};
+  t.exp_tera_per_s = exp_rate * speed;
+  return t;
+}
+
+namespace {
+// The fit's time for one attention kernel: launch, matmuls at the fit's rate, exponentials at the
+// table's rate (none where it has none).
+double attention_fit_s(const AttentionTable& t, bool backward, double flops, double exps) {
+  const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
+  return f.overhead_us * 1e-6 + flops / (f.peak * 1e12) + (t.exp_tera_per_s > 0 ? exps / (t.exp_tera_per_s * 1e12) : 0);
+}
+}  // namespace
+
 KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, double q_len, double kv_len, double heads,
                           double kv_heads, double head_dim, bool causal, bool backward) {
-  const double fwd_flops = 4 * batch * q_len * kv_len * heads * head_dim * (causal ? 0.5 : 1.0);
-  const double flops = backward ? 2.5 * fwd_flops : fwd_flops;
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
+  const double scores = batch * q_len * kv_len * heads * (causal ? 0.5 : 1.0);  // one exponential each
+  const double flops_per_dim = backward ? kAttentionBwdFlopsPerScorePerDim : kAttentionFwdFlopsPerScorePerDim;
+  auto flops_at = [&](double d) { return flops_per_dim * scores * d; };
   const AttentionTable* table = kp.attention(dtype);
   if (!table || (backward ? table->bwd_fit.peak : table->fwd_fit.peak) <= 0) {
-    const double peak = kp.hw.gpu.peak_tflops(dtype) * 1e12 * (backward ? kDatasheetAttentionBwdFraction : kDatasheetAttentionFwdFraction);
-    return {kKernelOverheadUs * 1e-6 + flops / peak, kSpecRelErr, KernelBasis::spec};
+    const AttentionTable ds = datasheet_attention_table(kp.hw.gpu, dtype, 1 / kIsolatedOverInStep);
+    return {attention_fit_s(ds, backward, flops_at(head_dim), scores), kSpecRelErr, KernelBasis::spec};
   }
   const AttentionTable& t = *table;
-  const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
-  const double fit_s = f.overhead_us * 1e-6 + flops / (f.peak * 1e12);
+  const double fit_s = attention_fit_s(t, backward, flops_at(head_dim), scores);
   if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
   // The table is keyed by (seq_len, head_dim, mask), not by batch × heads, so the correction is
   // to the throughput, not to the time: a point measured on 16 heads × 8 sequences tells the rate
   // of one 16-head sequence of the same length, while its time would carry the fit's overhead
-  // to a shape with a different amount of work. (Rates fall once batch × heads no longer fills
-  // the GPU; that occupancy effect is not modelled.)
+  // to a shape with a different amount of work. A point's ratio is taken at its own head dim (the
+  // fit's rate for this shape's batch, heads and length at the point's head dim against the
+  // point's), and carried to this head dim by the fit. (Rates fall once batch × heads no longer
+  // fills the GPU; that occupancy effect is not modelled.)
   const double ls = det_log(kv_len) / det_log(2.0), ld = det_log(head_dim) / det_log(2.0);
-  const double query_rate = flops / fit_s;  // the fit's rate for this shape's work
   // Points of the other mask type are a poorer match: one octave further away.
   const Correction c = correct(
       t.points, [&](const AttentionPoint& p) { return sq(det_log(p.seq_len) / det_log(2.0) - ls) + sq(det_log(p.head_dim) / det_log(2.0) - ld) + (p.causal == causal ? 0 : 1); },
-      // log(this shape's work at the point's measured rate / at the fitted rate)
-      [&](const AttentionPoint& p) { return det_log(query_rate / ((backward ? p.bwd_tflops : p.fwd_tflops) * 1e12)); },
+      // log(measured / fitted time) of this shape's work at the point's head dim
+      [&](const AttentionPoint& p) {
+        const double fit_rate = flops_at(p.head_dim) / attention_fit_s(t, backward, flops_at(p.head_dim), scores);
+        return det_log(fit_rate / ((backward ? p.bwd_tflops : p.fwd_tflops) * 1e12));
+      },
       [](const AttentionPoint& p) { return p.cv; });
   return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
 }
@@ -185,3 +210,21 @@ KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes) 
 }
 
 }  // namespace llmc::detail
+
+namespace llmc {
+
+double GpuSpec::exp_tera_per_s() const {
+  // Compute capability 7.0-9.x: the programming guide's throughput table (kernel_time.h).
+  if (compute_capability < 7.0 || compute_capability >= 10.0 || sm_count <= 0 || boost_clock_mhz <= 0) return 0;
+  return double(sm_count) * detail::kExpPerClockPerSm * boost_clock_mhz * 1e-6;
+}
+
+double attention_tflops(const AttentionTable& t, bool backward, double head_dim) {
+  const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
+  if (f.peak <= 0 || head_dim <= 0) return 0;
+  const double flops_per_score = (backward ? detail::kAttentionBwdFlopsPerScorePerDim : detail::kAttentionFwdFlopsPerScorePerDim) * head_dim;
+  const double s_per_score = flops_per_score / f.peak + (t.exp_tera_per_s > 0 ? 1 / t.exp_tera_per_s : 0);  // ÷ 1e12 on both sides
+  return flops_per_score / s_per_score;
+}
+
+}  // namespace llmc

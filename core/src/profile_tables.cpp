@@ -123,6 +123,13 @@ Status read_attention(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
       if (!f) return f.error();
       *dst = *f;
     }
+    // Optional: the exponential rate the fit's times include (absent: a flat rate). The special
+    // function units run an eighth of the fp32 FMA rate, so the fp32 peak bounds it.
+    if (t.at("fit").contains("exp_tera_per_s")) {
+      Result<double> e = profile_number(t.at("fit"), "exp_tera_per_s", path + "fit.", 0, gpu.peak_fp32_tflops > 0 ? gpu.peak_fp32_tflops : peak, true);
+      if (!e) return e.error();
+      a.exp_tera_per_s = *e;
+    }
     if (Status s = not_array(t, "points", path); !s) return s;
     const json& pts = array_at(t, "points");
     for (size_t i = 0; i < pts.size(); ++i) {
@@ -294,7 +301,9 @@ void write_profile_tables(const HardwareProfile& p, json& doc) {
       for (const AttentionPoint& pt : t.points)
         pts.push_back({{"batch", pt.batch}, {"seq_len", pt.seq_len}, {"heads", pt.heads}, {"kv_heads", pt.kv_heads}, {"head_dim", pt.head_dim},
                        {"causal", pt.causal}, {"fwd_tflops", pt.fwd_tflops}, {"bwd_tflops", pt.bwd_tflops}, {"cv", pt.cv}});
-      a[dtype] = {{"fit", {{"fwd", fit_json(t.fwd_fit, "peak_tflops")}, {"bwd", fit_json(t.bwd_fit, "peak_tflops")}}}, {"points", pts}};
+      json fit = {{"fwd", fit_json(t.fwd_fit, "peak_tflops")}, {"bwd", fit_json(t.bwd_fit, "peak_tflops")}};
+      if (t.exp_tera_per_s > 0) fit["exp_tera_per_s"] = t.exp_tera_per_s;
+      a[dtype] = {{"fit", fit}, {"points", pts}};
     }
   }
   if (!p.memory_bound.empty()) {

@@ -305,12 +305,10 @@ Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::stri
   if (g.datasheet && hw.gpu.is_hopper() && names_flash_attention_2(impl)) {
     // An Ampere kernel on Hopper: the datasheet's attention rates are Hopper-native kernels'.
     HardwareProfile p = *hw.profile;
-    for (auto& [dtype, table] : p.attention) {  // bf16 and fp16, one tensor-core peak
-      table.fwd_fit.peak = hw.gpu.peak_tflops(dt) * kAmpereAttentionOnHopperFwdFraction;
-      table.bwd_fit.peak = hw.gpu.peak_tflops(dt) * kAmpereAttentionOnHopperBwdFraction;
-    }
+    for (auto& [dtype, table] : p.attention)  // bf16 and fp16, one tensor-core peak
+      table = datasheet_attention_table(hw.gpu, dt, 1.0, kAmpereAttentionOnHopper);
     hw.profile = std::make_shared<const HardwareProfile>(std::move(p));
-    notes.push_back("implementation '" + impl + "': an Ampere kernel (mma.sync) on Hopper, at FlashAttention-2's published H100 rates (forward 0.374, backward 0.326 of peak), not the Hopper-native ones");
+    notes.push_back("implementation '" + impl + "': an Ampere kernel (mma.sync) on Hopper, at FlashAttention-2's published H100 rates (forward 0.374, backward 0.326 of peak at head dim 128), not the Hopper-native ones");
   } else if (!impl.empty()) {
     notes.push_back("implementation '" + impl + "': llmcalc times the profile's fused attention" + (g.datasheet ? std::string(" (the datasheet's: the GPU generation's own kernels)") : std::string()));
   }

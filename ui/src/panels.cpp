@@ -181,10 +181,19 @@ void hardware_panel(State& st, Platform& platform) {
     {  // the datasheet profile's fused-attention rates, read from core (docs/formulas.md, Kernel times)
       const std::shared_ptr<const HardwareProfile> ds = shared_datasheet_profile(g);
       const auto att = ds->attention.find(to_string(half_dtype));
-      if (att != ds->attention.end() && half_peak > 0)
-        ImGui::Text("fused attention: the datasheet profile runs forward at %.2f and backward at %.2f of the %s peak in a step "
+      if (att != ds->attention.end() && half_peak > 0) {
+        const AttentionTable& t = att->second;
+        ImGui::Text("fused attention: the datasheet profile runs forward at %.2f and backward at %.2f of the %s peak in a step at head dim 128 "
                     "(their rates alone in the FlashAttention-3 paper's H100 figures, at the GEMMs' in-step share; docs/formulas.md, Kernel times)",
-                    att->second.fwd_fit.peak / half_peak, att->second.bwd_fit.peak / half_peak, half);
+                    attention_tflops(t, false, 128) / half_peak, attention_tflops(t, true, 128) / half_peak, half);
+        if (t.exp_tera_per_s > 0)
+          ImGui::Text("softmax exponentials: %.2f T/s in a step (%s SMs x 16 per clock x %.0f MHz boost clock); at head dim 64 forward %.2f, "
+                      "backward %.2f of peak",
+                      t.exp_tera_per_s, std::to_string(g.sm_count).c_str(), g.boost_clock_mhz, attention_tflops(t, false, 64) / half_peak,
+                      attention_tflops(t, true, 64) / half_peak);
+        else
+          ImGui::TextUnformatted("softmax exponentials: no SM count and clock in the catalog; attention keeps head dim 128's rates at every head dim");
+      }
     }
     if (g.sm_count > 0)
       ImGui::Text("SMs: %s. Overlapped communication slows compute by hardware.nccl_sms / %lld while it runs.", src.sm_count.c_str(),

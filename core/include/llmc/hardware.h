@@ -42,6 +42,10 @@ struct GpuSpec {
   // unknown. Hopper's tensor cores run at full rate only through warpgroup MMA (wgmma), which
   // kernels written for Ampere (FlashAttention-2) do not use: docs/formulas.md, Kernel times.
   double compute_capability = 0;
+  // The boost clock the datasheet's tensor peaks are quoted at (MHz; NVIDIA GPUs with sm_count
+  // only, 0 elsewhere): with sm_count it sets the rate of softmax exponentials (docs/formulas.md,
+  // Kernel times, "Head dimension").
+  double boost_clock_mhz = 0;
   // The citations are not kept here (every Scenario copies its GpuSpec): gpu_sources(id).
 
   double peak_tflops(Dtype d) const;
@@ -54,6 +58,10 @@ struct GpuSpec {
   // bf16 run CK's flash attention. The one catalog GPU without bf16 (V100, sm70) has neither.
   bool has_fused_attention() const { return peak_bf16_tflops > 0; }
   bool is_hopper() const { return compute_capability >= 9.0 && compute_capability < 10.0; }
+  // Softmax exponentials per second ÷ 1e12: SMs × 16 exp2 per clock per SM × boost clock on
+  // NVIDIA compute capability 7.x-9.x; 0 where the catalog lacks a figure (docs/formulas.md,
+  // Kernel times, "Head dimension").
+  double exp_tera_per_s() const;
   // The 16-bit tensor dtype a GPU is quoted in: bf16, or fp16 where it has no bf16 (V100).
   Dtype half_dtype() const { return peak_bf16_tflops > 0 ? Dtype::bf16 : Dtype::fp16; }
   bool operator==(const GpuSpec&) const = default;
@@ -94,9 +102,17 @@ struct AttentionPoint {
   double fwd_tflops = 0, bwd_tflops = 0, cv = 0;
 };
 struct AttentionTable {
+  // Time = overhead + FLOPs / peak + score elements / exp rate: the matmuls at `peak` TFLOP/s and
+  // one softmax exponential per score element (forward, and backward's recomputed P) at
+  // exp_tera_per_s × 1e12 per second. 0 (profiles written before the term, GPUs without an SFU
+  // figure) leaves a flat rate: the fit's peak then holds the exponentials' cost too.
   ThroughputFit fwd_fit, bwd_fit;  // peak in TFLOP/s
+  double exp_tera_per_s = 0;
   std::vector<AttentionPoint> points;
 };
+// The rate (TFLOP/s) of a large attention kernel of head dim `head_dim` by this table's fit
+// (launch cost left out): FLOPs over matmul time plus exponential time.
+double attention_tflops(const AttentionTable& t, bool backward, double head_dim);
 
 // A memory-bound kernel: bytes moved (read + written) against achieved GB/s.
 struct BandwidthPoint {

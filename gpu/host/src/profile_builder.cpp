@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "llmc_bench/fit.h"
 #include "llmc_bench/stats.h"
@@ -240,12 +241,30 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
       else notes.push_back("attention." + it->first + ": dropped a point at fwd " + fmt(pt.fwd_tflops) + ", bwd " + fmt(pt.bwd_tflops) + " TFLOP/s");
     }
     t.points = kept;
-    std::vector<WorkTime> fw, bw;
-    for (const AttentionPoint& pt : t.points) {
-      const double f = attention_fwd_flops(int64_t(pt.batch), int64_t(pt.seq_len), int64_t(pt.heads), int64_t(pt.head_dim), pt.causal);
-      fw.push_back({f, f / (pt.fwd_tflops * 1e12)});
-      bw.push_back({2.5 * f, 2.5 * f / (pt.bwd_tflops * 1e12)});
+    // The fit is of the matmul part: each point's time less its softmax exponentials at the
+    // GPU's rate (one per score element; docs/formulas.md, Kernel times, "Head dimension"), so
+    // that head dims the grid did not measure follow the exponentials' share. A GPU without an
+    // exponential rate in the catalog, or points faster than their exponentials allow, keep a
+    // flat rate.
+    double exp_rate = gpu.exp_tera_per_s();
+    auto fits = [&](double rate) {
+      std::vector<WorkTime> fw, bw;
+      for (const AttentionPoint& pt : t.points) {
+        const double f = attention_fwd_flops(int64_t(pt.batch), int64_t(pt.seq_len), int64_t(pt.heads), int64_t(pt.head_dim), pt.causal);
+        const double exp_s = rate > 0 ? f / (4 * pt.head_dim) / (rate * 1e12) : 0;  // score elements / rate
+        fw.push_back({f, f / (pt.fwd_tflops * 1e12) - exp_s});
+        bw.push_back({2.5 * f, 2.5 * f / (pt.bwd_tflops * 1e12) - exp_s});
+      }
+      return std::pair{fw, bw};
+    };
+    auto [fw, bw] = fits(exp_rate);
+    auto positive = [](const std::vector<WorkTime>& w) { return std::all_of(w.begin(), w.end(), [](const WorkTime& x) { return x.seconds > 0; }); };
+    if (exp_rate > 0 && !(positive(fw) && positive(bw))) {
+      notes.push_back("attention." + it->first + ": points faster than " + fmt(exp_rate) + " T exponentials/s allow; fitted as a flat rate");
+      exp_rate = 0;
+      std::tie(fw, bw) = fits(0);
     }
+    t.exp_tera_per_s = exp_rate;
     if (Result<ThroughputFit> f = fit_throughput(fw, 1e12)) t.fwd_fit = *f, t.fwd_fit.peak = std::min(t.fwd_fit.peak, peak);
     if (Result<ThroughputFit> f = fit_throughput(bw, 1e12)) t.bwd_fit = *f, t.bwd_fit.peak = std::min(t.bwd_fit.peak, peak);
   }

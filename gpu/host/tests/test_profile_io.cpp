@@ -136,6 +136,43 @@ TEST_CASE("finalize_profile: fits, headline numbers, spec caps, comm tier") {
   CHECK(p.inter_node.busbw_gbps == llmc::datasheet_profile(*llmc::find_gpu("h100-sxm")).inter_node.busbw_gbps);
 }
 
+TEST_CASE("finalize_profile: the attention fit is of the matmul part, the exponentials apart") {
+  // Points made of 10 µs + FLOPs at 900 (forward) / 600 (backward) TFLOP/s + one exponential per
+  // score element at H100's 132 × 16 × 1.83 GHz, at head dims 64 and 128: the fit gives back 900
+  // and 600 and records the exponential rate, so head dim 256 follows without a point there.
+  const llmc::GpuSpec gpu = *llmc::find_gpu("h100-sxm");
+  const double exp_rate = 132 * 16 * 1830e-6;
+  auto point = [&](int64_t s, int64_t d, double fwd_rate, double bwd_rate) {
+    const double f = attention_fwd_flops(4, s, 16, d, false), scores = 4.0 * s * s * 16;
+    return attention_point(4, s, 16, 16, d, false, {10e-6 + f / (fwd_rate * 1e12) + scores / (exp_rate * 1e12)},
+                           {10e-6 + 2.5 * f / (bwd_rate * 1e12) + scores / (exp_rate * 1e12)});
+  };
+  std::vector<std::string> notes;
+  llmc::HardwareProfile p;
+  for (int64_t d : {64, 128})
+    for (int64_t s : {1024, 4096, 16384}) p.attention["bf16"].points.push_back(point(s, d, 900, 600));
+  const llmc::AttentionTable t = finalize_profile(p, gpu, {}, notes).attention.at("bf16");
+  CHECK(t.exp_tera_per_s == doctest::Approx(exp_rate).epsilon(1e-12));
+  CHECK(t.fwd_fit.peak == doctest::Approx(900).epsilon(1e-3));
+  CHECK(t.bwd_fit.peak == doctest::Approx(600).epsilon(1e-3));
+  CHECK(t.fwd_fit.overhead_us == doctest::Approx(10).epsilon(1e-3));
+  CHECK(llmc::attention_tflops(t, false, 256) == doctest::Approx(1 / (1 / 900.0 + 1 / (4 * 256 * exp_rate))).epsilon(1e-3));
+  // Points faster than the exponentials allow (head dim 32 at 900 TFLOP/s with none) keep a flat
+  // rate, with a note.
+  llmc::HardwareProfile fast;
+  for (int64_t s : {1024, 4096, 16384}) {
+    const double f = attention_fwd_flops(4, s, 16, 32, false);
+    fast.attention["bf16"].points.push_back(attention_point(4, s, 16, 16, 32, false, {f / 900e12}, {2.5 * f / 900e12}));
+  }
+  std::vector<std::string> fast_notes;
+  const llmc::AttentionTable flat = finalize_profile(fast, gpu, {}, fast_notes).attention.at("bf16");
+  CHECK(flat.exp_tera_per_s == 0);
+  CHECK(flat.fwd_fit.peak == doctest::Approx(900).epsilon(1e-3));
+  bool noted = false;
+  for (const std::string& n : fast_notes) noted = noted || n.find("attention.bf16: points faster than") == 0;
+  CHECK(noted);
+}
+
 TEST_CASE("the assembled profile survives core's writer and reader (schema v1 validation)") {
   std::vector<std::string> notes;
   std::vector<GemmShape> shapes;
