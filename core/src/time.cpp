@@ -116,8 +116,9 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     step.add(ct.stage_bwd, m);
     te.gemm_s = tr.add("time.gemm_s", "m × Σ GEMM kernels of one micro-batch on the slowest stage (forward, backward dX and dW, recompute)", "s",
                        "hardware profile gemm table / fit (docs/formulas.md, Kernel times)", step.gemm_s, {{"m", m}});
-    te.attention_s = tr.add("time.attention_s", "m × Σ attention kernels (fused flash, or QKᵀ/softmax/PV)", "s", "hardware profile attention table / fit",
-                            step.attention_s, {{"m", m}});
+    te.attention_s = tr.add("time.attention_s", "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential rate; or QKᵀ/softmax/PV)", "s",
+                            "hardware profile attention table / fit; exponentials at SMs × 16 × boost clock (docs/formulas.md, Kernel times, Head dimension)",
+                            step.attention_s, {{"m", m}, {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()}});
     te.memory_bound_s = tr.add("time.memory_bound_s", "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss", "s",
                                "hardware profile memory_bound table / fit", step.memory_s, {{"m", m}});
     te.optimizer_s = tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s", "hardware profile memory_bound.adamw (fit: HBM)",
