@@ -157,7 +157,7 @@ TEST_CASE("kernel records llmcalc cannot read are skipped, naming the field") {
   };
   const Case cases[] = {
       {kernel_record("kernel_gemm", h100, {{"m", 1024}, {"n", 1024}, {"k", 1024}}, {{"tflops", 500}}), "kernel.dtype"},
-      {kernel_record("kernel_gemm", h100, {{"dtype", "bf16"}, {"m", 1024}, {"n", 0}, {"k", 1024}}, {{"tflops", 500}}), "kernel.m"},
+      {kernel_record("kernel_gemm", h100, {{"dtype", "bf16"}, {"m", 1024}, {"n", 0}, {"k", 1024}}, {{"tflops", 500}}), "kernel.n"},
       {kernel_record("kernel_gemm", h100, {{"dtype", "bf16"}, {"shape_MxNxK", "1024x1024"}}, {{"tflops", 500}}), "kernel.m"},
       {kernel_record("kernel_gemm", h100, {{"dtype", "bf16"}, {"m", 1024}, {"n", 1024}, {"k", 1024}}, {{"tflops", "fast"}}), "measured.tflops"},
       {kernel_record("kernel_gemm", {{"gpu", "TPU v5p"}}, {{"dtype", "bf16"}, {"m", 1}, {"n", 1}, {"k", 1}}, {{"tflops", 1}}), "hardware.gpu"},
@@ -170,6 +170,15 @@ TEST_CASE("kernel records llmcalc cannot read are skipped, naming the field") {
       {kernel_record("kernel_attention", h100, {{"head_dim", 128}, {"causal", true}, {"direction", "sideways"}}, {{"tflops_by_seqlen", {{"2k", 500}}}}), "kernel.direction"},
       {kernel_record("kernel_attention", h100, {{"head_dim", 128}, {"causal", true}, {"direction", "fwd"}}, {{"tflops_by_seqlen", {{"64k", 500}}}}), "measured.tflops_by_seqlen"},
       {kernel_record("kernel_power", h100, nlohmann::json::object(), {{"watts", 700}}), "kind"},
+      // The wrong type is an error naming the field, as in a training record, not "not given".
+      {kernel_record("kernel_gemm", h100, {{"dtype", 16}, {"m", 1024}, {"n", 1024}, {"k", 1024}}, {{"tflops", 500}}), "kernel.dtype"},
+      {kernel_record("kernel_gemm", h100, {{"dtype", "bf16"}, {"m", "1024"}, {"n", 1024}, {"k", 1024}}, {{"tflops", 500}}), "kernel.m"},
+      {kernel_record("kernel_gemm", {{"gpu", 100}}, {{"dtype", "bf16"}, {"m", 1}, {"n", 1}, {"k", 1}}, {{"tflops", 1}}), "hardware.gpu"},
+      {kernel_record("kernel_nccl", {{"gpu", "H100"}, {"gpu_count", "8"}}, {{"collective", "all_reduce"}}, {{"busbw_GBps_by_size", {{"1GiB", 300}}}}), "hardware.gpu_count"},
+      {kernel_record("kernel_nccl", {{"gpu", "H100"}, {"gpu_count", 8}}, {{"collective", "all_reduce"}, {"algorithm", true}}, {{"busbw_GBps_by_size", {{"1GiB", 300}}}}), "kernel.algorithm"},
+      {kernel_record("kernel_attention", h100, {{"head_dim", "128"}, {"causal", true}, {"direction", "fwd"}}, {{"tflops_by_seqlen", {{"2k", 500}}}}), "kernel.head_dim"},
+      {kernel_record("kernel_attention", h100, {{"head_dim", 128}, {"causal", true}, {"direction", "fwd"}, {"heads", "16"}}, {{"tflops_by_seqlen", {{"2k", 500}}}}), "kernel.heads"},
+      {kernel_record("kernel_attention", h100, {{"head_dim", 128}, {"causal", true}, {"direction", "fwd"}, {"impl", 2}}, {{"tflops_by_seqlen", {{"2k", 500}}}}), "kernel.impl"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.text);

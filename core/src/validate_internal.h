@@ -73,6 +73,11 @@ struct ParsedRecord {
   }
 };
 
+// A record field, strictly: absent or null leaves `out` as it was (not published); the wrong type,
+// or a number outside [lo, hi], is an error naming `path.key`, what it must be and what was given.
+Status get_string(const json& obj, const char* key, const std::string& path, std::string& out);
+Status get_num(const json& obj, const char* key, const std::string& path, double lo, double hi, std::optional<double>& out);
+
 // id and kind only (enough to decide whether the record is a kernel record).
 Result<std::pair<std::string, std::string>> parse_id_kind(const json& j);
 // Everything; the error's field is the record path ("training.tp").

@@ -27,13 +27,20 @@ namespace {
 const json* object_at(const json& j, const char* key) {
   return j.is_object() && j.contains(key) && j.at(key).is_object() ? &j.at(key) : nullptr;
 }
-std::string text_at(const json* o, const char* key) {
-  return o && o->contains(key) && o->at(key).is_string() ? o->at(key).get<std::string>() : "";
+// Fields of section `o` (named `path` in errors; null when the record has no such section), read
+// as strictly as a training record's: absent is "" / nullopt, the wrong type or range an error
+// naming the field.
+Result<std::string> text_field(const json* o, const char* key, const char* path) {
+  std::string out;
+  if (o)
+    if (Status st = get_string(*o, key, path, out); !st) return st.error();
+  return out;
 }
-std::optional<double> number_at(const json* o, const char* key) {
-  if (!o || !o->contains(key) || !o->at(key).is_number()) return std::nullopt;
-  const double v = o->at(key).get<double>();
-  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+Result<std::optional<double>> number_field(const json* o, const char* key, const char* path, double lo, double hi) {
+  std::optional<double> out;
+  if (o)
+    if (Status st = get_num(*o, key, path, lo, hi, out); !st) return st.error();
+  return out;
 }
 
 // "16GiB", "1MiB", "32KiB", "134M", "8G", "512" → bytes: K/M/G/T with "i" are powers of 1024,
@@ -98,7 +105,9 @@ struct KernelGpu {
   bool datasheet = false;  // timed with the datasheet profile, not a measured or published one
 };
 Result<KernelGpu> kernel_gpu(const json& j, const ValidateOptions& opt, std::vector<std::string>& notes) {
-  const std::string text = text_at(object_at(j, "hardware"), "gpu");
+  const Result<std::string> gpu_text = text_field(object_at(j, "hardware"), "gpu", "hardware");
+  if (!gpu_text) return gpu_text.error();
+  const std::string& text = *gpu_text;
   if (text.empty()) return make_error("hardware.gpu", "missing: the GPU the kernel ran on");
   const std::string gpu = gpu_id_for(text);
   if (gpu.empty()) return make_error("hardware.gpu", "no llmcalc GPU matches '" + text + "'");
@@ -133,25 +142,35 @@ ValidationRow kernel_row(const std::string& id, const std::string& kind, const K
 Result<std::vector<ValidationRow>> gemm_rows(const json& j, const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
   const json* k = object_at(j, "kernel");
   if (!k) return make_error("kernel", "missing: the GEMM's dtype and shape");
-  const std::optional<Dtype> d = gemm_dtype(text_at(k, "dtype"));
-  if (!d) return make_error("kernel.dtype", "not a GEMM dtype llmcalc times (bf16, fp16, fp8, tf32, fp32, int8); got '" + text_at(k, "dtype") + "'");
-  double m = number_at(k, "m").value_or(0), n = number_at(k, "n").value_or(0), kk = number_at(k, "k").value_or(0);
+  const Result<std::string> dtype_text = text_field(k, "dtype", "kernel");
+  if (!dtype_text) return dtype_text.error();
+  const std::optional<Dtype> d = gemm_dtype(*dtype_text);
+  if (!d) return make_error("kernel.dtype", "not a GEMM dtype llmcalc times (bf16, fp16, fp8, tf32, fp32, int8); got '" + *dtype_text + "'");
+  double m = 0, n = 0, kk = 0;
+  for (const auto& [key, dst] : {std::pair{"m", &m}, {"n", &n}, {"k", &kk}}) {
+    const Result<std::optional<double>> v = number_field(k, key, "kernel", 1, 1e8);
+    if (!v) return v.error();
+    *dst = v->value_or(0);
+  }
   if (m <= 0 || n <= 0 || kk <= 0) {
     // "shape_MxNxK": "1024x10240x5120"
-    const std::string shape = lower(text_at(k, "shape_MxNxK"));
+    const Result<std::string> shape_text = text_field(k, "shape_MxNxK", "kernel");
+    if (!shape_text) return shape_text.error();
+    const std::string shape = lower(*shape_text);
     if (std::sscanf(shape.c_str(), "%lfx%lfx%lf", &m, &n, &kk) != 3 || m <= 0 || n <= 0 || kk <= 0)
       return make_error("kernel.m", "the shape needs positive m, n and k (or shape_MxNxK as '1024x2048x4096')");
   }
   if (m > 1e8 || n > 1e8 || kk > 1e8) return make_error("kernel.m", "m, n and k must be at most 1e8");
-  const std::optional<double> measured = number_at(object_at(j, "measured"), "tflops");
-  if (!measured || *measured <= 0) return make_error("measured.tflops", "missing or not positive");
+  const Result<std::optional<double>> measured = number_field(object_at(j, "measured"), "tflops", "measured", 0, 1e6);
+  if (!measured) return measured.error();
+  if (!*measured || **measured <= 0) return make_error("measured.tflops", "missing or not positive");
   if (g.r.s.hardware.gpu.peak_tflops(*d) <= 0) return make_error("kernel.dtype", g.r.s.hardware.gpu.id + " has no " + to_string(*d) + " tensor-core rate");
   const KernelProfile kp(g.r.s.hardware);
   const KernelTime t = gemm_time(kp, *d, m, n, kk);
   ValidationRow row = kernel_row(id, kind, g, std::move(notes));
   row.metric = "tflops";
   row.unit = "TFLOP/s";
-  row.measured = *measured;
+  row.measured = **measured;
   row.predicted = 2 * m * n * kk / t.s / 1e12;
   row.layout = std::string(to_string(*d)) + " GEMM " + number_text(m, "%.0f") + "×" + number_text(n, "%.0f") + "×" + number_text(kk, "%.0f") + " (" + to_string(t.basis) + ")";
   finish_row(row);
@@ -222,23 +241,28 @@ Result<std::vector<ValidationRow>> nccl_rows(const json& j, const std::string& i
   const json* k = object_at(j, "kernel");
   const json* ms = object_at(j, "measured");
   if (!ms) return make_error("measured", "missing");
-  const std::optional<double> count = number_at(object_at(j, "hardware"), "gpu_count");
-  if (!count || *count < 2 || *count > 1e6 || *count != std::floor(*count)) return make_error("hardware.gpu_count", "the GPUs in the collective: a whole number from 2; got " + (count ? number_text(*count, "%g") : std::string("none")));
-  const int64_t ranks = int64_t(*count);
-  const std::string algorithm = lower(text_at(k, "algorithm"));
+  const Result<std::optional<double>> count = number_field(object_at(j, "hardware"), "gpu_count", "hardware", 2, 1e6);
+  if (!count) return count.error();
+  if (!*count || **count != std::floor(**count)) return make_error("hardware.gpu_count", "the GPUs in the collective: a whole number from 2; got " + (*count ? number_text(**count, "%g") : std::string("none")));
+  const int64_t ranks = int64_t(**count);
+  const Result<std::string> algorithm_text = text_field(k, "algorithm", "kernel"), collective_text = text_field(k, "collective", "kernel"),
+                            payload_text = text_field(k, "payload", "kernel");
+  for (const Result<std::string>* r : {&algorithm_text, &collective_text, &payload_text})
+    if (!*r) return r->error();
+  const std::string algorithm = lower(*algorithm_text);
   if (algorithm.find("nvls") != std::string::npos || algorithm.find("tree") != std::string::npos || algorithm.find("collnet") != std::string::npos)
-    return make_error("kernel.algorithm", "'" + text_at(k, "algorithm") + "': llmcalc models NCCL's ring algorithm only (NVLS, tree and CollNet are not modelled)");
+    return make_error("kernel.algorithm", "'" + *algorithm_text + "': llmcalc models NCCL's ring algorithm only (NVLS, tree and CollNet are not modelled)");
   std::vector<ValidationRow> rows;
   if (ms->contains("busbw_GBps_by_size") && ms->at("busbw_GBps_by_size").is_object()) {
-    const std::string collective = collective_name(text_at(k, "collective"));
-    if (collective.empty()) return make_error("kernel.collective", "not a collective llmcalc times (all_reduce, all_gather, reduce_scatter, all_to_all, send_recv); got '" + text_at(k, "collective") + "'");
+    const std::string collective = collective_name(*collective_text);
+    if (collective.empty()) return make_error("kernel.collective", "not a collective llmcalc times (all_reduce, all_gather, reduce_scatter, all_to_all, send_recv); got '" + *collective_text + "'");
     Result<Largest> big = largest_entry(ms->at("busbw_GBps_by_size"), "measured.busbw_GBps_by_size");
     if (!big) return big.error();
     Result<ValidationRow> row = nccl_row(id, kind, g, notes, collective, ranks, big->size, big->value, "busbw_GBps at " + big->key);
     if (!row) return row.error();
     rows.push_back(*row);
   } else {
-    const double payload = size_value(text_at(k, "payload"));
+    const double payload = size_value(*payload_text);
     for (const auto& [key, v] : ms->items()) {
       const std::string lk = lower(key);
       const size_t at = lk.find("_ring_busbw_gbps");
@@ -275,17 +299,27 @@ bool names_flash_attention_2(const std::string& impl) {
 Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::string& id, const std::string& kind, const KernelGpu& g, std::vector<std::string> notes) {
   const json* k = object_at(j, "kernel");
   if (!k) return make_error("kernel", "missing: head_dim, causal and direction");
-  const double d = number_at(k, "head_dim").value_or(0);
-  if (d <= 0 || d > 1024) return make_error("kernel.head_dim", "must be from 1 to 1024");
+  const Result<std::optional<double>> head_dim = number_field(k, "head_dim", "kernel", 1, 1024);
+  if (!head_dim) return head_dim.error();
+  if (!*head_dim) return make_error("kernel.head_dim", "missing: a number from 1 to 1024");
+  const double d = **head_dim;
   if (!k->contains("causal") || !k->at("causal").is_boolean()) return make_error("kernel.causal", "must be true or false");
   const bool causal = k->at("causal").get<bool>();
-  const std::string dir = lower(text_at(k, "direction"));
+  const Result<std::string> dir_text = text_field(k, "direction", "kernel"), dtype_text = text_field(k, "dtype", "kernel"), impl_text = text_field(k, "impl", "kernel");
+  for (const Result<std::string>* r : {&dir_text, &dtype_text, &impl_text})
+    if (!*r) return r->error();
+  const std::string dir = lower(*dir_text);
   const bool fwd = dir.find("fwd") != std::string::npos || dir.find("forward") != std::string::npos;
   const bool bwd = dir.find("bwd") != std::string::npos || dir.find("backward") != std::string::npos;
-  if (!fwd && !bwd) return make_error("kernel.direction", "fwd, bwd or fwd+bwd; got '" + text_at(k, "direction") + "'");
-  double tokens = number_at(k, "total_tokens_per_batch").value_or(0);
+  if (!fwd && !bwd) return make_error("kernel.direction", "fwd, bwd or fwd+bwd; got '" + *dir_text + "'");
+  const Result<std::optional<double>> tokens_given = number_field(k, "total_tokens_per_batch", "kernel", 1, 1e9);
+  if (!tokens_given) return tokens_given.error();
+  double tokens = tokens_given->value_or(0);
   if (tokens <= 0) tokens = 16384, notes.push_back("tokens per batch not given: 16384, FlashAttention's benchmark");
-  double heads = number_at(k, "heads").value_or(number_at(k, "nheads").value_or(0));
+  const Result<std::optional<double>> heads_given = number_field(k, "heads", "kernel", 1, 1e5), nheads_given = number_field(k, "nheads", "kernel", 1, 1e5);
+  if (!heads_given) return heads_given.error();
+  if (!nheads_given) return nheads_given.error();
+  double heads = heads_given->value_or(nheads_given->value_or(0));
   if (heads <= 0) heads = std::max(1.0, std::floor(2048 / d)), notes.push_back("heads not given: 2048 / head_dim = " + number_text(heads, "%g") + ", FlashAttention's benchmark");
   const json* ms = object_at(j, "measured");
   if (!ms || !ms->contains("tflops_by_seqlen") || !ms->at("tflops_by_seqlen").is_object()) return make_error("measured.tflops_by_seqlen", "missing: TFLOP/s by sequence length");
@@ -297,10 +331,9 @@ Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::stri
   const Dtype dt = g.r.s.hardware.gpu.half_dtype();
   // Fused attention is timed in 16-bit (training recipes keep it there, FP8 ones included): a
   // record in another dtype is not predicted at a 16-bit rate.
-  const std::string dtype_text = text_at(k, "dtype");
-  if (const std::optional<Dtype> named = gemm_dtype(dtype_text); named && *named != Dtype::bf16 && *named != Dtype::fp16)
-    return make_error("kernel.dtype", "llmcalc times fused attention in 16-bit (bf16/fp16) only; got '" + dtype_text + "'");
-  const std::string impl = text_at(k, "impl");
+  if (const std::optional<Dtype> named = gemm_dtype(*dtype_text); named && *named != Dtype::bf16 && *named != Dtype::fp16)
+    return make_error("kernel.dtype", "llmcalc times fused attention in 16-bit (bf16/fp16) only; got '" + *dtype_text + "'");
+  const std::string& impl = *impl_text;
   HardwareSpec hw = g.r.s.hardware;
   if (g.datasheet && hw.gpu.is_hopper() && names_flash_attention_2(impl)) {
     // An Ampere kernel on Hopper: the datasheet's attention rates are Hopper-native kernels'.

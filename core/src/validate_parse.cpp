@@ -28,6 +28,8 @@ Result<const json*> section(const json& rec, const char* key) {
   return &rec.at(key);
 }
 
+}  // namespace
+
 Status get_string(const json& obj, const char* key, const std::string& path, std::string& out) {
   if (absent(obj, key)) return ok_status();
   const json& v = obj.at(key);
@@ -36,6 +38,20 @@ Status get_string(const json& obj, const char* key, const std::string& path, std
   if (out.size() > 4096) return make_error(path + "." + key, "must be at most 4096 bytes of text");
   return ok_status();
 }
+
+Status get_num(const json& obj, const char* key, const std::string& path, double lo, double hi, std::optional<double>& out) {
+  if (absent(obj, key)) return ok_status();
+  const json& v = obj.at(key);
+  const std::string field = path + "." + key;
+  if (!v.is_number()) return make_error(field, "must be a number in [" + number_text(lo) + ", " + number_text(hi) + "]; got " + shown(v));
+  const double d = v.get<double>();
+  if (!std::isfinite(d) || d < lo || d > hi)
+    return make_error(field, "must be a number in [" + number_text(lo) + ", " + number_text(hi) + "]; got " + shown(v));
+  out = d;
+  return ok_status();
+}
+
+namespace {
 
 // A word naming one of `choices` by its to_string, in any case; `expected` lists them for the error.
 template <class E>
@@ -56,18 +72,6 @@ Status get_bool(const json& obj, const char* key, const std::string& path, std::
   const json& v = obj.at(key);
   if (!v.is_boolean()) return make_error(path + "." + key, "must be true or false; got " + shown(v));
   out = v.get<bool>();
-  return ok_status();
-}
-
-Status get_num(const json& obj, const char* key, const std::string& path, double lo, double hi, std::optional<double>& out) {
-  if (absent(obj, key)) return ok_status();
-  const json& v = obj.at(key);
-  const std::string field = path + "." + key;
-  if (!v.is_number()) return make_error(field, "must be a number in [" + number_text(lo) + ", " + number_text(hi) + "]; got " + shown(v));
-  const double d = v.get<double>();
-  if (!std::isfinite(d) || d < lo || d > hi)
-    return make_error(field, "must be a number in [" + number_text(lo) + ", " + number_text(hi) + "]; got " + shown(v));
-  out = d;
   return ok_status();
 }
 
