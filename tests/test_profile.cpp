@@ -93,6 +93,29 @@ TEST_CASE("measured tables: read, validated against the GPU's spec, written back
   CHECK(back->citations == std::vector<std::string>{"nccl-tests"});
 }
 
+TEST_CASE("attention fit: the optional exponential rate is read, bounded by the fp32 peak, and written back") {
+  auto with_exp = [](const std::string& value) {
+    std::string d = tables_doc();
+    const std::string bwd = R"("bwd": {"peak_tflops": 480, "overhead_us": 25}})";
+    d.replace(d.find(bwd), bwd.size(), R"("bwd": {"peak_tflops": 480, "overhead_us": 25}, "exp_tera_per_s": )" + value + "}");
+    return profile_from_json(d);
+  };
+  CHECK(profile_from_json(tables_doc())->attention.at("bf16").exp_tera_per_s == 0);  // absent: a flat rate
+  Result<HardwareProfile> p = with_exp("3.865");
+  REQUIRE(p.ok());
+  CHECK(p->attention.at("bf16").exp_tera_per_s == 3.865);
+  Result<HardwareProfile> back = profile_from_json(profile_to_json(*p));
+  REQUIRE(back.ok());
+  CHECK(back->attention.at("bf16").exp_tera_per_s == 3.865);
+  // H100's fp32 peak is 66.9 TFLOP/s; the special function units run an eighth of it.
+  for (const char* bad : {"0", "-1", "100", "\"fast\""}) {
+    CAPTURE(bad);
+    Result<HardwareProfile> r = with_exp(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().field == "profile: attention.bf16.fit.exp_tera_per_s");
+  }
+}
+
 TEST_CASE("measured tables: implausible values are refused with the path and the value") {
   // Above the H100's 989 TFLOP/s dense bf16 peak: an efficiency above 1.
   Result<HardwareProfile> over = profile_from_json(tables_doc("1200", "760"));

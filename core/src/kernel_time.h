@@ -87,14 +87,15 @@ inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d) {
 }
 // Fused attention is two kinds of work: matmuls on the tensor cores and one softmax exponential
 // per score element on the special function units (forward, and backward's recomputed P), which
-// run 16 exp2 per clock per SM on compute capability 7.x-9.0 (CUDA C++ Programming Guide,
+// run 16 exp2 per clock per SM on compute capability 7.x-9.x (CUDA C++ Programming Guide,
 // "Arithmetic Instructions", throughput table) against 1,024-4,096 tensor FLOP: H100 SXM5 has
 // 989 TFLOP/s of matmul but 3.9 TFLOP/s of exponentials (FlashAttention-3 paper, §3; 132 SMs ×
 // 16 × 1,830 MHz). Per score element the forward does 4·head_dim matmul FLOPs (QKᵀ, PV), the
 // backward 10·head_dim (QKᵀ again, dP, dV, dQ, dK), so a smaller head spends a larger share of
 // its time on exponentials. The two add: the FlashAttention-3 forward figures (H100, 16k tokens,
-// head dim 64 / 128 / 256: 497 / 648 / 756 TFLOP/s) are matched within 3 % with the exponential
-// rate from the SMs and clock alone (docs/formulas.md, Kernel times, "Head dimension").
+// head dim 64 / 128 / 256: 497 / 648 / 756 TFLOP/s, 0.77 and 1.17 × head dim 128's) are matched
+// within 2 % with the exponential rate from the SMs and clock alone, nothing fitted
+// (docs/formulas.md, Kernel times, "Head dimension").
 constexpr double kExpPerClockPerSm = 16;
 constexpr double kAttentionFwdFlopsPerScorePerDim = 4;
 constexpr double kAttentionBwdFlopsPerScorePerDim = 10;
@@ -114,9 +115,7 @@ constexpr double kHopperPeakFlopsPerExp = 4096 / kExpPerClockPerSm;
 constexpr double matmul_fraction(double fraction_at_128, double flops_per_score_per_dim) {
   return 1 / (1 / fraction_at_128 - kHopperPeakFlopsPerExp / (flops_per_score_per_dim * 128));
 }
-// Forward 0.92, backward 0.61 of the tensor peak.
-constexpr double kIsolatedAttentionMatmulFwdFraction = matmul_fraction(kIsolatedAttentionFwdFraction, kAttentionFwdFlopsPerScorePerDim);
-constexpr double kIsolatedAttentionMatmulBwdFraction = matmul_fraction(kIsolatedAttentionBwdFraction, kAttentionBwdFlopsPerScorePerDim);
+// (forward 0.92, backward 0.61 of the tensor peak).
 // FlashAttention-2 on Hopper: written for Ampere's mma.sync, it cannot use Hopper's warpgroup MMA
 // and reaches about 35 % of H100's peak (FlashAttention-3 paper, abstract); its figures give
 // forward 370 and backward 322 TFLOP/s (hdim 128, 16k), 0.374 and 0.326 of 989.4, isolated:

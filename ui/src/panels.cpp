@@ -184,12 +184,13 @@ void hardware_panel(State& st, Platform& platform) {
       if (att != ds->attention.end() && half_peak > 0) {
         const AttentionTable& t = att->second;
         ImGui::Text("fused attention: the datasheet profile runs forward at %.2f and backward at %.2f of the %s peak in a step at head dim 128 "
-                    "(their rates alone in the FlashAttention-3 paper's H100 figures, at the GEMMs' in-step share; docs/formulas.md, Kernel times)",
+                    "(the matmul part's share of peak from the FlashAttention-3 paper's H100 figures, this GPU's own exponentials, at the GEMMs' "
+                    "in-step share; docs/formulas.md, Kernel times)",
                     attention_tflops(t, false, 128) / half_peak, attention_tflops(t, true, 128) / half_peak, half);
         if (t.exp_tera_per_s > 0)
-          ImGui::Text("softmax exponentials: %.2f T/s in a step (%s SMs x 16 per clock x %.0f MHz boost clock); at head dim 64 forward %.2f, "
+          ImGui::Text("softmax exponentials: %.2f T/s in a step (%lld SMs x 16 per clock x %.0f MHz boost clock); at head dim 64 forward %.2f, "
                       "backward %.2f of peak",
-                      t.exp_tera_per_s, std::to_string(g.sm_count).c_str(), g.boost_clock_mhz, attention_tflops(t, false, 64) / half_peak,
+                      t.exp_tera_per_s, static_cast<long long>(g.sm_count), g.boost_clock_mhz, attention_tflops(t, false, 64) / half_peak,
                       attention_tflops(t, true, 64) / half_peak);
         else
           ImGui::TextUnformatted("softmax exponentials: no SM count and clock in the catalog; attention keeps head dim 128's rates at every head dim");
