@@ -143,12 +143,17 @@ AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double spe
   return t;
 }
 
-namespace {
-// The fit's time for one attention kernel: launch, matmuls at the fit's rate, exponentials at the
-// table's rate (none where it has none).
-double attention_fit_s(const AttentionTable& t, bool backward, double flops, double exps) {
+// The fit's time for the work of one attention kernel (launch left out): matmuls at the fit's
+// rate, exponentials at the table's rate (none where it has none).
+double attention_work_s(const AttentionTable& t, bool backward, double flops, double exps) {
   const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
-  return f.overhead_us * 1e-6 + flops / (f.peak * 1e12) + (t.exp_tera_per_s > 0 ? exps / (t.exp_tera_per_s * 1e12) : 0);
+  return flops / (f.peak * 1e12) + (t.exp_tera_per_s > 0 ? exps / (t.exp_tera_per_s * 1e12) : 0);
+}
+
+namespace {
+// ... and with its launch cost.
+double attention_fit_s(const AttentionTable& t, bool backward, double flops, double exps) {
+  return (backward ? t.bwd_fit : t.fwd_fit).overhead_us * 1e-6 + attention_work_s(t, backward, flops, exps);
 }
 }  // namespace
 
@@ -223,8 +228,7 @@ double attention_tflops(const AttentionTable& t, bool backward, double head_dim)
   const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
   if (f.peak <= 0 || head_dim <= 0) return 0;
   const double flops_per_score = (backward ? detail::kAttentionBwdFlopsPerScorePerDim : detail::kAttentionFwdFlopsPerScorePerDim) * head_dim;
-  const double s_per_score = flops_per_score / f.peak + (t.exp_tera_per_s > 0 ? 1 / t.exp_tera_per_s : 0);  // ÷ 1e12 on both sides
-  return flops_per_score / s_per_score;
+  return flops_per_score / detail::attention_work_s(t, backward, flops_per_score, 1) / 1e12;
 }
 
 }  // namespace llmc

@@ -136,6 +136,8 @@ constexpr AttentionFractions kAmpereAttentionOnHopper{kAmpereAttentionOnHopperFw
 // GPUs at their power cap, NCCL holding SMs; both terms slow): at head dim 128 on H100 forward
 // 0.57, backward 0.49 of peak, 0.51 for forward + backward together.
 AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed, AttentionFractions fractions = kHopperNativeAttention);
+// Seconds of `flops` matmul work and `exps` exponentials at table `t`'s fit, launch left out.
+double attention_work_s(const AttentionTable& t, bool backward, double flops, double exps);
 // Streaming copies (HBM copy/triad, the fused multi-tensor optimizer): BabelStream copy on
 // A100 80GB 1.61-1.75 of 2.04 TB/s, H100 2.90-3.18 of 3.35.
 constexpr double kDatasheetHbmFraction = 0.85;
