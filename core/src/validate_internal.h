@@ -77,6 +77,7 @@ struct ParsedRecord {
 // or a number outside [lo, hi], is an error naming `path.key`, what it must be and what was given.
 Status get_string(const json& obj, const char* key, const std::string& path, std::string& out);
 Status get_num(const json& obj, const char* key, const std::string& path, double lo, double hi, std::optional<double>& out);
+Status get_bool(const json& obj, const char* key, const std::string& path, std::optional<bool>& out);
 
 // id and kind only (enough to decide whether the record is a kernel record).
 Result<std::pair<std::string, std::string>> parse_id_kind(const json& j);

@@ -303,8 +303,10 @@ Result<std::vector<ValidationRow>> attention_rows(const json& j, const std::stri
   if (!head_dim) return head_dim.error();
   if (!*head_dim) return make_error("kernel.head_dim", "missing: a number from 1 to 1024");
   const double d = **head_dim;
-  if (!k->contains("causal") || !k->at("causal").is_boolean()) return make_error("kernel.causal", "must be true or false");
-  const bool causal = k->at("causal").get<bool>();
+  std::optional<bool> causal_given;
+  if (Status st = get_bool(*k, "causal", "kernel", causal_given); !st) return st.error();
+  if (!causal_given) return make_error("kernel.causal", "missing: true or false");
+  const bool causal = *causal_given;
   const Result<std::string> dir_text = text_field(k, "direction", "kernel"), dtype_text = text_field(k, "dtype", "kernel"), impl_text = text_field(k, "impl", "kernel");
   for (const Result<std::string>* r : {&dir_text, &dtype_text, &impl_text})
     if (!*r) return r->error();

@@ -51,6 +51,14 @@ Status get_num(const json& obj, const char* key, const std::string& path, double
   return ok_status();
 }
 
+Status get_bool(const json& obj, const char* key, const std::string& path, std::optional<bool>& out) {
+  if (absent(obj, key)) return ok_status();
+  const json& v = obj.at(key);
+  if (!v.is_boolean()) return make_error(path + "." + key, "must be true or false; got " + shown(v));
+  out = v.get<bool>();
+  return ok_status();
+}
+
 namespace {
 
 // A word naming one of `choices` by its to_string, in any case; `expected` lists them for the error.
@@ -64,14 +72,6 @@ Status get_choice(const json& obj, const char* key, const std::string& path, std
   for (E c : choices)
     if (word == to_string(c)) out = c;
   if (!out) return make_error(path + "." + key, std::string("must be ") + expected + "; got '" + given + "'");
-  return ok_status();
-}
-
-Status get_bool(const json& obj, const char* key, const std::string& path, std::optional<bool>& out) {
-  if (absent(obj, key)) return ok_status();
-  const json& v = obj.at(key);
-  if (!v.is_boolean()) return make_error(path + "." + key, "must be true or false; got " + shown(v));
-  out = v.get<bool>();
   return ok_status();
 }
 
