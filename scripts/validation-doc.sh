@@ -344,11 +344,16 @@ Three effects this file measured as they were added to llmcalc, on its five non-
 runs: with fused element-wise kernels assumed they were predicted 4-20 % fast (MAE 14 %); with
 eager kernels but overlapped communication free, 4-11 % fast (MAE 7.0 %); with NCCL's SM share
 but bf16 gradient reduction, 2-8 % fast (MAE 4.3 %). With all three modelled the error is below
-(with today's model, assuming fused kernels alone still gives 5-15 % fast, MAE 9.9 %). The
+(with today's model, assuming fused kernels alone gives 6-16 % fast, MAE 11.3 %). The
 Llama 2 70B "selective op" run (one sequence per GPU) stays 13 % fast: the page measured it no
 faster than full checkpointing at two sequences, where llmcalc predicts 13 % more throughput per
 GPU. llmcalc puts that run at 70 of the GPU's 86 GB; a run that close to the limit can spend
-time in the caching allocator's retries, which nothing here measures.
+time in the caching allocator's retries, which nothing here measures. Its communication could be
+the other reason: llmcalc times the step at 10.2 s of compute with the FSDP all-gathers (2.4 s)
+and gradient reduce-scatters (2.4 s) hidden behind it, over the datasheet's 25 GB/s per GPU
+across nodes; the page does not describe its network, and on one with 2.4 × less bandwidth per
+GPU the communication alone would take the measured 11.5 s and set the step, while it would still
+hide behind the two-sequence runs' 23 s of compute.
 
 MD
 echo "$torchtitan"
@@ -370,7 +375,7 @@ and follows the rule above (it hardly moves the time); BLOOM's launch script
 optimizer, a ZeRO-1 equivalent.
 
 They are not a target of the issue and no test holds them to one (the summary line below applies
-the issue's targets for reference only): llmcalc predicts MT-NLG 26-31 %
+the issue's targets for reference only): llmcalc predicts MT-NLG 27-32 %
 fast and BLOOM 13 % fast (18 % against the project page's "about 150"), where Narayanan et al.'s
 Megatron-LM runs of the same sizes on the same GPUs are within 8 %. The pipeline sends are not the
 difference: DeepSpeed's engine also splits the boundary tensor over the tensor-parallel ranks
