@@ -139,7 +139,11 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   FlashAttention and cuDNN's fused attention need Ampere or newer) runs the unfused one whatever
   the convention. A record's own `training.flash_attention` / `training.dp_overlap` (booleans) win
   over its convention's, so a run of another era under a convention-free metric (MT-NLG's
-  iteration times below) is not timed as a current stack. A GPT-style shape without a preset gets dropout (GPT-2/3's and Megatron-LM's
+  iteration times below) is not timed as a current stack; so does `training.ddp_impl`,
+  Megatron-LM's `--DDP-impl`: `torch` (PyTorch's DistributedDataParallel, whose bucketed
+  all-reduce runs during the backward pass) is overlapped, `local` is not. Megatron-LM's
+  `run_table_1.sh` ran Table 1's 1.7B-18B rows with `torch` and 39B-1T with `local`, as the
+  records say; reading it moved those four rows from −3.0…−1.5 % to −1.8…+2.1 %. A GPT-style shape without a preset gets dropout (GPT-2/3's and Megatron-LM's
   default 0.1, and FlashAttention-2's GPT-2 configs); a Llama-style one none. **Eager
   element-wise kernels** (`training.fused_elementwise` false: RMSNorm, rotary, SwiGLU, loss and
   AdamW as separate PyTorch ops) when the record says so, or when its citation, `source.setup`

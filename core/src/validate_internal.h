@@ -56,6 +56,7 @@ struct ParsedRecord {
   std::optional<bool> fused_elementwise;     // false: the source ran PyTorch eager element-wise ops
   std::optional<bool> flash_attention;       // the record says whether attention was one fused kernel
   std::optional<bool> dp_overlap;            // the record says whether the DP gradient reduction hid behind backward
+  std::string ddp_impl;                      // Megatron-LM's --DDP-impl (torch or local), which set dp_overlap
   std::optional<Dtype> grad_dtype;           // the dtype gradients are reduced in (FSDP2's reduce_dtype)
   std::optional<GradReduce> grad_reduce;     // when they are reduced: after every micro-batch or once per step
   std::optional<double> total_tokens;

@@ -188,6 +188,20 @@ Status parse_training(const json& t, ParsedRecord& r) {
   if (auto st = get_bool(t, "fused_elementwise", p, r.fused_elementwise); !st) return st;
   if (auto st = get_bool(t, "flash_attention", p, r.flash_attention); !st) return st;
   if (auto st = get_bool(t, "dp_overlap", p, r.dp_overlap); !st) return st;
+  // Megatron-LM's --DDP-impl, as public.json's Megatron-LM rows give it: torch is PyTorch's
+  // DistributedDataParallel, whose bucketed all-reduce runs during the backward pass; local is
+  // Megatron's own, which all-reduces once the backward pass is done.
+  std::string ddp_impl;
+  if (auto st = get_string(t, "ddp_impl", p, ddp_impl); !st) return st;
+  if (!ddp_impl.empty()) {
+    if (ddp_impl != "torch" && ddp_impl != "local")
+      return make_error(p + ".ddp_impl", "must be torch (overlapped) or local (after the backward pass); got \"" + ddp_impl + "\"");
+    const bool overlapped = ddp_impl == "torch";
+    if (r.dp_overlap && *r.dp_overlap != overlapped)
+      return make_error(p + ".ddp_impl", "\"" + ddp_impl + "\" contradicts " + p + ".dp_overlap (" + (*r.dp_overlap ? "true" : "false") + ")");
+    r.dp_overlap = overlapped;
+    r.ddp_impl = ddp_impl;
+  }
   if (auto st = get_int(t, "recompute_layers", p, 1, 10000, r.recompute_layers); !st) return st;
   if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
   if (auto st = get_choice(t, "grad_dtype", p, {Dtype::fp32, Dtype::bf16, Dtype::fp16}, "fp32, bf16 or fp16", r.grad_dtype); !st) return st;

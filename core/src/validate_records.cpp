@@ -298,7 +298,10 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   p.dp_overlap = r.dp_overlap.value_or(c.dp_overlap);
   if (r.dp_overlap)
     notes.push_back(std::string(p.dp_overlap ? "data-parallel gradient reduction overlapped with the backward pass"
-                                             : "data-parallel gradient reduction after the backward pass, not overlapped") + ", as the record says");
+                                             : "data-parallel gradient reduction after the backward pass, not overlapped") +
+                    (r.ddp_impl.empty() ? ", as the record says"
+                                        : r.ddp_impl == "torch" ? ": DDP-impl torch, PyTorch's DistributedDataParallel (bucketed all-reduce during backward), as the record says"
+                                                                : ": DDP-impl local, Megatron-LM's own (all-reduce once forward_backward_func returns), as the record says"));
   else if (!c.dp_overlap)
     notes.push_back("data-parallel gradient all-reduce after the backward pass, not overlapped: Megatron-LM's train_step of the time "
                     "(DDP-impl local) reduces once forward_backward_func returns");
