@@ -256,7 +256,7 @@ not the suspect on its own: Korthikanti et al.'s 2022 runs with the same Megatro
 (175B and 530B, 3 chunks per stage, below) are within −4.1…+3.5 % with it and −9.3…−2.7 %
 without. What the 2021 code lost on interleaving (its blocking point-to-point exchanges, each
 followed by a device synchronisation, are v times as many, yet llmcalc times them at under 1 % of
-the step) is not known, so nothing is changed for it: fitting the rows would undo the Korthikanti fit.
+the step) is not known, so nothing is changed for it: dropping the saving would move the Korthikanti rows as far the other way.
 
 ## Kernel benchmark records
 
