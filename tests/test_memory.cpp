@@ -134,6 +134,20 @@ TEST_CASE("interleaved: the last stage's bare chunk holds no activations, and it
   CHECK(eight.mem.activations_bytes == doctest::Approx(5 * eight.mem.activations_per_layer_bytes).epsilon(1e-12));
 }
 
+// Two stages of 4 chunks with 6 layers (2·4 − 2): each stage holds 3 one-layer chunks and one
+// bare chunk, the first stage's first (the embedding) and the last stage's last (the output layer
+// and loss). With 4 micro-batches the last stage runs 6 warm-up forwards (its three layer chunks
+// for micro-batches 0-1), then forwards of its bare chunk and next micro-batches' layer chunks
+// against backwards that free one layer at most: 7 layer-micro-batches at the peak (the schedule
+// simulated step by step); the even split (3 layers as four chunks of ¾) would give 6.75.
+TEST_CASE("interleaved on two stages: one bare chunk on each") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"model.layers", "6"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "2"},
+                    {"training.seq_len", "4096"}, {"training.global_batch_seqs", "4"}, {"parallel.schedule", "interleaved"},
+                    {"parallel.virtual_stages", "4"}});
+  REQUIRE(e.mem.logits_bytes > 0);  // the last stage is the peak
+  CHECK(e.mem.activations_bytes == doctest::Approx(7 * e.mem.activations_per_layer_bytes).epsilon(1e-12));
+}
+
 // Exact in-flight counts are not rounded up by float error; the huge vocabularies' logits make
 // the last stage the peak in both cases.
 // - Even chunks hold W + 1 chunk forwards exactly: 48 layers on 6 stages of 5 chunks, 12

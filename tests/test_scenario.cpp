@@ -106,11 +106,22 @@ TEST_CASE("pipeline chunks: the first and the last may hold no layer, no others"
   // 4 stages need 2 layers: one stage may hold only the embedding, one only the loss.
   CHECK(contains(run_error({{"model.preset", "llama3.1-8b"}, {"model.layers", "1"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "4"}}).message,
                  "must be at least 2"));
-  // 2 stages of 4 chunks take 7 layers (the first chunk bare), not 6: the split would be 3 + 3.
+  // 2 stages of 4 chunks take 6 layers: a full stage of 4, each stage giving one up (the first
+  // chunk and the last bare), as Megatron-LM splits them with the embedding and loss accounted.
   Sets two = {{"model.preset", "llama3.1-8b"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "2"}, {"training.global_batch_seqs", "4"},
-              {"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "4"}, {"model.layers", "6"}};
-  CHECK(contains(run_error(two).message, "must be at least 7"));
+              {"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "4"}, {"model.layers", "5"}};
+  CHECK(contains(run_error(two).message, "must be at least 6"));
+  two.push_back({"model.layers", "6"});
+  Estimate six = run(two);
+  CHECK(six.r.layers_per_stage == 4);
+  bool both_bare = false;
+  for (const std::string& w : six.warnings) both_bare |= contains(w, "each stage takes 3 of a full stage's 4 layers") && contains(w, "first chunk holds only the embedding and the last only the output layer and loss");
+  CHECK(both_bare);
+  // 7 layers: ⌈7/2⌉ = 4, the first stage gives up one.
   two.push_back({"model.layers", "7"});
+  CHECK(run(two).r.layers_per_stage == 4);
+  // 8 layers: the even split, 4 + 4, nothing bare.
+  two.push_back({"model.layers", "8"});
   CHECK(run(two).r.layers_per_stage == 4);
 }
 

@@ -185,7 +185,9 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   const double attention_step = flat ? compute * (f.model_per_token > 0 ? f.attention_per_token / f.model_per_token : 0)
                                      : (ct.stage_fwd.attention_s + ct.stage_bwd.attention_s) * mb;
   const double tokens_micro = double(ts.micro_batch) * double(ts.seq_len) / double(par.cp);
-  const double L = double(r.layers_per_stage);
+  // Layers on the stage the step is timed on: a full one, or with pp = 2 (no middle stage) the
+  // larger end stage.
+  const double L = par.pp == 2 ? std::max(stage_layers(r, 0), stage_layers(r, 1)) : double(r.layers_per_stage);
   // Forward passes whose collectives run again in backward: full recompute re-runs them all.
   // torchtitan's per-op policy re-runs half of a layer's forward tp traffic: with SP both
   // all-gathers (it saves reduce-scatter outputs), without SP the all-reduce after wo (the one

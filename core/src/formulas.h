@@ -34,9 +34,18 @@ inline int64_t first_chunks_units(int64_t per_stage, int64_t v, int64_t given_up
 // Fewest transformer layers pp stages of v chunks take: every chunk holds a layer, except that
 // the first may hold only the embedding and the last only the output layer and loss (Llama 3
 // §3.3.2; Megatron-LM's --account-for-embedding/loss-in-pipeline-split), which stage_layers
-// models as the end stages giving up layers. With pp = 2 that is one of them: 2v − 2 layers
-// would split v − 1 per stage, and no stage would give any up.
-inline int64_t fewest_layers(int64_t pp, int64_t v) { return pp >= 3 ? pp * v - 2 : pp == 2 ? 2 * v - 1 : v; }
+// models as the end stages giving up layers (at least one layer in all).
+inline int64_t fewest_layers(int64_t pp, int64_t v) { return pp >= 2 ? std::max<int64_t>(pp * v - 2, 1) : v; }
+
+// Layers on a full pipeline stage (Resolved::layers_per_stage): ⌈layers/pp⌉, the end stages giving
+// up the shortfall (stage_layers). With pp = 2 that split is even whenever the layers are, so
+// where layers + 2 is a multiple of 2v (Megatron-LM accepts such a split only with the
+// embedding and the loss accounted as layers, Llama 3 §3.3.2) a full stage is (layers + 2)/2 and
+// each stage gives up one layer, from its first chunk (the first stage) or its last (the last).
+inline int64_t full_stage_layers(int64_t layers, int64_t pp, int64_t v) {
+  if (pp == 2 && v > 1 && (layers + 2) % (2 * v) == 0) return (layers + 2) / 2;
+  return (layers + pp - 1) / pp;
+}
 
 // Trainable LoRA adapter parameters (all linear layers, rank r), in the whole model.
 double lora_params(const ModelSpec& m, int64_t rank);

@@ -146,10 +146,9 @@ Result<Resolved> resolve(const Scenario& in) {
       return make_error("parallel.pp", "model.layers (" + num(m.layers) + ") must be at least " + num(fewest) + " for parallel.pp = " + num(p.pp) +
                                            " × parallel.virtual_stages = " + num(p.virtual_stages) +
                                            ": every pipeline chunk holds a layer, except that the first may hold only the embedding and the last "
-                                           "only the output layer and loss" +
-                                           (p.pp == 2 ? std::string(" (with pp = 2, llmcalc's stage split allows only one of them)") : std::string()));
-    r.layers_per_stage = (m.layers + p.pp - 1) / p.pp;
-    if (m.layers % p.pp != 0) {
+                                           "only the output layer and loss");
+    r.layers_per_stage = detail::full_stage_layers(m.layers, p.pp, p.virtual_stages);
+    if (r.layers_per_stage * p.pp != m.layers) {
       const int64_t first = int64_t(detail::stage_layers(r, 0)), last = int64_t(detail::stage_layers(r, p.pp - 1));
       // Which end chunks are left without a layer (the same chunk split as the memory model's).
       const int64_t v = p.virtual_stages, lps = r.layers_per_stage;
@@ -160,10 +159,12 @@ Result<Resolved> resolve(const Scenario& in) {
                                : bare_first            ? "; the first chunk holds only the embedding (Llama 3 §3.3.2)"
                                : bare_last             ? "; the last chunk holds only the output layer and loss (Llama 3 §3.3.2)"
                                                        : "";
-      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) +
-                           "): stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " + num(first) +
-                           " and the last " + num(last) + " (time and memory per stage; the slowest stage sets the pace)" +
-                           bare);
+      const std::string split = p.pp == 2 ? (first == last ? "each stage takes " + num(first) + " of a full stage's " + num(r.layers_per_stage) + " layers"
+                                                          : "the first stage takes " + num(first) + " layers and the last " + num(last) +
+                                                                " (time and memory per stage; the slower stage sets the pace)")
+                                          : "stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " + num(first) +
+                                          " and the last " + num(last) + " (time and memory per stage; the slowest stage sets the pace)";
+      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) + "): " + split + bare);
     }
     else if (m.layers % chunks != 0)
       r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) +

@@ -29,7 +29,7 @@ bool apply_layout(Resolved& r, const LayoutBase& base, const Layout& l) {
   if (m.has_shape()) {
     if (m.heads % l.tp != 0 || m.kv_heads % l.tp != 0 || m.ffn_hidden % l.tp != 0) return false;
     if (m.layers < fewest_layers(l.pp, l.v)) return false;
-    r.layers_per_stage = (m.layers + l.pp - 1) / l.pp;
+    r.layers_per_stage = full_stage_layers(m.layers, l.pp, l.v);
     if (l.cp > 1 && t.seq_len % (2 * l.cp) != 0) return false;
   } else {
     r.layers_per_stage = 0;
