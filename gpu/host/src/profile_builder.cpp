@@ -78,9 +78,13 @@ BandwidthPoint collective_point(const std::string& op, int64_t ranks, double byt
   return p;
 }
 
+double attention_score_elements(int64_t b, int64_t s, int64_t h, bool causal) {
+  const double n = double(b) * double(s) * double(s) * double(h);
+  return causal ? n / 2 : n;
+}
+
 double attention_fwd_flops(int64_t b, int64_t s, int64_t h, int64_t d, bool causal) {
-  const double f = 4.0 * double(b) * double(s) * double(s) * double(h) * double(d);
-  return causal ? f / 2 : f;
+  return 4.0 * double(d) * attention_score_elements(b, s, h, causal);
 }
 
 AttentionPoint attention_point(int64_t b, int64_t s, int64_t h, int64_t kv, int64_t d, bool causal, const std::vector<double>& fwd,
@@ -250,8 +254,9 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
     auto fits = [&](double rate) {
       std::vector<WorkTime> fw, bw;
       for (const AttentionPoint& pt : t.points) {
-        const double f = attention_fwd_flops(int64_t(pt.batch), int64_t(pt.seq_len), int64_t(pt.heads), int64_t(pt.head_dim), pt.causal);
-        const double exp_s = rate > 0 ? f / (4 * pt.head_dim) / (rate * 1e12) : 0;  // score elements / rate
+        const auto b = int64_t(pt.batch), seq = int64_t(pt.seq_len), heads = int64_t(pt.heads);
+        const double f = attention_fwd_flops(b, seq, heads, int64_t(pt.head_dim), pt.causal);
+        const double exp_s = rate > 0 ? attention_score_elements(b, seq, heads, pt.causal) / (rate * 1e12) : 0;
         fw.push_back({f, f / (pt.fwd_tflops * 1e12) - exp_s});
         bw.push_back({2.5 * f, 2.5 * f / (pt.bwd_tflops * 1e12) - exp_s});
       }

@@ -54,6 +54,8 @@ TEST_CASE("points: throughput statistics from sample times") {
   CHECK(c.bytes == 1e9);
   CHECK(c.gbps == doctest::Approx(350));
   CHECK(attention_fwd_flops(2, 8192, 64, 128, true) == doctest::Approx(2.0 * 2 * 8192.0 * 8192 * 64 * 128));
+  CHECK(attention_score_elements(2, 8192, 64, true) == doctest::Approx(8192.0 * 8192 * 64));
+  CHECK(attention_score_elements(2, 8192, 64, false) == doctest::Approx(2 * 8192.0 * 8192 * 64));
   llmc::AttentionPoint a = attention_point(1, 1024, 8, 8, 128, false, {1e-3}, {2.5e-3});
   CHECK(a.fwd_tflops == doctest::Approx(4.0 * 1024 * 1024 * 8 * 128 / 1e-3 / 1e12));
   CHECK(a.bwd_tflops == doctest::Approx(a.fwd_tflops));

@@ -17,7 +17,11 @@ GemmPoint gemm_point(const GemmShape& shape, const std::vector<double>& seconds)
 BandwidthPoint bandwidth_point(double bytes, const std::vector<double>& seconds);
 // Collective point: gbps is the bus bandwidth (nccl-tests factor for `op` on `ranks`).
 BandwidthPoint collective_point(const std::string& op, int64_t ranks, double bytes, const std::vector<double>& seconds);
-// FLOPs of fused attention (FlashAttention's convention): fwd 4·b·s²·h·d, halved when causal.
+// Score elements of fused attention, b·s²·h, halved when causal: one softmax exponential each in
+// the forward pass (and one in the backward's recomputed P).
+double attention_score_elements(int64_t batch, int64_t seq_len, int64_t heads, bool causal);
+// FLOPs of fused attention (FlashAttention's convention, the profile's): fwd 4·head_dim per score
+// element (QKᵀ and PV, 2 FLOPs per multiply-add), i.e. 4·b·s²·h·d, halved when causal.
 double attention_fwd_flops(int64_t batch, int64_t seq_len, int64_t heads, int64_t head_dim, bool causal);
 AttentionPoint attention_point(int64_t batch, int64_t seq_len, int64_t heads, int64_t kv_heads, int64_t head_dim, bool causal,
                                const std::vector<double>& fwd_seconds, const std::vector<double>& bwd_seconds);
