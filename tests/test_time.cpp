@@ -108,6 +108,51 @@ TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step")
   CHECK(z3_once.calls == 32);
 }
 
+// Hybrid sharding (HSDP, training.zero_shard_group = 8 on 8-GPU nodes): FSDP's gathers and
+// reduce-scatters stay on NVLink inside each node, and each rank's 1/8 gradient shard is
+// all-reduced across the 8 nodes (PyTorch FSDP HYBRID_SHARD), sharing the reduce-scatter's
+// window. The same holds for ZeRO-1/2 with a shard group.
+TEST_CASE("communication: hybrid sharding gathers inside the shard group and all-reduces the shard across replicas") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"},
+               {"training.zero_stage", "3"}, {"hardware.inter_node_bandwidth_gbps", "5"}};
+  auto item = [](const Estimate& e, const std::string& name, const std::string& collective) {
+    for (const CommItem& c : e.comm)
+      if (c.name == name && c.collective == collective) return c;
+    FAIL("no " << name << " " << collective);
+    return CommItem{};
+  };
+  const Estimate full = run(base);
+  base.push_back({"training.zero_shard_group", "8"});
+  const Estimate hsdp = run(base);
+  const CommItem ag = item(hsdp, "fsdp", "all_gather"), rs = item(hsdp, "dp", "reduce_scatter"), ar = item(hsdp, "hsdp", "all_reduce");
+  CHECK(ag.group == 8);
+  CHECK(ag.tier == "intra_node");
+  CHECK(rs.group == 8);
+  CHECK(rs.tier == "intra_node");
+  CHECK(ar.group == 8);
+  CHECK(ar.tier == "inter_node");
+  CHECK(ag.bytes_per_step == doctest::Approx(item(full, "fsdp", "all_gather").bytes_per_step).epsilon(1e-12));
+  CHECK(ar.bytes_per_step == doctest::Approx(rs.bytes_per_step / 8).epsilon(1e-12));  // each rank's shard
+  CHECK(ar.calls == rs.calls);  // one per FSDP unit per reduction
+  CHECK(ag.time_s < item(full, "fsdp", "all_gather").time_s);  // NVLink instead of 5 GB/s per GPU
+  // The shard's all-reduce over 8 ranks, one per node, is a flat ring on the network: 2·7/8 of
+  // the shard per call at 0.9 × 5 GB/s, plus its latency.
+  const double shard_bytes = ar.bytes_per_step / ar.calls;
+  CHECK(ar.time_s == doctest::Approx(ar.calls * (ar.latency_s + 2 * 7.0 / 8 * shard_bytes / (0.9 * 5e9))).epsilon(1e-6));
+  // Both reductions share one window: their exposed times are what the pair leaves exposed.
+  CHECK(ar.exposed_s >= 0);
+  CHECK(ar.exposed_s <= ar.time_s);
+  // Without hybrid sharding nothing is all-reduced across replicas.
+  for (const CommItem& c : full.comm) CHECK(c.name != "hsdp");
+  // ZeRO-2 with a shard group: reduce-scatter and parameter all-gather in the group, the shard
+  // all-reduced across replicas once per reduction.
+  base.push_back({"training.zero_stage", "2"});
+  const Estimate z2 = run(base);
+  CHECK(item(z2, "dp", "reduce_scatter").group == 8);
+  CHECK(item(z2, "dp", "all_gather").group == 8);
+  CHECK(item(z2, "hsdp", "all_reduce").calls == item(z2, "dp", "reduce_scatter").calls);
+}
+
 // Expert-parallel all-to-all waits for the tokens (GShard) unless the schedule hides it behind
 // another micro-batch's compute (DualPipe); hidden, it still holds NCCL's SMs.
 TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at the SM contention price") {

@@ -233,6 +233,20 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // backward (ZeRO-2/3 keep only their shard, so they cannot wait; DeepSpeed ZeRO-2/3 and FSDP
     // by default), or one after the last (training.grad_reduce; memory.cpp holds whole gradients).
     const double reductions = r.grad_reduce_per_micro_batch ? mb : 1.0;
+    // Hybrid sharding (training.zero_shard_group g < dp·cp, HSDP): the ZeRO collectives run
+    // inside each group of g consecutive ranks, and each rank's 1/g gradient shard is then
+    // all-reduced across the dp·cp/g replicas, ranks g·t apart (PyTorch FSDP HYBRID_SHARD:
+    // reduce-scatter in the shard group, all-reduce in the replicate group, both in the
+    // post-backward hook, so the all-reduce shares the reduce-scatter's window).
+    const int64_t shard = ts.zero_stage >= 1 && ts.zero_shard_group > 0 ? ts.zero_shard_group : dpg;
+    const int64_t replicas = dpg / shard;
+    auto replicate = [&](const CommItem& rs, double calls, double window) {
+      CommItem ar = make(r, "hsdp", "all_reduce", replicas, par.tp * shard, grad_bytes / double(shard) / calls * reductions, calls);
+      ar.overlapped = rs.overlapped;
+      ar.exposed_s = ar.overlapped ? std::max(0.0, reductions * std::max(0.0, (rs.time_s + ar.time_s) / reductions - window) - rs.exposed_s)
+                                   : ar.time_s;
+      out.push_back(ar);
+    };
     if (ts.zero_stage >= 3) {
       // FSDP: all-gather parameters before each forward and backward of every micro-batch,
       // reduce-scatter gradients; prefetch overlaps them with compute (Zhao et al. 2023). The
@@ -241,25 +255,27 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       // FSDP unit per transformer layer (the usual wrap policy), so one collective per layer:
       // the same bytes, but each call pays its ring latency (on thousands of GPUs, milliseconds).
       const double units = std::max(1.0, L);
-      CommItem ag = make(r, "fsdp", "all_gather", dpg, par.tp, weight_bytes / units, 2 * mb * units);
+      CommItem ag = make(r, "fsdp", "all_gather", shard, par.tp, weight_bytes / units, 2 * mb * units);
       ag.overlapped = true;
       const double half = ag.time_s / 2;
       ag.exposed_s = std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb);
       out.push_back(ag);
-      CommItem rs = make(r, "dp", "reduce_scatter", dpg, par.tp, grad_bytes / units, units * reductions);
+      CommItem rs = make(r, "dp", "reduce_scatter", shard, par.tp, grad_bytes / units, units * reductions);
       rs.overlapped = par.dp_overlap;
       const double rs_window = std::max(0.0, bwd_micro - half / mb);
       rs.exposed_s = rs.overlapped ? reductions * std::max(0.0, rs.time_s / reductions - rs_window) : rs.time_s;
       out.push_back(rs);
+      if (replicas > 1) replicate(rs, units * reductions, rs_window);
     } else {
       // DDP / ZeRO-1/2: each gradient reduction overlaps a micro-batch's backward (2/3 of it).
       const bool sharded = ts.zero_stage >= 1;
-      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", dpg, par.tp, grad_bytes, reductions);
+      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", shard, par.tp, grad_bytes, reductions);
       g.overlapped = par.dp_overlap;
       g.exposed_s = g.overlapped ? reductions * std::max(0.0, g.time_s / reductions - bwd_micro) : g.time_s;
       out.push_back(g);
+      if (sharded && replicas > 1) replicate(g, reductions, bwd_micro);
       if (sharded) {
-        CommItem ag = make(r, "dp", "all_gather", dpg, par.tp, weight_bytes, 1);  // updated params back to every rank
+        CommItem ag = make(r, "dp", "all_gather", shard, par.tp, weight_bytes, 1);  // updated params back to every rank of the group
         ag.overlapped = par.dp_overlap;
         ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - fwd_micro) : ag.time_s;
         out.push_back(ag);
@@ -335,6 +351,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                         : c.name == "ep"   ? "comm.ep_s"
                         : c.name == "etp"  ? "comm.etp_s"
                         : c.name == "fsdp" ? "comm.fsdp_param_gather_s"
+                        : c.name == "hsdp" ? "comm.hsdp_grad_all_reduce_s"
                         : c.collective == "all_gather" ? "comm.dp_param_gather_s"
                                                        : "comm.dp_grad_reduce_s";
       t->add(key,
