@@ -126,8 +126,10 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   "mixed precision" alone names none and skips the record. A dtype the GPU has no tensor-core
   peak for (bf16 on V100, fp8 on A100) skips it too. **ZeRO** as a number (or a digit), or from
   the source's words: "ZeRO-2-like" is 2, plain "FSDP" is 3, Megatron's "distributed
-  optimizer" is 1 (optimizer states sharded), "DDP" or "none" is 0; hybrid sharding (HSDP)
-  needs a shard-group size the format does not carry and skips the record. **Recompute** from
+  optimizer" is 1 (optimizer states sharded), "DDP" or "none" is 0; hybrid sharding ("HSDP",
+  "hybrid shard") is 3 (2 for `_HYBRID_SHARD_ZERO2`) sharded over `training.zero_shard_group`
+  ranks, or over one node when the record gives no group (PyTorch FSDP's `HYBRID_SHARD`
+  default: shard within a node, replicate across nodes), with a note. **Recompute** from
   the words (full; selective op, selective_op or selective-op: torchtitan's per-op policy;
   selective: Megatron's; none, no, off, without: none) or a boolean; "activation checkpointing"
   or "gradient checkpointing" with no granularity checkpoints every layer, which is full

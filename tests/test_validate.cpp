@@ -612,10 +612,18 @@ TEST_CASE("validate: precision, recompute and ZeRO in the words papers use") {
   CHECK(training_of({{"zero_stage", "PyTorch DDP"}}).zero_stage == 0);
   CHECK(training_of({{"zero_stage", "none"}}).zero_stage == 0);
   CHECK(training_of({{"zero_stage", "2"}}).zero_stage == 2);
-  const std::string hsdp = skipped_on({{"zero_stage", "HSDP (shard within node)"}});
-  CHECK(contains(hsdp, "training.zero_stage: hybrid sharding"));
-  CHECK(contains(hsdp, "zero_shard_group"));
-  CHECK(contains(skipped_on({{"zero_stage", "FSDP hybrid shard (ZeRO-3 inside a node)"}}), "training.zero_stage: hybrid sharding"));
+  // Hybrid sharding: FSDP inside groups of one node (PyTorch's HYBRID_SHARD default) unless the
+  // record gives training.zero_shard_group; _HYBRID_SHARD_ZERO2 is ZeRO-2 inside the group.
+  const TrainingSpec hsdp = training_of({{"zero_stage", "HSDP (shard within node)"}});
+  CHECK(hsdp.zero_stage == 3);
+  CHECK(hsdp.zero_shard_group == 8);
+  CHECK(training_of({{"zero_stage", "FSDP hybrid shard"}, {"zero_shard_group", 16}}).zero_shard_group == 16);
+  CHECK(training_of({{"zero_stage", "_HYBRID_SHARD_ZERO2"}}).zero_stage == 2);
+  CHECK(training_of({{"zero_stage", 1}, {"zero_shard_group", 32}}).zero_shard_group == 32);
+  CHECK(training_of({{"zero_stage", 3}}).zero_shard_group == 0);
+  CHECK(contains(skipped_on({{"zero_stage", 0}, {"zero_shard_group", 8}}), "training.zero_shard_group: needs a sharded"));
+  CHECK(contains(skipped_on({{"zero_stage", 3}, {"zero_shard_group", "8"}}), "training.zero_shard_group: must be"));
+  CHECK(skipped_on({{"zero_stage", 3}, {"zero_shard_group", 48}}).rfind("training.zero_shard_group", 0) == 0);  // 48 does not divide dp 64
   CHECK(contains(skipped_on({{"zero_stage", "sharded somehow"}}), "training.zero_stage: names no ZeRO stage"));
 }
 

@@ -46,6 +46,7 @@ struct ParsedRecord {
   std::string global_batch_text;  // a global batch given as text ("~1M (...)"): not a number
   std::string precision_text, optimizer_text, zero_text, recompute_text;
   std::optional<int> zero_stage;
+  std::optional<int64_t> zero_shard_group;  // hybrid sharding: data-parallel ranks per shard group
   std::optional<int64_t> tp, pp, dp, cp, ep, etp;
   std::optional<bool> ep_overlap;            // the expert all-to-all hid behind another micro-batch's compute
   bool vp_present = false;            // key virtual_pipeline_layers_per_stage present (maybe null)

@@ -172,6 +172,7 @@ Status parse_training(const json& t, ParsedRecord& r) {
       return make_error(p + "." + key, "differs from " + r.model_key("seq_len") + " (" + number_text(double(r.seq_len)) + "); got " + number_text(double(*seq)));
     r.seq_len = *seq;
   }
+  if (auto st = get_int(t, "zero_shard_group", p, 1, 1e7, r.zero_shard_group); !st) return st;
   if (auto st = get_int(t, "tp", p, 1, 1024, r.tp); !st) return st;
   if (auto st = get_int(t, "pp", p, 1, 1024, r.pp); !st) return st;
   if (auto st = get_int(t, "dp", p, 1, 1e7, r.dp); !st) return st;

@@ -157,9 +157,10 @@ Result<Optimizer> optimizer_of(const ParsedRecord& r, std::vector<std::string>& 
 
 // "FSDP: optimizer state + grads sharded ... (ZeRO-2-like)" → 2; plain "FSDP" → 3; Megatron's
 // "distributed optimizer" (optimizer states and master weights sharded over DP) → 1; plain data
-// parallelism ("DDP", "none") → 0. Hybrid sharding (HSDP) needs a shard-group size the record
-// format does not carry, so it is refused, not guessed.
-Result<std::optional<int>> zero_of(const ParsedRecord& r, std::vector<std::string>& notes) {
+// parallelism ("DDP", "none") → 0. Hybrid sharding ("HSDP", "hybrid shard") → 3 (2 for
+// HYBRID_SHARD_ZERO2) with *hybrid set: the caller gives it its shard group.
+Result<std::optional<int>> zero_of(const ParsedRecord& r, std::vector<std::string>& notes, bool* hybrid) {
+  *hybrid = false;
   if (r.zero_stage) return std::optional<int>(*r.zero_stage);
   if (r.zero_text.empty()) return std::optional<int>();
   const std::string t = lower(r.zero_text);
@@ -167,9 +168,10 @@ Result<std::optional<int>> zero_of(const ParsedRecord& r, std::vector<std::strin
     notes.push_back("ZeRO stage " + std::to_string(z) + what + " read from '" + r.zero_text + "'");
     return std::optional<int>(z);
   };
-  if (has(t, "hsdp") || has(t, "hybrid shard"))
-    return make_error("training.zero_stage", "hybrid sharding (HSDP: sharded inside a group, replicated across groups) needs its group size "
-                                             "(estimate's training.zero_shard_group), which the record format does not carry; got '" + r.zero_text + "'");
+  if (has(t, "hsdp") || has(t, "hybrid shard") || has(t, "hybrid_shard")) {
+    *hybrid = true;
+    return has(t, "zero2") || has(t, "zero-2") ? read(2, " (hybrid shard, ZeRO-2 inside each group)") : read(3, " (hybrid shard: FSDP inside each group)");
+  }
   if (t.size() == 1 && t[0] >= '0' && t[0] <= '3') return read(t[0] - '0', "");
   for (int z = 0; z <= 3; ++z)
     if (has(t, ("zero-" + std::to_string(z)).c_str()) || has(t, ("zero" + std::to_string(z)).c_str()) ||
@@ -324,10 +326,24 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   if (r.total_tokens) t.tokens = *r.total_tokens;
 
   KnobSpace& k = out.space;
-  Result<std::optional<int>> zero = zero_of(r, notes);
+  bool hybrid = false;
+  Result<std::optional<int>> zero = zero_of(r, notes, &hybrid);
   if (!zero) return zero.error();
   if (*zero) k.zero_stage = {**zero};
   else k.zero_stage = {0, 1, 2, 3}, notes.push_back("ZeRO stage not published: searched 0-3");
+  // Hybrid sharding's group: as the record says, else one node (PyTorch FSDP's HYBRID_SHARD
+  // shards within a node and replicates across nodes unless given process groups).
+  if (r.zero_shard_group && !(*zero && **zero >= 1))
+    return make_error("training.zero_shard_group", "needs a sharded data-parallel stage (ZeRO 1-3, FSDP or HSDP); got zero_stage '" +
+                                                        (r.zero_stage ? std::to_string(*r.zero_stage) : r.zero_text) + "'");
+  if (r.zero_shard_group) {
+    t.zero_shard_group = *r.zero_shard_group;
+    notes.push_back("sharded over groups of " + std::to_string(*r.zero_shard_group) + " data-parallel ranks, replicated across groups, as the record says");
+  } else if (hybrid) {
+    t.zero_shard_group = s.hardware.gpus_per_node.value_or(s.hardware.gpu.gpus_per_node);
+    notes.push_back("hybrid shard group not published: one node (" + std::to_string(t.zero_shard_group) +
+                    " GPUs), PyTorch FSDP's HYBRID_SHARD default (shard within a node, replicate across nodes)");
+  }
   Result<std::optional<Recompute>> rec = recompute_of(r);
   if (!rec) return rec.error();
   if (*rec) k.recompute = {**rec};
