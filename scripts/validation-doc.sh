@@ -128,7 +128,7 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   the source's words: "ZeRO-2-like" is 2, plain "FSDP" is 3, Megatron's "distributed
   optimizer" is 1 (optimizer states sharded), "DDP" or "none" is 0; hybrid sharding ("HSDP",
   "hybrid shard") is 3 (2 for `_HYBRID_SHARD_ZERO2`) sharded over `training.zero_shard_group`
-  ranks, or over one node when the record gives no group (PyTorch FSDP's `HYBRID_SHARD`
+  ranks, or over one node's data-parallel ranks when the record gives no group (PyTorch FSDP's `HYBRID_SHARD`
   default: shard within a node, replicate across nodes), with a note. **Recompute** from
   the words (full; selective op, selective_op or selective-op: torchtitan's per-op policy;
   selective: Megatron's; none, no, off, without: none) or a boolean; "activation checkpointing"

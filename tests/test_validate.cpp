@@ -619,6 +619,8 @@ TEST_CASE("validate: precision, recompute and ZeRO in the words papers use") {
   CHECK(hsdp.zero_shard_group == 8);
   CHECK(training_of({{"zero_stage", "FSDP hybrid shard"}, {"zero_shard_group", 16}}).zero_shard_group == 16);
   CHECK(training_of({{"zero_stage", "_HYBRID_SHARD_ZERO2"}}).zero_stage == 2);
+  // With tp 2 a node holds 4 data-parallel ranks.
+  CHECK(training_of({{"zero_stage", "HSDP"}, {"tp", 2}, {"dp", 32}}).zero_shard_group == 4);
   CHECK(training_of({{"zero_stage", 1}, {"zero_shard_group", 32}}).zero_shard_group == 32);
   CHECK(training_of({{"zero_stage", 3}}).zero_shard_group == 0);
   CHECK(contains(skipped_on({{"zero_stage", 0}, {"zero_shard_group", 8}}), "training.zero_shard_group: needs a sharded"));

@@ -340,9 +340,11 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     t.zero_shard_group = *r.zero_shard_group;
     notes.push_back("sharded over groups of " + std::to_string(*r.zero_shard_group) + " data-parallel ranks, replicated across groups, as the record says");
   } else if (hybrid) {
-    t.zero_shard_group = s.hardware.gpus_per_node.value_or(s.hardware.gpu.gpus_per_node);
+    // A node's data-parallel ranks: its GPUs over the tp·cp ranks each replica spans there.
+    const int64_t node = s.hardware.gpus_per_node.value_or(s.hardware.gpu.gpus_per_node);
+    t.zero_shard_group = std::max<int64_t>(1, node / (r.tp.value_or(1) * r.cp.value_or(1)));
     notes.push_back("hybrid shard group not published: one node (" + std::to_string(t.zero_shard_group) +
-                    " GPUs), PyTorch FSDP's HYBRID_SHARD default (shard within a node, replicate across nodes)");
+                    " data-parallel ranks), PyTorch FSDP's HYBRID_SHARD default (shard within a node, replicate across nodes)");
   }
   Result<std::optional<Recompute>> rec = recompute_of(r);
   if (!rec) return rec.error();
