@@ -240,8 +240,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // post-backward hook, so the all-reduce shares the reduce-scatter's window).
     const int64_t shard = ts.zero_stage >= 1 && ts.zero_shard_group > 0 ? ts.zero_shard_group : dpg;
     const int64_t replicas = dpg / shard;
-    auto replicate = [&](const CommItem& rs, double calls, double window) {
-      CommItem ar = make(r, "hsdp", "all_reduce", replicas, par.tp * shard, grad_bytes / double(shard) / calls * reductions, calls);
+    auto replicate = [&](const CommItem& rs, double window) {  // one all-reduce of 1/shard of each reduce-scatter call's bytes
+      CommItem ar = make(r, "hsdp", "all_reduce", replicas, par.tp * shard, rs.bytes_per_step / rs.calls / double(shard), rs.calls);
       ar.overlapped = rs.overlapped;
       ar.exposed_s = ar.overlapped ? std::max(0.0, reductions * std::max(0.0, (rs.time_s + ar.time_s) / reductions - window) - rs.exposed_s)
                                    : ar.time_s;
@@ -265,7 +265,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       const double rs_window = std::max(0.0, bwd_micro - half / mb);
       rs.exposed_s = rs.overlapped ? reductions * std::max(0.0, rs.time_s / reductions - rs_window) : rs.time_s;
       out.push_back(rs);
-      if (replicas > 1) replicate(rs, units * reductions, rs_window);
+      if (replicas > 1) replicate(rs, rs_window);
     } else {
       // DDP / ZeRO-1/2: each gradient reduction overlaps a micro-batch's backward (2/3 of it).
       const bool sharded = ts.zero_stage >= 1;
@@ -273,7 +273,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       g.overlapped = par.dp_overlap;
       g.exposed_s = g.overlapped ? reductions * std::max(0.0, g.time_s / reductions - bwd_micro) : g.time_s;
       out.push_back(g);
-      if (sharded && replicas > 1) replicate(g, reductions, bwd_micro);
+      if (sharded && replicas > 1) replicate(g, bwd_micro);
       if (sharded) {
         CommItem ag = make(r, "dp", "all_gather", shard, par.tp, weight_bytes, 1);  // updated params back to every rank of the group
         ag.overlapped = par.dp_overlap;

@@ -161,7 +161,7 @@ KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, do
                           double kv_heads, double head_dim, bool causal, bool backward) {
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
   const double scores = batch * q_len * kv_len * heads * (causal ? 0.5 : 1.0);  // one exponential each
-  const double flops_per_dim = backward ? kAttentionBwdFlopsPerScorePerDim : kAttentionFwdFlopsPerScorePerDim;
+  const double flops_per_dim = attention_flops_per_score_per_dim(backward);
   auto flops_at = [&](double d) { return flops_per_dim * scores * d; };
   const AttentionTable* table = kp.attention(dtype);
   if (!table || (backward ? table->bwd_fit.peak : table->fwd_fit.peak) <= 0) {
@@ -227,7 +227,7 @@ double GpuSpec::exp_tera_per_s() const {
 double attention_tflops(const AttentionTable& t, bool backward, double head_dim) {
   const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
   if (f.peak <= 0 || head_dim <= 0) return 0;
-  const double flops_per_score = (backward ? detail::kAttentionBwdFlopsPerScorePerDim : detail::kAttentionFwdFlopsPerScorePerDim) * head_dim;
+  const double flops_per_score = detail::attention_flops_per_score_per_dim(backward) * head_dim;
   return flops_per_score / detail::attention_work_s(t, backward, flops_per_score, 1) / 1e12;
 }
 

@@ -99,6 +99,9 @@ inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d) {
 constexpr double kExpPerClockPerSm = 16;
 constexpr double kAttentionFwdFlopsPerScorePerDim = 4;
 constexpr double kAttentionBwdFlopsPerScorePerDim = 10;
+constexpr double attention_flops_per_score_per_dim(bool backward) {
+  return backward ? kAttentionBwdFlopsPerScorePerDim : kAttentionFwdFlopsPerScorePerDim;
+}
 // GpuSpec::exp_tera_per_s() is SMs × this × boost clock; 0 where the catalog has no SM count or
 // clock (AMD, Blackwell, L40S, H100 NVL): their attention keeps a flat rate.
 
