@@ -94,7 +94,16 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   `ffn_hidden_size`, `d_ff`; `vocab_size`, `padded_vocab_size`; `seq_length`, `max_seq_len`,
   `sequence_length`), and the sequence length may sit in `training` instead of `model` (the
   same number in both is fine, two different ones skip the record). `model.head_dim` is read
-  for models whose heads × head_dim is not the hidden size.
+  for models whose heads × head_dim is not the hidden size. The layout's integers are read
+  under the config keys of Megatron-LM / NeMo and DeepSpeed too (`tensor_model_parallel_size`,
+  `tensor_parallel_size`; `pipeline_model_parallel_size`, `pipeline_parallel_size`;
+  `data_parallel_size`; `context_parallel_size`; `expert_model_parallel_size`,
+  `expert_parallel_size`; `expert_tensor_parallel_size`; `micro_batch_size`,
+  `train_micro_batch_size_per_gpu`; `global_batch_size`, `train_batch_size`, both in sequences
+  as in those frameworks; chunks per pipeline rank as `virtual_pipeline_model_parallel_size`,
+  layers per chunk as `num_layers_per_virtual_pipeline_stage`, either given as null meaning not
+  interleaved), and the GPU count as `num_gpus` or `gpus`. Errors found later name a field as
+  the record wrote it.
   Any field of the wrong type or out of range skips the record, naming the field; a file that is
   not a JSON array is an error (exit 2).
 - **Metric.** The source's own FLOP convention where llmcalc knows it (table below). A record
@@ -113,10 +122,21 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   ffn, vocab; for MoE also experts, top-k and an ffn that is either the dense or the expert
   width) takes the preset's details: biases, norms, positions, tied embeddings, and for MoE the
   experts' layout and latent attention (`narayanan2021-*`, `llama3.1-405b`, `llama2-*`,
-  `deepseek-v3`, `mixtral-*`). Otherwise the record must say GPT (GeLU MLP,
-  LayerNorm, learned positions, biases, tied embeddings) or Llama/SwiGLU (SwiGLU, RMSNorm,
-  rotary, no biases, untied) in `model.name` or `model.arch_notes`; neither is a skip. Parameters
-  are counted from the shape, not taken from the rounded printed size.
+  `deepseek-v3`, `mixtral-*`). Otherwise `model.name` or `model.arch_notes` must name the MLP
+  or a model family, whose design follows the public model cards: GPT-style (a two-matrix GeLU
+  or ReLU MLP, LayerNorm, learned positions, biases, tied embeddings) for GPT (GPT-2/3, GPT-J,
+  GPT-NeoX), OPT, BLOOM, Pythia, Falcon, MPT, StarCoder, CodeGen, Galactica, Megatron and
+  MT-NLG, Gopher and Chinchilla, "GeLU" and "ReLU"; Llama-style (SwiGLU, RMSNorm, rotary, no
+  biases, untied) for Llama, Mistral, Mixtral, Qwen, DeepSeek, InternLM, Baichuan, OLMo, Yi,
+  Granite and "SwiGLU"; Gemma-style (GeGLU, tied) for Gemma and "GeGLU". The family named first
+  wins; the short names (OPT, MPT, Yi, OLMo, GeLU, ReLU) count only as whole words, so
+  "optimizer" is not OPT. Within a design the families differ in details (ALiBi or rotary for
+  learned positions, a bias or not) that move the parameter count by well under 1 % and the
+  FLOPs less. A record naming no family but printing its size (`model.params`) is read as the
+  one design whose count of the shape is within 3 % of it (a printed size has two or three
+  digits; the designs' counts differ by about a third for the same ffn); otherwise it is a skip
+  that says which was missing. Parameters are counted from the shape, not taken from the
+  rounded printed size.
 - **GPU.** Matched by words in `hardware.gpu`: "A100" + "80GB" without "PCIe" is
   `a100-sxm-80gb`, "H100" without "PCIe"/"NVL" is `h100-sxm`, "V100" is `v100-sxm2-32gb`
   (DGX-2's; "16" names the 16GB part; no PCIe V100), "A800" is `a800-sxm-80gb`, "MI250X" is
@@ -151,13 +171,25 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   AdamW as separate PyTorch ops) when the record says so, or when its citation, `source.setup`
   or `notes` name torchtitan or Hugging Face and not torch.compile ("no torch.compile" does not
   count); every other record gets fused kernels, as Megatron-LM, NeMo and FlashAttention-2's
-  training code have.
+  training code have. **A source of 2022 or before**, under a convention of any other source
+  (the first year its citation names: a four-digit number in 2015-2035 standing alone, so an
+  arXiv number such as 2205.01068 is not one), ran attention unfused unless the record says
+  otherwise: FlashAttention appeared in mid-2022 and became the frameworks' default in 2023
+  (PyTorch 2.0's scaled-dot-product attention, Megatron-LM's `--use-flash-attn`), and the
+  large runs of 2021-22 (OPT, BLOOM, GPT-NeoX-20B, MT-NLG) ran without it.
 - **GPU count and layout.** tp·pp·cp·dp must equal the GPU count; a missing cp is derived as
   gpu_count / (tp·pp·dp) with a note; any other mismatch is a skip naming `training.dp`. The
   Llama 3 131K row is consistent as printed (8·16·16·8 = 16,384 with cp 16).
 - **Global batch.** Sequences as printed; else tokens ÷ sequence length when whole; a round
   decimal token count that is not whole sequences ("4M" for Llama 2) is the nearest power of two
   in sequences (1,024 × 4,096 = 2²² tokens), since papers write binary sizes as round decimals.
+  A batch that is not whole micro-batches on every replica of a layout (OPT's "2M tokens" is
+  1,024 sequences, on 124 replicas of 8 GPUs) is timed at the nearest multiple of micro-batch ×
+  dp (992) when that is within 10 % of it, with a note; further is a skip naming
+  `training.global_batch_seqs`. A batch's size moves per-token throughput only through the
+  micro-batches per step (the pipeline bubble, per-step costs), so a 10 % change moves it by
+  about a tenth of those; a step-time row is scaled back to the printed batch (time per
+  sequence kept).
 - **Knobs a source does not publish** (the micro-batch for Llama 3 and FlashAttention-2, the
   whole layout for Llama 2) follow one rule for every record: llmcalc's own choice, the layout
   with the smallest predicted step time among those that fit in memory (when none fits, the one
@@ -167,6 +199,9 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   divisors of the layers per stage (Llama 3's come from its text, below), sequence parallelism
   off/on (with tp > 1), recompute none/selective/full, ZeRO 0–3, tp and pp 1/2/4/8. It stands for
   "the authors tuned their run", which a published benchmark is. Each row lists what was searched.
+  One exception: a record whose citation, `source.setup` or `notes` name DeepSpeed gets one
+  chunk per stage, since DeepSpeed's pipeline engine (Megatron-DeepSpeed's and GPT-NeoX's)
+  runs 1F1B without interleaving.
 - **Global batch unpublished** (FlashAttention-2 gives "~1M" only in words): one micro-batch per
   replica per step (global batch = micro-batch × dp), so no gradient-accumulation amortisation is
   assumed.

@@ -118,7 +118,17 @@ const FlopConvention& convention(const std::string& id) {
 
 namespace {
 bool has(const std::string& text, const char* needle) { return text.find(needle) != std::string::npos; }
+
+// The conventions of any other source, in the order a record's measured entries are tried: step
+// time first (the most direct), then token rates; last a FLOP rate of an unknown count.
+constexpr const char* kAnySource[] = {"step_time", "tokens_per_gpu", "tokens_per_s", "samples_per_s", "tflops_unknown", "mfu_unknown"};
 }  // namespace
+
+bool any_source(const FlopConvention& c) {
+  for (const char* id : kAnySource)
+    if (c.id == id) return true;
+  return false;
+}
 
 // By what the record measured and who published it (the citation, then the id's prefix), so any
 // file in this format works: a source not listed here is skipped, never guessed.
@@ -134,9 +144,9 @@ const FlopConvention* convention_for(const ParsedRecord& r) {
   if (measured("tflops_per_gpu") && (has(c, "Llama 3") || has(c, "Llama Team") || r.id.rfind("llama3", 0) == 0)) return &convention("llama3");
   if (measured("model_tflops_per_gpu_flashattention2") && (has(c, "FlashAttention-2") || r.id.rfind("flashattention2", 0) == 0))
     return &convention("flashattention2");
-  // Convention-free metrics, from any source: step time first (the most direct), then tokens/s;
-  // last a FLOP rate of an unknown count, shown but not compared against the targets.
-  for (const char* id : {"step_time", "tokens_per_gpu", "tokens_per_s", "samples_per_s", "tflops_unknown", "mfu_unknown"})
+  // Convention-free metrics, from any source (a FLOP rate of an unknown count is shown, not
+  // compared against the targets).
+  for (const char* id : kAnySource)
     for (const std::string& k : measured_keys(convention(id)))
       if (measured(k.c_str())) return &convention(id);
   return nullptr;

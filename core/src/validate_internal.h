@@ -33,13 +33,16 @@ struct ParsedRecord {
   int64_t head_dim = 0;  // 0: hidden / heads
   // MoE (experts = 0: dense); expert_ffn 0: model.ffn is the expert's width (Mixtral's config)
   int64_t experts = 0, top_k = 0, expert_ffn = 0, shared_experts = 0, first_dense_layers = 0;
-  // The name each of those fields had in the record ("top_k" → "num_experts_per_tok"), for errors.
-  std::map<std::string, std::string> model_keys;
-  std::string model_key(const std::string& ours) const {
-    const auto it = model_keys.find(ours);
-    return "model." + (it == model_keys.end() ? ours : it->second);
+  // The name each field read under several names had in the record ("model.top_k" →
+  // "model.num_experts_per_tok", "training.tp" → "training.tensor_model_parallel_size"), for errors.
+  std::map<std::string, std::string> keys;
+  std::string key_of(const std::string& ours) const {
+    const auto it = keys.find(ours);
+    return it == keys.end() ? ours : it->second;
   }
-  bool given(const std::string& ours) const { return model_keys.count(ours) > 0; }
+  std::string model_key(const std::string& ours) const { return key_of("model." + ours); }
+  std::string training_key(const std::string& ours) const { return key_of("training." + ours); }
+  bool given(const std::string& ours) const { return keys.count("model." + ours) > 0; }
   // training
   std::optional<int64_t> global_batch_seqs, micro_batch, batch_per_dp;
   std::optional<double> global_batch_tokens;
@@ -49,7 +52,7 @@ struct ParsedRecord {
   std::optional<int64_t> zero_shard_group;  // hybrid sharding: data-parallel ranks per shard group
   std::optional<int64_t> tp, pp, dp, cp, ep, etp;
   std::optional<bool> ep_overlap;            // the expert all-to-all hid behind another micro-batch's compute
-  bool vp_present = false;            // key virtual_pipeline_layers_per_stage present (maybe null)
+  bool vp_present = false;            // a virtual-pipeline key present (maybe null: not interleaved)
   std::optional<int64_t> vp_layers;   // layers per virtual stage
   std::optional<int64_t> virtual_stages;  // key virtual_stages: model chunks per pipeline rank (NeMo's "VP")
   std::optional<bool> sequence_parallel;
@@ -91,6 +94,8 @@ const FlopConvention* convention_for(const ParsedRecord& r);
 // The names a record may give the convention's metric: measured_key, then its aliases.
 std::vector<std::string> measured_keys(const FlopConvention& c);
 const FlopConvention& convention(const std::string& id);
+// Whether the convention is one of any other source's (whose framework the record must tell).
+bool any_source(const FlopConvention& c);
 
 // The knobs a record does not publish, each with its candidate values (docs/validation.md).
 struct KnobSpace {
@@ -117,6 +122,7 @@ struct LayoutChoice {
   int64_t candidates = 0;   // layouts tried
   bool searched = false;    // more than one candidate
   bool fits = true;
+  int64_t printed_gbs = 0;  // nonzero: the printed global batch, which this layout rounds to whole micro-batches
 };
 // The fastest layout (smallest step time) that fits, over the unpublished knobs; if none fits,
 // the one needing the least memory, with a note. Error: no candidate is a valid scenario (the first error).

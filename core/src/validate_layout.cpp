@@ -4,6 +4,8 @@
 // their run", which is what a published benchmark is; it is the same rule for every record and
 // contains no per-record constant. When none fits, the one needing the least memory (the nearest
 // to what the authors ran) is timed, and the row says it does not fit.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "validate_internal.h"
@@ -19,6 +21,27 @@ std::string layout_text(const Estimate& e) {
                 s.training.sequence_parallel ? 1 : 0, to_string(s.parallel.schedule));
   return buf;
 }
+
+namespace {
+
+// The global batch a layout runs when the printed one is not whole micro-batches on each of its
+// replicas: the nearest multiple of micro-batch × dp, if within kBatchRoundingMax of the printed
+// batch (sources print batches rounded, "2M tokens", or give the batch of one layout for a
+// table of them). A batch's size moves per-token throughput only through the micro-batches per
+// step (the pipeline bubble, per-step costs), so 10 % moves it by about a tenth of those; the
+// rows of step-time metrics are scaled back to the printed batch (validate.cpp). 0: keep it.
+constexpr double kBatchRoundingMax = 0.10;
+int64_t whole_batch(const Scenario& s) {
+  const int64_t gbs = s.training.global_batch_seqs, per_replica = s.parallel.tp * s.parallel.pp * s.parallel.cp;
+  const int64_t gpus = s.hardware.gpu_count;
+  if (gbs <= 0 || gpus <= 0 || per_replica <= 0 || gpus % per_replica != 0) return 0;
+  const int64_t unit = s.training.micro_batch * (gpus / per_replica);
+  if (unit <= 0 || gbs % unit == 0) return 0;
+  const int64_t nearest = std::max<int64_t>(unit, (gbs + unit / 2) / unit * unit);
+  return std::fabs(double(nearest) / double(gbs) - 1) <= kBatchRoundingMax ? nearest : 0;
+}
+
+}  // namespace
 
 Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
   const KnobSpace& k = m.space;
@@ -46,6 +69,7 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
                 s.training.recompute = rc;
                 s.training.sequence_parallel = sp;
                 if (k.gbs_follows_micro_batch) s.training.global_batch_seqs = 0;  // resolve(): micro_batch × dp
+                else if (const int64_t whole = whole_batch(s); whole > 0) s.training.global_batch_seqs = whole;
                 Result<Estimate> e = estimate(s);
                 if (!e) {
                   if (!first_error) first_error = e.error();
@@ -57,8 +81,9 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
                   const double mine = e->mem.total_bytes, theirs = b->estimate.mem.total_bytes;
                   return mine < theirs || (mine == theirs && e->time.step_s < b->estimate.time.step_s);
                 };
-                if (e->fits && faster(best_fit)) best_fit = LayoutChoice{s, *e, 0, false, true};
-                if (smaller(best_least)) best_least = LayoutChoice{s, *e, 0, false, false};
+                const int64_t printed = s.training.global_batch_seqs == m.base.training.global_batch_seqs ? 0 : m.base.training.global_batch_seqs;
+                if (e->fits && faster(best_fit)) best_fit = LayoutChoice{s, *e, 0, false, true, printed};
+                if (smaller(best_least)) best_least = LayoutChoice{s, *e, 0, false, false, printed};
               }
 done:
   if (!best_least) {

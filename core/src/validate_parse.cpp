@@ -87,12 +87,29 @@ Status get_int(const json& obj, const char* key, const std::string& path, double
   return ok_status();
 }
 
-Status get_int0(const json& obj, const char* key, const std::string& path, double lo, double hi, int64_t& out) {
-  std::optional<int64_t> v;
-  if (auto st = get_int(obj, key, path, lo, hi, v); !st) return st;
-  if (v) out = *v;
+// An integer field a record may give under several names (llmcalc's first, then those of the
+// frameworks whose configs sources copy: Hugging Face, Megatron-LM/NeMo, DeepSpeed). A record
+// giving one field under two names is refused rather than guessed at. The name used is kept in
+// r.keys, so later errors name the field as the record wrote it.
+Status get_named_int(const json& obj, const std::string& path, std::initializer_list<const char*> keys, double lo, double hi, ParsedRecord& r,
+                     std::optional<int64_t>& out) {
+  const char* found = nullptr;
+  for (const char* key : keys) {
+    if (absent(obj, key)) continue;
+    if (found) return make_error(path + "." + key, std::string("the same field as ") + path + "." + found + ": give one of them");
+    found = key;
+  }
+  if (!found) return ok_status();
+  if (auto st = get_int(obj, found, path, lo, hi, out); !st) return st;
+  r.keys[path + "." + *keys.begin()] = path + "." + found;
   return ok_status();
 }
+
+struct Named {
+  std::initializer_list<const char*> keys;
+  int64_t ParsedRecord::*dst;
+  double lo, hi;
+};
 
 Status parse_model(const json& m, ParsedRecord& r) {
   const std::string p = "model";
@@ -102,43 +119,54 @@ Status parse_model(const json& m, ParsedRecord& r) {
   if (auto st = get_num(m, "params", p, 0, 1e14, params); !st) return st;
   r.params = params.value_or(0);
   // The shape's integers. Some sources name a field in more than one way: llmcalc's name first,
-  // then Hugging Face config.json's and Megatron's; a record giving one field under two names is
-  // refused rather than guessed at.
-  struct Named {
-    std::initializer_list<const char*> keys;
-    int64_t* dst;
-    double lo, hi;
-  } named[] = {{{"layers", "num_layers", "num_hidden_layers", "n_layers", "n_layer"}, &r.layers, 1, 10000},
-               {{"hidden", "hidden_size", "d_model", "n_embd", "dim"}, &r.hidden, 1, 1e7},
-               {{"heads", "num_attention_heads", "n_heads", "n_head"}, &r.heads, 1, 1e5},
-               {{"kv_heads", "num_key_value_heads", "n_kv_heads", "num_query_groups"}, &r.kv_heads, 1, 1e5},
-               {{"ffn", "intermediate_size", "ffn_hidden_size", "d_ff"}, &r.ffn, 1, 1e7},
-               {{"vocab", "vocab_size", "padded_vocab_size"}, &r.vocab, 1, 1e7},
-               {{"seq_len", "seq_length", "max_seq_len", "sequence_length"}, &r.seq_len, 1, 1e7},
-               {{"experts", "num_experts", "n_routed_experts", "num_local_experts"}, &r.experts, 0, 1e5},
-               {{"top_k", "experts_per_token", "num_experts_per_tok", "moe_router_topk"}, &r.top_k, 0, 1e5},
-               {{"expert_ffn", "moe_ffn", "moe_intermediate_size", "moe_ffn_hidden_size"}, &r.expert_ffn, 1, 1e7},
-               {{"shared_experts", "n_shared_experts", "num_shared_experts"}, &r.shared_experts, 0, 1e5},
-               {{"first_dense_layers", "first_k_dense_replace"}, &r.first_dense_layers, 0, 1e4},
-               {{"head_dim"}, &r.head_dim, 1, 1e5}};
+  // then Hugging Face config.json's and Megatron's.
+  const Named named[] = {{{"layers", "num_layers", "num_hidden_layers", "n_layers", "n_layer"}, &ParsedRecord::layers, 1, 10000},
+                                {{"hidden", "hidden_size", "d_model", "n_embd", "dim"}, &ParsedRecord::hidden, 1, 1e7},
+                                {{"heads", "num_attention_heads", "n_heads", "n_head"}, &ParsedRecord::heads, 1, 1e5},
+                                {{"kv_heads", "num_key_value_heads", "n_kv_heads", "num_query_groups"}, &ParsedRecord::kv_heads, 1, 1e5},
+                                {{"ffn", "intermediate_size", "ffn_hidden_size", "d_ff"}, &ParsedRecord::ffn, 1, 1e7},
+                                {{"vocab", "vocab_size", "padded_vocab_size"}, &ParsedRecord::vocab, 1, 1e7},
+                                {{"seq_len", "seq_length", "max_seq_len", "sequence_length"}, &ParsedRecord::seq_len, 1, 1e7},
+                                {{"experts", "num_experts", "n_routed_experts", "num_local_experts"}, &ParsedRecord::experts, 0, 1e5},
+                                {{"top_k", "experts_per_token", "num_experts_per_tok", "moe_router_topk"}, &ParsedRecord::top_k, 0, 1e5},
+                                {{"expert_ffn", "moe_ffn", "moe_intermediate_size", "moe_ffn_hidden_size"}, &ParsedRecord::expert_ffn, 1, 1e7},
+                                {{"shared_experts", "n_shared_experts", "num_shared_experts"}, &ParsedRecord::shared_experts, 0, 1e5},
+                                {{"first_dense_layers", "first_k_dense_replace"}, &ParsedRecord::first_dense_layers, 0, 1e4},
+                                {{"head_dim"}, &ParsedRecord::head_dim, 1, 1e5}};
   for (const Named& f : named) {
-    const char* found = nullptr;
-    for (const char* key : f.keys) {
-      if (absent(m, key)) continue;
-      if (found) return make_error(p + "." + key, std::string("the same field as ") + p + "." + found + ": give one of them");
-      found = key;
-    }
-    if (!found) continue;
-    if (auto st = get_int0(m, found, p, f.lo, f.hi, *f.dst); !st) return st;
-    r.model_keys[*f.keys.begin()] = found;
+    std::optional<int64_t> v;
+    if (auto st = get_named_int(m, p, f.keys, f.lo, f.hi, r, v); !st) return st;
+    if (v) r.*f.dst = *v;
   }
   return ok_status();
 }
 
 Status parse_training(const json& t, ParsedRecord& r) {
   const std::string p = "training";
-  if (auto st = get_int(t, "global_batch_seqs", p, 1, 1e9, r.global_batch_seqs); !st) return st;
-  if (auto st = get_int(t, "micro_batch", p, 1, 1 << 20, r.micro_batch); !st) return st;
+  // The layout's integers, under llmcalc's names or the frameworks' config keys (Megatron-LM and
+  // NeMo: tensor_model_parallel_size, global_batch_size, ...; DeepSpeed: train_batch_size and
+  // train_micro_batch_size_per_gpu). A global batch is in sequences under every one of them.
+  struct Knob {
+    std::initializer_list<const char*> keys;
+    std::optional<int64_t> ParsedRecord::*dst;
+    double lo, hi;
+  };
+  const Knob knobs[] = {
+      {{"global_batch_seqs", "global_batch_size", "train_batch_size"}, &ParsedRecord::global_batch_seqs, 1, 1e9},
+      {{"micro_batch", "micro_batch_size", "train_micro_batch_size_per_gpu"}, &ParsedRecord::micro_batch, 1, 1 << 20},
+      {{"tp", "tensor_model_parallel_size", "tensor_parallel_size"}, &ParsedRecord::tp, 1, 1024},
+      {{"pp", "pipeline_model_parallel_size", "pipeline_parallel_size"}, &ParsedRecord::pp, 1, 1024},
+      {{"dp", "data_parallel_size"}, &ParsedRecord::dp, 1, 1e7},
+      {{"cp", "context_parallel_size"}, &ParsedRecord::cp, 1, 1024},
+      {{"ep", "expert_model_parallel_size", "expert_parallel_size"}, &ParsedRecord::ep, 1, 65536},
+      {{"etp", "expert_tensor_parallel_size"}, &ParsedRecord::etp, 1, 1024},
+      // Chunks per pipeline rank (NeMo's VP, Megatron-core's virtual_pipeline_model_parallel_size),
+      // or layers per chunk (Megatron-LM's --num-layers-per-virtual-pipeline-stage).
+      {{"virtual_stages", "virtual_pipeline_model_parallel_size"}, &ParsedRecord::virtual_stages, 1, 1024},
+      {{"virtual_pipeline_layers_per_stage", "num_layers_per_virtual_pipeline_stage"}, &ParsedRecord::vp_layers, 1, 10000},
+  };
+  for (const Knob& k : knobs)
+    if (auto st = get_named_int(t, p, k.keys, k.lo, k.hi, r, r.*k.dst); !st) return st;
   if (auto st = get_int(t, "batch_size_per_dp", p, 1, 1e9, r.batch_per_dp); !st) return st;
   // The global batch in tokens is a number, or text when the source gives it only in words.
   if (!absent(t, "global_batch_tokens") && t.at("global_batch_tokens").is_string()) {
@@ -173,18 +201,12 @@ Status parse_training(const json& t, ParsedRecord& r) {
     r.seq_len = *seq;
   }
   if (auto st = get_int(t, "zero_shard_group", p, 1, 1e7, r.zero_shard_group); !st) return st;
-  if (auto st = get_int(t, "tp", p, 1, 1024, r.tp); !st) return st;
-  if (auto st = get_int(t, "pp", p, 1, 1024, r.pp); !st) return st;
-  if (auto st = get_int(t, "dp", p, 1, 1e7, r.dp); !st) return st;
-  if (auto st = get_int(t, "cp", p, 1, 1024, r.cp); !st) return st;
-  if (auto st = get_int(t, "ep", p, 1, 65536, r.ep); !st) return st;
-  if (auto st = get_int(t, "etp", p, 1, 1024, r.etp); !st) return st;
   if (auto st = get_bool(t, "ep_overlap", p, r.ep_overlap); !st) return st;
-  r.vp_present = t.contains("virtual_pipeline_layers_per_stage");
-  if (auto st = get_int(t, "virtual_pipeline_layers_per_stage", p, 1, 10000, r.vp_layers); !st) return st;
-  if (auto st = get_int(t, "virtual_stages", p, 1, 1024, r.virtual_stages); !st) return st;
+  // A virtual-pipeline key given as null says the run was not interleaved (Megatron's default).
+  for (const char* key : {"virtual_stages", "virtual_pipeline_model_parallel_size", "virtual_pipeline_layers_per_stage", "num_layers_per_virtual_pipeline_stage"})
+    r.vp_present = r.vp_present || t.contains(key);
   if (r.virtual_stages && r.vp_layers)
-    return make_error(p + ".virtual_stages", "give virtual_stages or virtual_pipeline_layers_per_stage, not both");
+    return make_error(r.training_key("virtual_stages"), "give chunks per pipeline rank or layers per chunk (" + r.training_key("virtual_pipeline_layers_per_stage") + "), not both");
   if (auto st = get_bool(t, "sequence_parallel", p, r.sequence_parallel); !st) return st;
   if (auto st = get_bool(t, "fused_elementwise", p, r.fused_elementwise); !st) return st;
   if (auto st = get_bool(t, "flash_attention", p, r.flash_attention); !st) return st;
@@ -246,7 +268,7 @@ Result<ParsedRecord> parse_record(const json& j) {
   Result<const json*> hw = section(j, "hardware");
   if (!hw) return hw.error();
   if (auto st = get_string(**hw, "gpu", "hardware", r.gpu_text); !st) return st.error();
-  if (auto st = get_int(**hw, "gpu_count", "hardware", 1, 1e7, r.gpu_count); !st) return st.error();
+  if (auto st = get_named_int(**hw, "hardware", {"gpu_count", "num_gpus", "gpus"}, 1, 1e7, r, r.gpu_count); !st) return st.error();
   Result<const json*> measured = section(j, "measured");
   if (!measured) return measured.error();
   for (auto it = (*measured)->begin(); it != (*measured)->end(); ++it)

@@ -9,6 +9,7 @@
 
 #include "llmc/catalog.h"
 #include "llmc/fields.h"
+#include "formulas.h"
 #include "validate_internal.h"
 
 namespace llmc::detail::validation {
@@ -61,6 +62,105 @@ Status set(Scenario& s, const std::string& key, const std::string& value, const 
   return ok_status();
 }
 
+// The two layer designs a record's shape is read as when no preset has it: GPT's (a two-matrix
+// GeLU or ReLU MLP, LayerNorm, learned positions, biases, tied embeddings, dropout) and Llama's
+// (a gated three-matrix MLP, RMSNorm, rotary, no biases, untied, no dropout). Within a design,
+// families differ in details that move the parameter count by well under 1 % (ALiBi or rotary
+// for learned positions, a bias or not); the MLP's matrix count is what decides FLOPs.
+enum class Design { gpt, llama, gemma };
+struct ArchStyle {
+  Design design;
+  std::string why;  // the note
+};
+
+void apply_style(const ArchStyle& a, ModelSpec& m) {
+  const bool gpt = a.design == Design::gpt;
+  m.mlp = gpt ? MlpKind::gelu : a.design == Design::gemma ? MlpKind::geglu : MlpKind::swiglu;
+  m.norm = gpt ? NormKind::layernorm : NormKind::rmsnorm;
+  m.position = gpt ? PositionKind::learned : PositionKind::rotary;
+  m.attn_bias = m.attn_out_bias = m.mlp_bias = gpt;
+  m.tied_embeddings = gpt || a.design == Design::gemma;
+  m.dropout = gpt;  // GPT-2/3 and Megatron-LM's GPT default to 0.1; Llama trains without
+}
+
+void set_shape(const ParsedRecord& r, ModelSpec& m) {
+  m.layers = r.layers;
+  m.hidden = r.hidden;
+  m.heads = r.heads;
+  m.kv_heads = r.kv_heads ? r.kv_heads : r.heads;
+  m.head_dim = r.head_dim;  // 0: hidden / heads
+  m.ffn_hidden = r.ffn;
+  m.vocab = r.vocab;
+}
+
+// Where `word` first appears in `text` as a whole word, with no letter on either side
+// ("opt-175b" and "mpt7b" match; "optimizer" and "adopt" do not); npos if nowhere.
+size_t named_at(const std::string& text, const std::string& word) {
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const bool left = at == 0 || !std::isalpha(static_cast<unsigned char>(text[at - 1]));
+    const size_t end = at + word.size();
+    const bool right = end == text.size() || !std::isalpha(static_cast<unsigned char>(text[end]));
+    if (left && right) return at;
+  }
+  return std::string::npos;
+}
+
+// The design a record's model is, from the family its name or notes give (public model cards:
+// GPT-2/3, GPT-J and GPT-NeoX/Pythia, OPT, BLOOM, Falcon, MPT, StarCoder, CodeGen, Galactica,
+// Megatron-Turing NLG and Gopher/Chinchilla use a two-matrix MLP; Llama, Mistral/Mixtral, Qwen,
+// DeepSeek, InternLM, Baichuan, OLMo, Yi and Granite SwiGLU; Gemma GeGLU), else from the printed
+// size: the one design whose count of the shape is within 3 % of it (a printed size is rounded
+// to two or three digits; the two designs' counts differ by about a third).
+Result<ArchStyle> arch_style(const ParsedRecord& r, const Scenario& base) {
+  const std::string words = lower(r.model_name + " " + r.arch_notes);
+  // whole: matched as a whole word only (short names inside other words: "opt" in "optimizer").
+  struct Family { const char* word; Design design; bool whole; };
+  static const Family families[] = {
+      {"swiglu", Design::llama, false}, {"geglu", Design::gemma, false}, {"gelu", Design::gpt, true}, {"relu", Design::gpt, true},
+      {"gpt", Design::gpt, false}, {"opt", Design::gpt, true}, {"bloom", Design::gpt, false}, {"pythia", Design::gpt, false},
+      {"falcon", Design::gpt, false}, {"mpt", Design::gpt, true}, {"starcoder", Design::gpt, false}, {"codegen", Design::gpt, false},
+      {"galactica", Design::gpt, false}, {"megatron", Design::gpt, false}, {"mt-nlg", Design::gpt, false}, {"gopher", Design::gpt, false},
+      {"chinchilla", Design::gpt, false},
+      {"llama", Design::llama, false}, {"mistral", Design::llama, false}, {"mixtral", Design::llama, false}, {"qwen", Design::llama, false},
+      {"deepseek", Design::llama, false}, {"internlm", Design::llama, false}, {"baichuan", Design::llama, false}, {"olmo", Design::llama, true},
+      {"yi", Design::llama, true}, {"granite", Design::llama, false},
+      {"gemma", Design::gemma, false}};
+  static const char* const kDesignText[] = {"GPT-style architecture (GeLU MLP, LayerNorm, learned positions, biases, tied embeddings, dropout as GPT-2/3)",
+                                            "Llama-style architecture (SwiGLU, RMSNorm, rotary, no biases, untied, no dropout)",
+                                            "Gemma-style architecture (GeGLU, RMSNorm, rotary, no biases, tied embeddings, no dropout)"};
+  // The family named first wins ("Llama 2 (GPT-style decoder)" is Llama).
+  const Family* first = nullptr;
+  size_t first_at = std::string::npos;
+  for (const Family& f : families) {
+    const size_t at = f.whole ? named_at(words, f.word) : words.find(f.word);
+    if (at < first_at) first = &f, first_at = at;
+  }
+  if (first) return ArchStyle{first->design, std::string(kDesignText[int(first->design)]) + ": '" + first->word + "' named in the record"};
+  if (r.params > 0) {
+    std::vector<std::pair<Design, double>> fits;
+    for (Design d : {Design::gpt, Design::llama}) {
+      Scenario s = base;
+      s.model = ModelSpec{};
+      apply_style(ArchStyle{d, ""}, s.model);
+      set_shape(r, s.model);
+      s.model.seq_len = r.seq_len;
+      if (s.model.position == PositionKind::learned) s.model.max_positions = r.seq_len;
+      Result<Resolved> res = resolve(s);
+      if (!res) continue;
+      const double n = detail::count_params(*res, nullptr).total;
+      if (std::fabs(n / r.params - 1) <= 0.03) fits.emplace_back(d, n);
+    }
+    if (fits.size() == 1)
+      return ArchStyle{fits[0].first, std::string(kDesignText[int(fits[0].first)]) + ": the one design whose count of the shape (" +
+                                          number_text(fits[0].second / 1e9, "%.4g") + "B) is within 3 % of the printed size (" +
+                                          number_text(r.params / 1e9, "%.4g") + "B)"};
+  }
+  return make_error("model.arch_notes", "architecture unknown: no preset has this shape, neither model.name nor model.arch_notes names a model "
+                                        "family or MLP (GPT, OPT, BLOOM, Falcon, MPT, Llama, Mistral, Qwen, Gemma, SwiGLU, GeLU, ...), and " +
+                                            std::string(r.params > 0 ? "the printed size does not single out a two- or three-matrix MLP"
+                                                                     : "no printed size (model.params) to tell a two- from a three-matrix MLP"));
+}
+
 Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& notes) {
   if (r.layers == 0) return make_error("model.layers", "missing: a throughput prediction needs the model shape (layers, hidden, heads, vocab)");
   if (r.hidden == 0 || r.heads == 0 || r.vocab == 0)
@@ -79,29 +179,14 @@ Status map_model(const ParsedRecord& r, Scenario& s, std::vector<std::string>& n
     notes.push_back("architecture (biases, norms, positions, embeddings tying" + std::string(r.experts ? ", experts, attention" : "") +
                     ") from preset " + p->id + " (same shape)");
   } else {
-    const std::string words = lower(r.model_name + " " + r.arch_notes);
-    const bool llama = has(words, "swiglu") || has(words, "llama");
-    const bool gpt = has(words, "gpt");
-    if (!llama && !gpt)
-      return make_error("model.arch_notes", "architecture unknown: no preset has this shape and neither model.name nor model.arch_notes says GPT, Llama or SwiGLU");
-    s.model = ModelSpec{};
-    s.model.mlp = llama ? MlpKind::swiglu : MlpKind::gelu;
-    s.model.norm = llama ? NormKind::rmsnorm : NormKind::layernorm;
-    s.model.position = llama ? PositionKind::rotary : PositionKind::learned;
-    s.model.attn_bias = s.model.attn_out_bias = s.model.mlp_bias = !llama;
-    s.model.tied_embeddings = !llama;
-    s.model.dropout = !llama;  // GPT-2/3 and Megatron-LM's GPT default to 0.1; Llama trains without
-    notes.push_back(llama ? "Llama-style architecture (SwiGLU, RMSNorm, rotary, no biases, untied, no dropout): named in the record"
-                          : "GPT-style architecture (GeLU MLP, LayerNorm, learned positions, biases, tied embeddings, dropout as GPT-2/3): named in the record");
-    s.model.layers = r.layers;
-    s.model.hidden = r.hidden;
-    s.model.heads = r.heads;
-    s.model.kv_heads = r.kv_heads ? r.kv_heads : r.heads;
-    s.model.head_dim = r.head_dim;  // 0: hidden / heads
     if (r.head_dim == 0 && r.hidden % r.heads != 0)
       return make_error("model.hidden", "must be divisible by model.heads (" + number_text(double(r.heads)) + ") unless model.head_dim is given; got " + number_text(double(r.hidden)));
-    s.model.ffn_hidden = r.ffn;
-    s.model.vocab = r.vocab;
+    Result<ArchStyle> style = arch_style(r, s);
+    if (!style) return style.error();
+    s.model = ModelSpec{};
+    apply_style(*style, s.model);
+    set_shape(r, s.model);
+    notes.push_back(style->why);
     if (r.experts > 0) {
       s.model.experts = r.experts;
       s.model.top_k = r.top_k;
@@ -216,6 +301,27 @@ bool compiled(std::string words) {
   return has(words, "compile");
 }
 
+// The first year a citation names: a four-digit number in 2015-2035 standing alone, so that an
+// arXiv number ("2205.01068") or a part of a longer number is not read as one.
+std::optional<int> year_of(const std::string& citation) {
+  for (size_t i = 0; i + 4 <= citation.size(); ++i) {
+    if (i > 0 && std::isalnum(static_cast<unsigned char>(citation[i - 1]))) continue;
+    size_t n = 0;
+    while (i + n < citation.size() && std::isdigit(static_cast<unsigned char>(citation[i + n]))) ++n;
+    const size_t end = i + n;
+    const bool arxiv_number = end + 1 < citation.size() && citation[end] == '.' && std::isdigit(static_cast<unsigned char>(citation[end + 1]));
+    if (n != 4 || arxiv_number || (end < citation.size() && std::isalpha(static_cast<unsigned char>(citation[end])))) {
+      i += n;
+      continue;
+    }
+    const int y = std::stoi(citation.substr(i, 4));
+    if (y >= 2015 && y <= 2035) return y;
+    i += n;
+  }
+  return std::nullopt;
+}
+constexpr int kLastUnfusedYear = 2022;
+
 std::vector<int64_t> divisors(int64_t v, int64_t cap) {
   std::vector<int64_t> out;
   for (int64_t d = 1; d <= v && d <= cap; ++d)
@@ -288,12 +394,20 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   // framework or era under a convention-free metric) is taken at its word.
   // A GPU that runs no fused attention kernel (V100) runs the unfused one, whatever the era.
   const bool fused_exists = s.hardware.gpu.has_fused_attention();
-  t.flash_attention = r.flash_attention.value_or(c.flash_attention && fused_exists);
+  // A source of another framework, of 2022 or before, ran attention unfused: FlashAttention
+  // appeared in mid-2022 and became the frameworks' default in 2023 (PyTorch 2.0's SDPA, March;
+  // Megatron-LM's --use-flash-attn and NeMo that year). OPT, BLOOM, GPT-NeoX-20B and MT-NLG
+  // (2021-22) ran without it.
+  const std::optional<int> year = any_source(c) ? year_of(r.citation) : std::nullopt;
+  const bool before_fused = year && *year <= kLastUnfusedYear;
+  t.flash_attention = r.flash_attention.value_or(c.flash_attention && fused_exists && !before_fused);
   if (r.flash_attention)
     notes.push_back(std::string(t.flash_attention ? "fused (flash) attention" : "no fused attention: softmax and the two batched GEMMs as "
                                                                                "separate kernels") + ", as the record says");
   else if (!c.flash_attention)
     notes.push_back("no fused attention: " + c.source + " predates FlashAttention");
+  else if (before_fused && fused_exists)
+    notes.push_back("no fused attention: the source is of " + std::to_string(*year) + ", before frameworks ran FlashAttention by default (2023)");
   else if (!fused_exists)
     notes.push_back("no fused attention: FlashAttention and cuDNN's fused attention need an Ampere or newer GPU, which " + s.hardware.gpu.name +
                     " is not");
@@ -373,7 +487,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   k.pp = r.pp ? std::vector<int64_t>{*r.pp} : std::vector<int64_t>{1, 2, 4, 8};
   if (!layout_published) notes.push_back("tp/pp not published: searched tp ∈ {1,2,4,8}, pp ∈ {1,2,4,8}");
   int64_t cp = r.cp.value_or(1);
-  if (r.ep && *r.ep != 1 && r.experts == 0) return make_error("training.ep", "expert parallelism needs an MoE model; got " + number_text(double(*r.ep)));
+  if (r.ep && *r.ep != 1 && r.experts == 0) return make_error(r.training_key("ep"), "expert parallelism needs an MoE model; got " + number_text(double(*r.ep)));
   if (r.experts > 0) {
     p.ep = r.ep.value_or(1);
     if (!r.ep) notes.push_back("ep not published: 1 (every GPU holds every expert)");
@@ -386,7 +500,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
       notes.push_back(std::string("expert dispatch ") + (p.ep_overlap ? "hidden behind another micro-batch's compute, as the record says"
                                                                       : r.ep_overlap ? "waited for, as the record says" : "waited for (not published; GShard's default)"));
   } else if (r.etp || r.ep_overlap) {
-    return make_error(r.etp ? "training.etp" : "training.ep_overlap", "needs an MoE model (model.experts > 0)");
+    return make_error(r.etp ? r.training_key("etp") : "training.ep_overlap", "needs an MoE model (model.experts > 0)");
   }
   int64_t gpus = 0;
   if (r.gpu_count) {
@@ -399,11 +513,11 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
           cp = gpus / tpd;
           notes.push_back("cp not published: " + number_text(double(cp)) + " = gpu_count / (tp·pp·dp)");
         } else {
-          return make_error("training.dp", "tp·pp·cp·dp = " + number_text(double(prod)) + " but hardware.gpu_count = " + number_text(double(gpus)));
+          return make_error(r.training_key("dp"), "tp·pp·cp·dp = " + number_text(double(prod)) + " but hardware.gpu_count = " + number_text(double(gpus)));
         }
       }
     } else if (layout_published && gpus % (*r.tp * *r.pp * cp) != 0) {
-      return make_error("hardware.gpu_count", "must be a multiple of tp·pp·cp = " + number_text(double(*r.tp * *r.pp * cp)) + "; got " + number_text(double(gpus)));
+      return make_error(r.key_of("hardware.gpu_count"), "must be a multiple of tp·pp·cp = " + number_text(double(*r.tp * *r.pp * cp)) + "; got " + number_text(double(gpus)));
     }
   } else if (layout_published && r.dp) {
     gpus = *r.tp * *r.pp * cp * *r.dp;
@@ -461,13 +575,13 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   // or layers per virtual stage (Megatron's flag) as printed; null means not interleaved; a
   // missing key is unpublished (searched over the divisors of the layers per stage).
   if (r.virtual_stages) {
-    if (!r.pp) return make_error("training.virtual_stages", "needs training.pp");
+    if (!r.pp) return make_error(r.training_key("virtual_stages"), "needs training.pp");
     k.virtual_stages = {*r.virtual_stages};
   } else if (r.vp_layers) {
-    if (!r.pp) return make_error("training.virtual_pipeline_layers_per_stage", "needs training.pp");
+    if (!r.pp) return make_error(r.training_key("virtual_pipeline_layers_per_stage"), "needs training.pp");
     const int64_t per_stage = r.layers / *r.pp;
     if (r.layers % *r.pp != 0 || per_stage % *r.vp_layers != 0)
-      return make_error("training.virtual_pipeline_layers_per_stage", "must divide the layers per stage (" + number_text(double(r.layers)) + " / pp " + number_text(double(*r.pp)) + "); got " + number_text(double(*r.vp_layers)));
+      return make_error(r.training_key("virtual_pipeline_layers_per_stage"), "must divide the layers per stage (" + number_text(double(r.layers)) + " / pp " + number_text(double(*r.pp)) + "); got " + number_text(double(*r.vp_layers)));
     k.virtual_stages = {per_stage / *r.vp_layers};
   } else if (r.vp_present) {
     k.virtual_stages = {1};
@@ -475,6 +589,10 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
              c.layers_per_chunk > 0 && r.pp && *r.pp > 1 && per_stage % c.layers_per_chunk == 0) {
     k.virtual_stages = {per_stage / c.layers_per_chunk};
     notes.push_back("virtual stages " + number_text(double(k.virtual_stages[0])) + " from the source's text, not the record: " + c.layers_per_chunk_source);
+  } else if (k.pp.back() > 1 && has(lower(r.words), "deepspeed")) {
+    k.virtual_stages = {1};
+    notes.push_back("virtual pipeline stages not published: 1, since the record names DeepSpeed, whose pipeline engine "
+                    "(Megatron-DeepSpeed's and GPT-NeoX's too) runs 1F1B without interleaving");
   } else {
     const int64_t pp_max = k.pp.back();
     k.virtual_stages = pp_max > 1 ? divisors((r.layers + pp_max - 1) / pp_max, 16) : std::vector<int64_t>{1};

@@ -1,0 +1,180 @@
+// llmcalc validate on records written the way other sources write them (docs/validation.md,
+// "Reading other sources"): framework config names for the layout, model families named instead
+// of an architecture, a printed global batch that is not whole micro-batches, the year of a
+// source that predates fused attention, and DeepSpeed's pipeline without interleaving.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "llmc/validate.h"
+#include "test_util.h"
+#include "validate_helpers.h"
+
+namespace {
+
+using namespace llmc;
+using namespace llmc::test;
+
+// Llama 2 13B on 64 A100s under FSDP, tokens/s per GPU, with `patch` merged in (RFC 7386: null
+// removes a key).
+nlohmann::json llama2_13b(const nlohmann::json& patch = nlohmann::json::object()) {
+  nlohmann::json rec = {
+      {"id", "r"},
+      {"kind", "training_run"},
+      {"source", {{"citation", "x"}}},
+      {"model", {{"name", "Llama 2 13B"}, {"layers", 40}, {"hidden", 5120}, {"heads", 40}, {"kv_heads", 40}, {"ffn", 13824}, {"vocab", 32000}, {"seq_len", 4096}}},
+      {"training", {{"global_batch_seqs", 64}, {"micro_batch", 1}, {"precision", "bf16"}, {"zero_stage", 3}, {"recompute", "none"}, {"tp", 1}, {"pp", 1}, {"dp", 64}}},
+      {"hardware", {{"gpu", "A100 80GB"}, {"gpu_count", 64}}},
+      {"measured", {{"tokens_per_sec_per_gpu", 2000}}},
+  };
+  rec.merge_patch(patch);
+  return rec;
+}
+
+ValidationRow one(const nlohmann::json& rec) {
+  const ValidationReport r = run_text("[" + rec.dump() + "]");
+  REQUIRE(r.rows.size() == 1);
+  return r.rows[0];
+}
+
+}  // namespace
+
+TEST_CASE("validate: Megatron-LM, NeMo and DeepSpeed config names for the layout and GPU count") {
+  const ValidationRow base = one(llama2_13b({{"training", {{"tp", 2}, {"pp", 2}, {"dp", 16}, {"micro_batch", 2}}}}));
+  REQUIRE(base.status == "compared");
+  const nlohmann::json megatron = {{"tp", nullptr}, {"pp", nullptr}, {"dp", nullptr}, {"micro_batch", nullptr}, {"global_batch_seqs", nullptr},
+                                   {"tensor_model_parallel_size", 2}, {"pipeline_model_parallel_size", 2}, {"data_parallel_size", 16},
+                                   {"micro_batch_size", 2}, {"global_batch_size", 64}};
+  const ValidationRow m = one(llama2_13b({{"training", megatron}, {"hardware", {{"gpu_count", nullptr}, {"num_gpus", 64}}}}));
+  REQUIRE(m.status == "compared");
+  CHECK(m.predicted == doctest::Approx(base.predicted).epsilon(1e-12));
+  CHECK(m.scenario.parallel.tp == 2);
+  CHECK(m.scenario.parallel.pp == 2);
+  // DeepSpeed's names for the batch.
+  const ValidationRow ds = one(llama2_13b({{"training", {{"micro_batch", nullptr}, {"global_batch_seqs", nullptr}, {"train_micro_batch_size_per_gpu", 1},
+                                                         {"train_batch_size", 64}}}}));
+  REQUIRE(ds.status == "compared");
+  CHECK(ds.scenario.training.global_batch_seqs == 64);
+  // One field under two names is refused, naming the second; later errors name the field as written.
+  const ValidationRow twice = one(llama2_13b({{"training", {{"tensor_model_parallel_size", 1}}}}));
+  CHECK(twice.status == "skipped");
+  CHECK(twice.skip_field == "training.tensor_model_parallel_size");
+  const ValidationRow wrong_dp = one(llama2_13b({{"training", {{"dp", nullptr}, {"data_parallel_size", 31}}}}));
+  CHECK(wrong_dp.skip_field == "training.data_parallel_size");
+  const ValidationRow wrong_gpus = one(llama2_13b({{"training", {{"dp", nullptr}, {"tp", 2}}}, {"hardware", {{"gpu_count", nullptr}, {"gpus", 63}}}}));
+  CHECK(wrong_gpus.skip_field == "hardware.gpus");
+  // Megatron-core's chunks per rank; null says "not interleaved" as Megatron's default None does.
+  nlohmann::json pipe = {{"pp", 4}, {"dp", 16}};
+  pipe["virtual_pipeline_model_parallel_size"] = 5;  // 40 layers / 4 stages = 10, 2 per chunk
+  CHECK(one(llama2_13b({{"training", pipe}})).scenario.parallel.virtual_stages == 5);
+  pipe["virtual_pipeline_model_parallel_size"] = nullptr;
+  nlohmann::json rec = llama2_13b({{"training", pipe}});
+  rec["training"]["virtual_pipeline_model_parallel_size"] = nullptr;  // merge_patch removed it; a null key is kept here
+  const ValidationRow flat = one(rec);
+  CHECK(flat.scenario.parallel.virtual_stages == 1);
+  CHECK_FALSE(has_note(flat, "virtual pipeline stages not published"));
+  pipe["virtual_pipeline_model_parallel_size"] = 5;
+  pipe["num_layers_per_virtual_pipeline_stage"] = 2;
+  CHECK(one(llama2_13b({{"training", pipe}})).skip_field == "training.virtual_pipeline_model_parallel_size");
+}
+
+TEST_CASE("validate: a model family named instead of an architecture, or told apart by its printed size") {
+  auto model_of = [](const std::string& name, double params = 0) {
+    nlohmann::json model = {{"name", name}, {"layers", 96}, {"hidden", 12288}, {"heads", 96}, {"kv_heads", 96}, {"ffn", 49152}, {"vocab", 50272}, {"seq_len", 2048}};
+    if (params > 0) model["params"] = params;
+    nlohmann::json rec = llama2_13b({{"training", {{"tp", 8}, {"dp", 8}}}});
+    rec["model"] = model;
+    return one(rec);
+  };
+  struct Case {
+    const char* name;
+    MlpKind mlp;
+  } cases[] = {{"OPT-175B", MlpKind::gelu},   {"BLOOM-like", MlpKind::gelu}, {"Falcon 180B", MlpKind::gelu}, {"MPT-30B", MlpKind::gelu},
+               {"Mistral Large", MlpKind::swiglu}, {"Qwen2 72B", MlpKind::swiglu}, {"CodeLlama", MlpKind::swiglu}, {"Gemma 3", MlpKind::geglu},
+               // The first family named wins.
+               {"Llama 3 (a GPT-style decoder)", MlpKind::swiglu}};
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const ValidationRow r = model_of(c.name);
+    REQUIRE(r.status == "compared");
+    CHECK(r.scenario.model.mlp == c.mlp);
+    CHECK(has_note(r, "named in the record"));
+  }
+  CHECK(model_of("OPT-175B").scenario.model.norm == NormKind::layernorm);
+  CHECK(model_of("Qwen2 72B").scenario.model.norm == NormKind::rmsnorm);
+  // Short names count only as whole words: "optimizer" is not OPT, "adopted" not OPT.
+  const ValidationRow words = model_of("an optimizer study, adopted");
+  CHECK(words.status == "skipped");
+  CHECK(words.skip_field == "model.arch_notes");
+  CHECK(contains(words.skip_reason, "no printed size"));
+  // With no family named, the printed size decides: GPT-3's shape counts 174.6B with a two-matrix
+  // MLP, 232B with a gated one, so "175B" is the former.
+  const ValidationRow sized = model_of("our 175B model", 175e9);
+  REQUIRE(sized.status == "compared");
+  CHECK(sized.scenario.model.mlp == MlpKind::gelu);
+  CHECK(has_note(sized, "within 3 % of the printed size (175B)"));
+  const ValidationRow gated = model_of("our 232B model", 232e9);
+  REQUIRE(gated.status == "compared");
+  CHECK(gated.scenario.model.mlp == MlpKind::swiglu);
+  // A size neither design gives is refused, saying so.
+  const ValidationRow neither = model_of("our 200B model", 200e9);
+  CHECK(neither.skip_field == "model.arch_notes");
+  CHECK(contains(neither.skip_reason, "does not single out"));
+}
+
+TEST_CASE("validate: a printed global batch that is not whole micro-batches is timed at the nearest multiple") {
+  const ValidationRow exact = one(llama2_13b());
+  REQUIRE(exact.status == "compared");
+  // 65 sequences on 64 replicas of micro-batch 1: timed at 64 (1.5 % off), with a note.
+  const ValidationRow near = one(llama2_13b({{"training", {{"global_batch_seqs", 65}}}}));
+  REQUIRE(near.status == "compared");
+  CHECK(near.scenario.training.global_batch_seqs == 64);
+  CHECK(near.predicted == doctest::Approx(exact.predicted).epsilon(1e-12));  // tokens/s per GPU: the same run
+  CHECK(has_note(near, "global batch 65 is not whole micro-batches of 1 on 64 replicas: timed at the nearest multiple, 64"));
+  // A step time is scaled back to the printed batch: 65 sequences take 65/64 of 64's step.
+  const nlohmann::json step = {{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"step_time_s", 3.0}}}};
+  const ValidationRow step64 = one(llama2_13b(step));
+  nlohmann::json step65_rec = llama2_13b(step);
+  step65_rec["training"]["global_batch_seqs"] = 65;
+  const ValidationRow step65 = one(step65_rec);
+  REQUIRE(step65.status == "compared");
+  CHECK(step65.predicted == doctest::Approx(step64.predicted * 65 / 64).epsilon(1e-12));
+  CHECK(has_note(step65, "scaled back to the printed batch"));
+  // 80 is 25 % from 64 and 20 % from 128: beyond the 10 % a rounded print explains, so refused.
+  const ValidationRow far = one(llama2_13b({{"training", {{"global_batch_seqs", 80}}}}));
+  CHECK(far.status == "skipped");
+  CHECK(far.skip_field == "training.global_batch_seqs");
+}
+
+TEST_CASE("validate: a source of 2022 or before ran attention unfused; DeepSpeed's pipeline is not interleaved") {
+  auto cited = [](const std::string& citation, const nlohmann::json& training = nlohmann::json::object()) {
+    return one(llama2_13b({{"source", {{"citation", citation}}}, {"training", training}}));
+  };
+  const ValidationRow old = cited("Zhang et al., 2022. OPT: Open Pre-trained Transformer Language Models.");
+  REQUIRE(old.status == "compared");
+  CHECK_FALSE(old.scenario.training.flash_attention);
+  CHECK(has_note(old, "the source is of 2022"));
+  const ValidationRow now = cited("Someone et al. 2023");
+  CHECK(now.scenario.training.flash_attention);
+  CHECK(now.predicted > old.predicted);  // fused attention is faster at 4K
+  // An arXiv number is not a year; with no year the framework is a current one.
+  CHECK(cited("arXiv:2205.01068").scenario.training.flash_attention);
+  // The record's own word wins.
+  CHECK(cited("Zhang et al. 2022", {{"flash_attention", true}}).scenario.training.flash_attention);
+  // The Llama 3 and Megatron-LM conventions know their own frameworks; the year rule is for other sources.
+  const ValidationReport pub = run_text(public_json());
+  CHECK(row(pub, "narayanan2021_table1_1.7B").scenario.training.flash_attention == false);
+  CHECK(row(pub, "flashattention2_table1_gpt3-1.3b_2k").scenario.training.flash_attention);
+
+  // Pipeline of 4 stages with the chunks unpublished: searched, unless the record names DeepSpeed.
+  const nlohmann::json pipe = {{"pp", 4}, {"dp", 16}};
+  const ValidationRow searched = cited("x", pipe);
+  REQUIRE(searched.status == "compared");
+  CHECK(has_note(searched, "virtual pipeline stages not published: searched"));
+  CHECK(searched.scenario.parallel.virtual_stages > 1);  // interleaving pays at 1 micro-batch per replica
+  const ValidationRow deepspeed = cited("GPT-NeoX (DeepSpeed) 2023", pipe);
+  REQUIRE(deepspeed.status == "compared");
+  CHECK(deepspeed.scenario.parallel.virtual_stages == 1);
+  CHECK(has_note(deepspeed, "runs 1F1B without interleaving"));
+  CHECK(deepspeed.predicted < searched.predicted);
+}
