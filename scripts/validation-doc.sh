@@ -103,7 +103,13 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   as in those frameworks; chunks per pipeline rank as `virtual_pipeline_model_parallel_size`,
   layers per chunk as `num_layers_per_virtual_pipeline_stage`, either given as null meaning not
   interleaved), and the GPU count as `num_gpus` or `gpus`. Errors found later name a field as
-  the record wrote it.
+  the record wrote it. `training.schedule` (or `pipeline_schedule`) names the pipeline schedule
+  in words: GPipe or AFAB, 1F1B (PipeDream-Flush), interleaved, zero bubble (ZB-H1), DualPipe;
+  any other words skip the record, and a one-chunk schedule beside virtual stages does too.
+  Without it, a pipeline with virtual stages is interleaved and one without is 1F1B. DualPipe
+  (DeepSeek-V3 §3.2.1), in that field or anywhere in the record's citation, setup or notes, is
+  llmcalc's zero-bubble schedule with the expert all-to-all hidden behind another micro-batch's
+  compute (unless `training.ep_overlap` says otherwise).
   Any field of the wrong type or out of range skips the record, naming the field; a file that is
   not a JSON array is an error (exit 2).
 - **Metric.** The source's own FLOP convention where llmcalc knows it (table below). A record

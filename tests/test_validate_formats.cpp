@@ -178,3 +178,60 @@ TEST_CASE("validate: a source of 2022 or before ran attention unfused; DeepSpeed
   CHECK(has_note(deepspeed, "runs 1F1B without interleaving"));
   CHECK(deepspeed.predicted < searched.predicted);
 }
+
+TEST_CASE("validate: the pipeline schedule a record names, and DualPipe") {
+  auto with = [](const nlohmann::json& training) { return one(llama2_13b({{"training", training}})); };
+  const nlohmann::json pipe = {{"pp", 4}, {"dp", 16}};
+  struct Case {
+    const char* words;
+    Schedule schedule;
+  } cases[] = {{"1F1B", Schedule::one_f_one_b}, {"PipeDream-Flush (1F1B)", Schedule::one_f_one_b}, {"GPipe", Schedule::afab},
+               {"ZB-H1", Schedule::zero_bubble}, {"zero bubble", Schedule::zero_bubble}};
+  for (const Case& c : cases) {
+    INFO(c.words);
+    nlohmann::json t = pipe;
+    t["schedule"] = c.words;
+    const ValidationRow r = with(t);
+    REQUIRE(r.status == "compared");
+    CHECK(r.scenario.parallel.schedule == c.schedule);
+    CHECK(r.scenario.parallel.virtual_stages == 1);
+    CHECK(has_note(r, "as the record says"));
+  }
+  // The bubble each schedule leaves: GPipe's and 1F1B's are the same, zero bubble's a third.
+  nlohmann::json t = pipe;
+  t["pipeline_schedule"] = "interleaved 1F1B";
+  t["virtual_stages"] = 5;
+  const ValidationRow inter = with(t);
+  CHECK(inter.scenario.parallel.schedule == Schedule::interleaved);
+  CHECK(inter.scenario.parallel.virtual_stages == 5);
+  t["pipeline_schedule"] = "1F1B";
+  CHECK(with(t).skip_field == "training.pipeline_schedule");  // one chunk per stage, but five given
+  t.erase("virtual_stages");
+  t["pipeline_schedule"] = "round robin";
+  const ValidationRow bad = with(t);
+  CHECK(bad.skip_field == "training.pipeline_schedule");
+  CHECK(contains(bad.skip_reason, "got 'round robin'"));
+  t["schedule"] = "1F1B";
+  CHECK(with(t).skip_field == "training.pipeline_schedule");  // the same field twice
+
+  // DualPipe in an MoE record's words: zero bubble, the expert all-to-all overlapped.
+  nlohmann::json moe = llama2_13b({{"training", {{"pp", 4}, {"dp", 16}, {"ep", 8}}}});
+  moe["model"] = {{"name", "Mixtral 8x7B"}, {"layers", 32},  {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8},
+                  {"ffn", 14336},           {"vocab", 32000}, {"seq_len", 4096}, {"experts", 8}, {"top_k", 2}};
+  const ValidationRow waited = one(moe);
+  REQUIRE(waited.status == "compared");
+  CHECK_FALSE(waited.scenario.parallel.ep_overlap);
+  moe["notes"] = "trained with DualPipe";
+  const ValidationRow dual = one(moe);
+  REQUIRE(dual.status == "compared");
+  CHECK(dual.scenario.parallel.schedule == Schedule::zero_bubble);
+  CHECK(dual.scenario.parallel.ep_overlap);
+  nlohmann::json zb = moe;
+  zb.erase("notes");
+  zb["training"]["schedule"] = "zero bubble";
+  const ValidationRow zero_bubble = one(zb);
+  CHECK_FALSE(zero_bubble.scenario.parallel.ep_overlap);
+  CHECK(dual.predicted > zero_bubble.predicted);  // the same schedule, the all-to-all hidden
+  moe["training"]["ep_overlap"] = false;  // the record's own word wins
+  CHECK_FALSE(one(moe).scenario.parallel.ep_overlap);
+}

@@ -55,6 +55,7 @@ struct ParsedRecord {
   bool vp_present = false;            // a virtual-pipeline key present (maybe null: not interleaved)
   std::optional<int64_t> vp_layers;   // layers per virtual stage
   std::optional<int64_t> virtual_stages;  // key virtual_stages: model chunks per pipeline rank (NeMo's "VP")
+  std::string schedule_text;  // the pipeline schedule in the source's words ("1F1B", "DualPipe")
   std::optional<bool> sequence_parallel;
   std::optional<int64_t> recompute_layers;   // with full recompute: layers recomputed per stage
   std::optional<bool> fused_elementwise;     // false: the source ran PyTorch eager element-wise ops
@@ -104,6 +105,7 @@ struct KnobSpace {
   std::vector<Recompute> recompute;
   std::vector<bool> sequence_parallel;
   bool gbs_follows_micro_batch = false;  // global batch unpublished: one micro-batch per step
+  std::optional<Schedule> schedule;      // published; else interleaved with virtual stages, 1F1B without
 };
 
 struct Mapped {

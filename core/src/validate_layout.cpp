@@ -63,7 +63,7 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
                 s.parallel.tp = tp;
                 s.parallel.pp = pp;
                 s.parallel.virtual_stages = v;
-                s.parallel.schedule = v > 1 ? Schedule::interleaved : Schedule::one_f_one_b;
+                s.parallel.schedule = k.schedule ? *k.schedule : v > 1 ? Schedule::interleaved : Schedule::one_f_one_b;
                 s.training.micro_batch = mb;
                 s.training.zero_stage = z;
                 s.training.recompute = rc;

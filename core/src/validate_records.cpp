@@ -293,6 +293,29 @@ Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
                         r.recompute_text + "'");
 }
 
+// The pipeline schedule a record names, in its field (training.schedule) or, for DualPipe, in
+// its words. DualPipe (DeepSeek-V3 §3.2.1) is a bidirectional zero-bubble schedule that hides
+// the expert all-to-all behind another micro-batch's compute: llmcalc's zero_bubble with the
+// all-to-all overlapped. Nothing named: unset (interleaved with virtual stages, 1F1B without).
+struct ScheduleRead {
+  std::optional<Schedule> schedule;
+  bool dualpipe = false;
+};
+Result<ScheduleRead> schedule_of(const ParsedRecord& r) {
+  const std::string t = lower(r.schedule_text);
+  const std::string field = r.training_key("schedule");
+  if (t.empty()) {
+    if (has(lower(r.words), "dualpipe")) return ScheduleRead{Schedule::zero_bubble, true};
+    return ScheduleRead{};
+  }
+  if (has(t, "dualpipe")) return ScheduleRead{Schedule::zero_bubble, true};
+  if (has(t, "zero bubble") || has(t, "zero-bubble") || has(t, "zero_bubble") || has(t, "zb-") || t == "zb") return ScheduleRead{Schedule::zero_bubble};
+  if (has(t, "interleav") || has(t, "virtual")) return ScheduleRead{Schedule::interleaved};
+  if (has(t, "1f1b") || has(t, "pipedream-flush") || has(t, "one forward one backward")) return ScheduleRead{Schedule::one_f_one_b};
+  if (has(t, "gpipe") || has(t, "afab") || has(t, "all forward") || has(t, "all-forward")) return ScheduleRead{Schedule::afab};
+  return make_error(field, "names no pipeline schedule (GPipe/AFAB, 1F1B, interleaved, zero bubble, DualPipe); got '" + r.schedule_text + "'");
+}
+
 // Whether the text says torch.compile was on: "compile" named, not as "no/without (torch.)compile".
 bool compiled(std::string words) {
   for (const char* off : {"without torch.compile", "no torch.compile", "without compile", "no compile"}) {
@@ -481,6 +504,13 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
                     "(torchtitan or Hugging Face) and no torch.compile");
   }
 
+  // The pipeline schedule, where the record names one.
+  Result<ScheduleRead> sched = schedule_of(r);
+  if (!sched) return sched.error();
+  k.schedule = sched->schedule;
+  if (sched->dualpipe) notes.push_back("DualPipe: llmcalc's zero-bubble schedule, with any expert all-to-all hidden behind another micro-batch's compute unless the record says otherwise");
+  else if (sched->schedule) notes.push_back(std::string("pipeline schedule ") + to_string(*sched->schedule) + ", as the record says");
+
   // Parallel sizes and the GPU count: tp·pp·cp·dp = gpu_count, deriving what is missing.
   const bool layout_published = r.tp && r.pp;
   k.tp = r.tp ? std::vector<int64_t>{*r.tp} : std::vector<int64_t>{1, 2, 4, 8};
@@ -495,10 +525,11 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
       p.etp = *r.etp;
       notes.push_back("expert tensor parallelism " + number_text(double(*r.etp)) + ", as the record says");
     } else if (r.tp.value_or(1) > 1) notes.push_back("etp not published: tp (Megatron-core's default expert tensor parallelism)");
-    if (r.ep_overlap) p.ep_overlap = *r.ep_overlap;
+    p.ep_overlap = r.ep_overlap.value_or(sched->dualpipe);
     if (p.ep > 1 || p.etp > 1 || (p.etp == 0 && r.tp.value_or(1) > 1))
-      notes.push_back(std::string("expert dispatch ") + (p.ep_overlap ? "hidden behind another micro-batch's compute, as the record says"
-                                                                      : r.ep_overlap ? "waited for, as the record says" : "waited for (not published; GShard's default)"));
+      notes.push_back(std::string("expert dispatch ") + (r.ep_overlap ? (p.ep_overlap ? "hidden behind another micro-batch's compute, as the record says" : "waited for, as the record says")
+                                                         : sched->dualpipe ? "hidden behind another micro-batch's compute (DualPipe)"
+                                                                           : "waited for (not published; GShard's default)"));
   } else if (r.etp || r.ep_overlap) {
     return make_error(r.etp ? r.training_key("etp") : "training.ep_overlap", "needs an MoE model (model.experts > 0)");
   }
@@ -574,7 +605,11 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   // Virtual pipeline stages: the number of chunks per pipeline rank (virtual_stages, NeMo's VP)
   // or layers per virtual stage (Megatron's flag) as printed; null means not interleaved; a
   // missing key is unpublished (searched over the divisors of the layers per stage).
-  if (r.virtual_stages) {
+  if (k.schedule && *k.schedule != Schedule::interleaved) {
+    if (r.virtual_stages.value_or(1) > 1 || r.vp_layers)
+      return make_error(r.training_key("schedule"), std::string("'") + r.schedule_text + "' runs one chunk per stage, but the record gives virtual stages");
+    k.virtual_stages = {1};
+  } else if (r.virtual_stages) {
     if (!r.pp) return make_error(r.training_key("virtual_stages"), "needs training.pp");
     k.virtual_stages = {*r.virtual_stages};
   } else if (r.vp_layers) {
