@@ -210,7 +210,14 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   runs 1F1B without interleaving.
 - **Global batch unpublished** (FlashAttention-2 gives "~1M" only in words): one micro-batch per
   replica per step (global batch = micro-batch × dp), so no gradient-accumulation amortisation is
-  assumed.
+  assumed. Candidates are ranked by their step time, and here each candidate's step is a
+  different batch, so the search over micro-batches always picks the smallest (1): the
+  FlashAttention-2 rows are timed at micro-batch 1 with an optimizer step after every
+  micro-batch, the slowest per token of the candidates. Ranked by time per token instead, they
+  would take micro-batches 2-16 (as large as fit) and read +2.9…+8.1 % where they read
+  −3.6…+4.0 % (seventeenth session, measured and not adopted: the repository's configs run
+  larger micro-batches with gradient accumulation to a 512-sequence batch, which would be
+  faster still, so the rows' agreement rests partly on this pessimistic reading).
 - **GPU count unpublished** (Llama 2): 1,024 GPUs (128 nodes of 8). GPU-hours depend on it only
   through the layout; these rows are shown, not part of the throughput target, because the
   published hours include restarts, evaluation and idle time that no step-time model predicts.

@@ -154,6 +154,7 @@ TEST_CASE("validate: a source of 2022 or before ran attention unfused; DeepSpeed
   REQUIRE(old.status == "compared");
   CHECK_FALSE(old.scenario.training.flash_attention);
   CHECK(has_note(old, "the source is of 2022"));
+  CHECK_FALSE(cited("Korthikanti et al. 2022a, Table 3").scenario.training.flash_attention);  // a second paper of the year
   const ValidationRow now = cited("Someone et al. 2023");
   CHECK(now.scenario.training.flash_attention);
   CHECK(now.predicted > old.predicted);  // fused attention is faster at 4K

@@ -75,11 +75,19 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
                   if (!first_error) first_error = e.error();
                   continue;
                 }
-                auto faster = [&](const std::optional<LayoutChoice>& b) { return !b || e->time.step_s < b->estimate.time.step_s; };
+                // The step of the printed batch: a candidate that rounds it is scaled back (the
+                // same time per sequence). Where no batch is printed each candidate's step is one
+                // micro-batch per replica, so this favours the smallest micro-batch
+                // (docs/validation.md, "Global batch unpublished").
+                const double printed_gbs = double(m.base.training.global_batch_seqs);
+                auto printed_step = [&](const Estimate& x) {
+                  return printed_gbs > 0 ? x.time.step_s * printed_gbs / double(x.r.s.training.global_batch_seqs) : x.time.step_s;
+                };
+                auto faster = [&](const std::optional<LayoutChoice>& b) { return !b || printed_step(*e) < printed_step(b->estimate); };
                 auto smaller = [&](const std::optional<LayoutChoice>& b) {
                   if (!b) return true;
                   const double mine = e->mem.total_bytes, theirs = b->estimate.mem.total_bytes;
-                  return mine < theirs || (mine == theirs && e->time.step_s < b->estimate.time.step_s);
+                  return mine < theirs || (mine == theirs && printed_step(*e) < printed_step(b->estimate));
                 };
                 const int64_t printed = s.training.global_batch_seqs == m.base.training.global_batch_seqs ? 0 : m.base.training.global_batch_seqs;
                 if (e->fits && faster(best_fit)) best_fit = LayoutChoice{s, *e, 0, false, true, printed};

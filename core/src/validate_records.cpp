@@ -333,7 +333,10 @@ std::optional<int> year_of(const std::string& citation) {
     while (i + n < citation.size() && std::isdigit(static_cast<unsigned char>(citation[i + n]))) ++n;
     const size_t end = i + n;
     const bool arxiv_number = end + 1 < citation.size() && citation[end] == '.' && std::isdigit(static_cast<unsigned char>(citation[end + 1]));
-    if (n != 4 || arxiv_number || (end < citation.size() && std::isalpha(static_cast<unsigned char>(citation[end])))) {
+    // "2022a" (a second paper of the year) is a year; "2022ab" or "2022x1" is not.
+    auto alnum_at = [&](size_t at) { return at < citation.size() && std::isalnum(static_cast<unsigned char>(citation[at])); };
+    const bool suffix_ok = !alnum_at(end) || (std::islower(static_cast<unsigned char>(citation[end])) && !alnum_at(end + 1));
+    if (n != 4 || arxiv_number || !suffix_ok) {
       i += n;
       continue;
     }
@@ -508,7 +511,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   Result<ScheduleRead> sched = schedule_of(r);
   if (!sched) return sched.error();
   k.schedule = sched->schedule;
-  if (sched->dualpipe) notes.push_back("DualPipe: llmcalc's zero-bubble schedule, with any expert all-to-all hidden behind another micro-batch's compute unless the record says otherwise");
+  if (sched->dualpipe) notes.push_back("DualPipe named: llmcalc's zero-bubble schedule, one chunk per stage");
   else if (sched->schedule) notes.push_back(std::string("pipeline schedule ") + to_string(*sched->schedule) + ", as the record says");
 
   // Parallel sizes and the GPU count: tp·pp·cp·dp = gpu_count, deriving what is missing.
@@ -606,7 +609,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   // or layers per virtual stage (Megatron's flag) as printed; null means not interleaved; a
   // missing key is unpublished (searched over the divisors of the layers per stage).
   if (k.schedule && *k.schedule != Schedule::interleaved) {
-    if (r.virtual_stages.value_or(1) > 1 || r.vp_layers)
+    if (r.virtual_stages.value_or(1) > 1 || (r.vp_layers && r.pp && r.layers != *r.vp_layers * *r.pp))
       return make_error(r.training_key("schedule"), std::string("'") + r.schedule_text + "' runs one chunk per stage, but the record gives virtual stages");
     k.virtual_stages = {1};
   } else if (r.virtual_stages) {
