@@ -120,19 +120,20 @@ Status parse_model(const json& m, ParsedRecord& r) {
   r.params = params.value_or(0);
   // The shape's integers. Some sources name a field in more than one way: llmcalc's name first,
   // then Hugging Face config.json's and Megatron's.
-  const Named named[] = {{{"layers", "num_layers", "num_hidden_layers", "n_layers", "n_layer"}, &ParsedRecord::layers, 1, 10000},
-                                {{"hidden", "hidden_size", "d_model", "n_embd", "dim"}, &ParsedRecord::hidden, 1, 1e7},
-                                {{"heads", "num_attention_heads", "n_heads", "n_head"}, &ParsedRecord::heads, 1, 1e5},
-                                {{"kv_heads", "num_key_value_heads", "n_kv_heads", "num_query_groups"}, &ParsedRecord::kv_heads, 1, 1e5},
-                                {{"ffn", "intermediate_size", "ffn_hidden_size", "d_ff"}, &ParsedRecord::ffn, 1, 1e7},
-                                {{"vocab", "vocab_size", "padded_vocab_size"}, &ParsedRecord::vocab, 1, 1e7},
-                                {{"seq_len", "seq_length", "max_seq_len", "sequence_length"}, &ParsedRecord::seq_len, 1, 1e7},
-                                {{"experts", "num_experts", "n_routed_experts", "num_local_experts"}, &ParsedRecord::experts, 0, 1e5},
-                                {{"top_k", "experts_per_token", "num_experts_per_tok", "moe_router_topk"}, &ParsedRecord::top_k, 0, 1e5},
-                                {{"expert_ffn", "moe_ffn", "moe_intermediate_size", "moe_ffn_hidden_size"}, &ParsedRecord::expert_ffn, 1, 1e7},
-                                {{"shared_experts", "n_shared_experts", "num_shared_experts"}, &ParsedRecord::shared_experts, 0, 1e5},
-                                {{"first_dense_layers", "first_k_dense_replace"}, &ParsedRecord::first_dense_layers, 0, 1e4},
-                                {{"head_dim"}, &ParsedRecord::head_dim, 1, 1e5}};
+  const Named named[] = {
+      {{"layers", "num_layers", "num_hidden_layers", "n_layers", "n_layer"}, &ParsedRecord::layers, 1, 10000},
+      {{"hidden", "hidden_size", "d_model", "n_embd", "dim"}, &ParsedRecord::hidden, 1, 1e7},
+      {{"heads", "num_attention_heads", "n_heads", "n_head"}, &ParsedRecord::heads, 1, 1e5},
+      {{"kv_heads", "num_key_value_heads", "n_kv_heads", "num_query_groups"}, &ParsedRecord::kv_heads, 1, 1e5},
+      {{"ffn", "intermediate_size", "ffn_hidden_size", "d_ff"}, &ParsedRecord::ffn, 1, 1e7},
+      {{"vocab", "vocab_size", "padded_vocab_size"}, &ParsedRecord::vocab, 1, 1e7},
+      {{"seq_len", "seq_length", "max_seq_len", "sequence_length"}, &ParsedRecord::seq_len, 1, 1e7},
+      {{"experts", "num_experts", "n_routed_experts", "num_local_experts"}, &ParsedRecord::experts, 0, 1e5},
+      {{"top_k", "experts_per_token", "num_experts_per_tok", "moe_router_topk"}, &ParsedRecord::top_k, 0, 1e5},
+      {{"expert_ffn", "moe_ffn", "moe_intermediate_size", "moe_ffn_hidden_size"}, &ParsedRecord::expert_ffn, 1, 1e7},
+      {{"shared_experts", "n_shared_experts", "num_shared_experts"}, &ParsedRecord::shared_experts, 0, 1e5},
+      {{"first_dense_layers", "first_k_dense_replace"}, &ParsedRecord::first_dense_layers, 0, 1e4},
+      {{"head_dim"}, &ParsedRecord::head_dim, 1, 1e5}};
   for (const Named& f : named) {
     std::optional<int64_t> v;
     if (auto st = get_named_int(m, p, f.keys, f.lo, f.hi, r, v); !st) return st;
