@@ -25,7 +25,7 @@ namespace llmc::detail::validation {
 // records use null for "not used", which differs from "not published").
 struct ParsedRecord {
   std::string id, kind, citation;
-  std::string words;  // citation, source.setup and notes: what the record says of its framework
+  std::string words;  // citation, source.setup and notes, lower case: what the record says of its framework
   // model
   std::string model_name, arch_notes;
   double params = 0;  // as printed by the source (0: not given)

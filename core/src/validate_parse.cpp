@@ -266,6 +266,7 @@ Result<ParsedRecord> parse_record(const json& j) {
   };
   add_words(**src, "setup");
   add_words(j, "notes");
+  r.words = lower(r.words);  // matched case-insensitively
   Result<const json*> model = section(j, "model");
   if (!model) return model.error();
   if (auto st = parse_model(**model, r); !st) return st.error();

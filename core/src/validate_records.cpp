@@ -305,7 +305,7 @@ Result<ScheduleRead> schedule_of(const ParsedRecord& r) {
   const std::string t = lower(r.schedule_text);
   const std::string field = r.training_key("schedule");
   if (t.empty()) {
-    if (has(lower(r.words), "dualpipe")) return ScheduleRead{Schedule::zero_bubble, true};
+    if (has(r.words, "dualpipe")) return ScheduleRead{Schedule::zero_bubble, true};
     return ScheduleRead{};
   }
   if (has(t, "dualpipe")) return ScheduleRead{Schedule::zero_bubble, true};
@@ -499,8 +499,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   if (r.fused_elementwise) {
     t.fused_elementwise = *r.fused_elementwise;
     if (!t.fused_elementwise) notes.push_back("PyTorch eager element-wise ops (RMSNorm, rotary, SwiGLU, loss, AdamW foreach), as the record says");
-  } else if (const std::string words = lower(r.words);
-             (has(words, "torchtitan") || has(words, "huggingface") || has(words, "hugging face")) && !compiled(words)) {
+  } else if ((has(r.words, "torchtitan") || has(r.words, "huggingface") || has(r.words, "hugging face")) && !compiled(r.words)) {
     // Frameworks that run the model code in eager PyTorch unless torch.compile is on.
     t.fused_elementwise = false;
     notes.push_back("PyTorch eager element-wise ops (RMSNorm, rotary, SwiGLU, loss, AdamW foreach): the record names an eager framework "
@@ -627,7 +626,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
              c.layers_per_chunk > 0 && r.pp && *r.pp > 1 && per_stage % c.layers_per_chunk == 0) {
     k.virtual_stages = {per_stage / c.layers_per_chunk};
     notes.push_back("virtual stages " + number_text(double(k.virtual_stages[0])) + " from the source's text, not the record: " + c.layers_per_chunk_source);
-  } else if (k.pp.back() > 1 && has(lower(r.words), "deepspeed")) {
+  } else if (k.pp.back() > 1 && has(r.words, "deepspeed")) {
     k.virtual_stages = {1};
     notes.push_back("virtual pipeline stages not published: 1, since the record names DeepSpeed, whose pipeline engine "
                     "(Megatron-DeepSpeed's and GPT-NeoX's too) runs 1F1B without interleaving");
