@@ -15,22 +15,6 @@ namespace {
 using namespace llmc;
 using namespace llmc::test;
 
-// Llama 2 13B on 64 A100s under FSDP, tokens/s per GPU, with `patch` merged in (RFC 7386: null
-// removes a key).
-nlohmann::json llama2_13b(const nlohmann::json& patch = nlohmann::json::object()) {
-  nlohmann::json rec = {
-      {"id", "r"},
-      {"kind", "training_run"},
-      {"source", {{"citation", "x"}}},
-      {"model", {{"name", "Llama 2 13B"}, {"layers", 40}, {"hidden", 5120}, {"heads", 40}, {"kv_heads", 40}, {"ffn", 13824}, {"vocab", 32000}, {"seq_len", 4096}}},
-      {"training", {{"global_batch_seqs", 64}, {"micro_batch", 1}, {"precision", "bf16"}, {"zero_stage", 3}, {"recompute", "none"}, {"tp", 1}, {"pp", 1}, {"dp", 64}}},
-      {"hardware", {{"gpu", "A100 80GB"}, {"gpu_count", 64}}},
-      {"measured", {{"tokens_per_sec_per_gpu", 2000}}},
-  };
-  rec.merge_patch(patch);
-  return rec;
-}
-
 ValidationRow one(const nlohmann::json& rec) {
   const ValidationReport r = run_text("[" + rec.dump() + "]");
   REQUIRE(r.rows.size() == 1);
@@ -40,49 +24,49 @@ ValidationRow one(const nlohmann::json& rec) {
 }  // namespace
 
 TEST_CASE("validate: Megatron-LM, NeMo and DeepSpeed config names for the layout and GPU count") {
-  const ValidationRow base = one(llama2_13b({{"training", {{"tp", 2}, {"pp", 2}, {"dp", 16}, {"micro_batch", 2}}}}));
+  const ValidationRow base = one(llama2_13b_record({{"training", {{"tp", 2}, {"pp", 2}, {"dp", 16}, {"micro_batch", 2}}}}));
   REQUIRE(base.status == "compared");
   const nlohmann::json megatron = {{"tp", nullptr}, {"pp", nullptr}, {"dp", nullptr}, {"micro_batch", nullptr}, {"global_batch_seqs", nullptr},
                                    {"tensor_model_parallel_size", 2}, {"pipeline_model_parallel_size", 2}, {"data_parallel_size", 16},
                                    {"micro_batch_size", 2}, {"global_batch_size", 64}};
-  const ValidationRow m = one(llama2_13b({{"training", megatron}, {"hardware", {{"gpu_count", nullptr}, {"num_gpus", 64}}}}));
+  const ValidationRow m = one(llama2_13b_record({{"training", megatron}, {"hardware", {{"gpu_count", nullptr}, {"num_gpus", 64}}}}));
   REQUIRE(m.status == "compared");
   CHECK(m.predicted == doctest::Approx(base.predicted).epsilon(1e-12));
   CHECK(m.scenario.parallel.tp == 2);
   CHECK(m.scenario.parallel.pp == 2);
   // DeepSpeed's names for the batch.
-  const ValidationRow ds = one(llama2_13b({{"training", {{"micro_batch", nullptr}, {"global_batch_seqs", nullptr}, {"train_micro_batch_size_per_gpu", 1},
+  const ValidationRow ds = one(llama2_13b_record({{"training", {{"micro_batch", nullptr}, {"global_batch_seqs", nullptr}, {"train_micro_batch_size_per_gpu", 1},
                                                          {"train_batch_size", 64}}}}));
   REQUIRE(ds.status == "compared");
   CHECK(ds.scenario.training.global_batch_seqs == 64);
   // One field under two names is refused, naming the second; later errors name the field as written.
-  const ValidationRow twice = one(llama2_13b({{"training", {{"tensor_model_parallel_size", 1}}}}));
+  const ValidationRow twice = one(llama2_13b_record({{"training", {{"tensor_model_parallel_size", 1}}}}));
   CHECK(twice.status == "skipped");
   CHECK(twice.skip_field == "training.tensor_model_parallel_size");
-  const ValidationRow wrong_dp = one(llama2_13b({{"training", {{"dp", nullptr}, {"data_parallel_size", 31}}}}));
+  const ValidationRow wrong_dp = one(llama2_13b_record({{"training", {{"dp", nullptr}, {"data_parallel_size", 31}}}}));
   CHECK(wrong_dp.skip_field == "training.data_parallel_size");
-  const ValidationRow wrong_gpus = one(llama2_13b({{"training", {{"dp", nullptr}, {"tp", 2}}}, {"hardware", {{"gpu_count", nullptr}, {"gpus", 63}}}}));
+  const ValidationRow wrong_gpus = one(llama2_13b_record({{"training", {{"dp", nullptr}, {"tp", 2}}}, {"hardware", {{"gpu_count", nullptr}, {"gpus", 63}}}}));
   CHECK(wrong_gpus.skip_field == "hardware.gpus");
   // Megatron-core's chunks per rank; null says "not interleaved" as Megatron's default None does.
   nlohmann::json pipe = {{"pp", 4}, {"dp", 16}};
   pipe["virtual_pipeline_model_parallel_size"] = 5;  // 40 layers / 4 stages = 10, 2 per chunk
-  CHECK(one(llama2_13b({{"training", pipe}})).scenario.parallel.virtual_stages == 5);
+  CHECK(one(llama2_13b_record({{"training", pipe}})).scenario.parallel.virtual_stages == 5);
   pipe["virtual_pipeline_model_parallel_size"] = nullptr;
-  nlohmann::json rec = llama2_13b({{"training", pipe}});
+  nlohmann::json rec = llama2_13b_record({{"training", pipe}});
   rec["training"]["virtual_pipeline_model_parallel_size"] = nullptr;  // merge_patch removed it; a null key is kept here
   const ValidationRow flat = one(rec);
   CHECK(flat.scenario.parallel.virtual_stages == 1);
   CHECK_FALSE(has_note(flat, "virtual pipeline stages not published"));
   pipe["virtual_pipeline_model_parallel_size"] = 5;
   pipe["num_layers_per_virtual_pipeline_stage"] = 2;
-  CHECK(one(llama2_13b({{"training", pipe}})).skip_field == "training.virtual_pipeline_model_parallel_size");
+  CHECK(one(llama2_13b_record({{"training", pipe}})).skip_field == "training.virtual_pipeline_model_parallel_size");
 }
 
 TEST_CASE("validate: a model family named instead of an architecture, or told apart by its printed size") {
   auto model_of = [](const std::string& name, double params = 0) {
     nlohmann::json model = {{"name", name}, {"layers", 96}, {"hidden", 12288}, {"heads", 96}, {"kv_heads", 96}, {"ffn", 49152}, {"vocab", 50272}, {"seq_len", 2048}};
     if (params > 0) model["params"] = params;
-    nlohmann::json rec = llama2_13b({{"training", {{"tp", 8}, {"dp", 8}}}});
+    nlohmann::json rec = llama2_13b_record({{"training", {{"tp", 8}, {"dp", 8}}}});
     rec["model"] = model;
     return one(rec);
   };
@@ -123,32 +107,32 @@ TEST_CASE("validate: a model family named instead of an architecture, or told ap
 }
 
 TEST_CASE("validate: a printed global batch that is not whole micro-batches is timed at the nearest multiple") {
-  const ValidationRow exact = one(llama2_13b());
+  const ValidationRow exact = one(llama2_13b_record());
   REQUIRE(exact.status == "compared");
   // 65 sequences on 64 replicas of micro-batch 1: timed at 64 (1.5 % off), with a note.
-  const ValidationRow near = one(llama2_13b({{"training", {{"global_batch_seqs", 65}}}}));
+  const ValidationRow near = one(llama2_13b_record({{"training", {{"global_batch_seqs", 65}}}}));
   REQUIRE(near.status == "compared");
   CHECK(near.scenario.training.global_batch_seqs == 64);
   CHECK(near.predicted == doctest::Approx(exact.predicted).epsilon(1e-12));  // tokens/s per GPU: the same run
   CHECK(has_note(near, "global batch 65 is not whole micro-batches of 1 on 64 replicas: timed at the nearest multiple, 64"));
   // A step time is scaled back to the printed batch: 65 sequences take 65/64 of 64's step.
   const nlohmann::json step = {{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"step_time_s", 3.0}}}};
-  const ValidationRow step64 = one(llama2_13b(step));
-  nlohmann::json step65_rec = llama2_13b(step);
+  const ValidationRow step64 = one(llama2_13b_record(step));
+  nlohmann::json step65_rec = llama2_13b_record(step);
   step65_rec["training"]["global_batch_seqs"] = 65;
   const ValidationRow step65 = one(step65_rec);
   REQUIRE(step65.status == "compared");
   CHECK(step65.predicted == doctest::Approx(step64.predicted * 65 / 64).epsilon(1e-12));
   CHECK(has_note(step65, "scaled back to the printed batch"));
   // 80 is 25 % from 64 and 20 % from 128: beyond the 10 % a rounded print explains, so refused.
-  const ValidationRow far = one(llama2_13b({{"training", {{"global_batch_seqs", 80}}}}));
+  const ValidationRow far = one(llama2_13b_record({{"training", {{"global_batch_seqs", 80}}}}));
   CHECK(far.status == "skipped");
   CHECK(far.skip_field == "training.global_batch_seqs");
 }
 
 TEST_CASE("validate: a source of 2022 or before ran attention unfused; DeepSpeed's pipeline is not interleaved") {
   auto cited = [](const std::string& citation, const nlohmann::json& training = nlohmann::json::object()) {
-    return one(llama2_13b({{"source", {{"citation", citation}}}, {"training", training}}));
+    return one(llama2_13b_record({{"source", {{"citation", citation}}}, {"training", training}}));
   };
   const ValidationRow old = cited("Zhang et al., 2022. OPT: Open Pre-trained Transformer Language Models.");
   REQUIRE(old.status == "compared");
@@ -181,7 +165,7 @@ TEST_CASE("validate: a source of 2022 or before ran attention unfused; DeepSpeed
 }
 
 TEST_CASE("validate: the pipeline schedule a record names, and DualPipe") {
-  auto with = [](const nlohmann::json& training) { return one(llama2_13b({{"training", training}})); };
+  auto with = [](const nlohmann::json& training) { return one(llama2_13b_record({{"training", training}})); };
   const nlohmann::json pipe = {{"pp", 4}, {"dp", 16}};
   struct Case {
     const char* words;
@@ -216,7 +200,7 @@ TEST_CASE("validate: the pipeline schedule a record names, and DualPipe") {
   CHECK(with(t).skip_field == "training.pipeline_schedule");  // the same field twice
 
   // DualPipe in an MoE record's words: zero bubble, the expert all-to-all overlapped.
-  nlohmann::json moe = llama2_13b({{"training", {{"pp", 4}, {"dp", 16}, {"ep", 8}}}});
+  nlohmann::json moe = llama2_13b_record({{"training", {{"pp", 4}, {"dp", 16}, {"ep", 8}}}});
   moe["model"] = {{"name", "Mixtral 8x7B"}, {"layers", 32},  {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8},
                   {"ffn", 14336},           {"vocab", 32000}, {"seq_len", 4096}, {"experts", 8}, {"top_k", 2}};
   const ValidationRow waited = one(moe);

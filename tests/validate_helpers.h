@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -43,6 +44,22 @@ inline const ValidationRow& row(const ValidationReport& r, const std::string& id
     if (x.id == id && (metric.empty() || x.metric == metric)) return x;
   FAIL("no row " << id << " " << metric);
   return r.rows.front();
+}
+
+// A modellable record: Llama 2 13B on 64 A100s under FSDP, tokens/s per GPU, with `patch` merged
+// in (RFC 7386: a nested object replaces only the keys it names; null removes a key).
+inline nlohmann::json llama2_13b_record(const nlohmann::json& patch = nlohmann::json::object()) {
+  nlohmann::json rec = {
+      {"id", "r"},
+      {"kind", "training_run"},
+      {"source", {{"citation", "x"}}},
+      {"model", {{"name", "Llama 2 13B"}, {"layers", 40}, {"hidden", 5120}, {"heads", 40}, {"kv_heads", 40}, {"ffn", 13824}, {"vocab", 32000}, {"seq_len", 4096}}},
+      {"training", {{"global_batch_seqs", 64}, {"micro_batch", 1}, {"precision", "bf16"}, {"zero_stage", 3}, {"recompute", "none"}, {"tp", 1}, {"pp", 1}, {"dp", 64}}},
+      {"hardware", {{"gpu", "A100 80GB"}, {"gpu_count", 64}}},
+      {"measured", {{"tokens_per_sec_per_gpu", 2000}}},
+  };
+  rec.merge_patch(patch);
+  return rec;
 }
 
 // Whether one of the row's notes contains `text`.
