@@ -83,6 +83,10 @@ double attention_score_elements(int64_t b, int64_t s, int64_t h, bool causal) {
   return causal ? n / 2 : n;
 }
 
+// Backward FLOPs over forward FLOPs (10·head_dim against 4·head_dim per score element:
+// FlashAttention's benchmark convention, the profile's).
+constexpr double kAttentionBwdOverFwdFlops = 2.5;
+
 double attention_fwd_flops(int64_t b, int64_t s, int64_t h, int64_t d, bool causal) {
   return 4.0 * double(d) * attention_score_elements(b, s, h, causal);
 }
@@ -90,7 +94,7 @@ double attention_fwd_flops(int64_t b, int64_t s, int64_t h, int64_t d, bool caus
 AttentionPoint attention_point(int64_t b, int64_t s, int64_t h, int64_t kv, int64_t d, bool causal, const std::vector<double>& fwd,
                                const std::vector<double>& bwd) {
   const double f = attention_fwd_flops(b, s, h, d, causal);
-  const SampleStats sf = rate_stats(f, fwd, 1e12), sb = rate_stats(2.5 * f, bwd, 1e12);
+  const SampleStats sf = rate_stats(f, fwd, 1e12), sb = rate_stats(kAttentionBwdOverFwdFlops * f, bwd, 1e12);
   AttentionPoint p;
   p.batch = double(b);
   p.seq_len = double(s);
@@ -258,7 +262,7 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
         const double f = attention_fwd_flops(b, seq, heads, int64_t(pt.head_dim), pt.causal);
         const double exp_s = rate > 0 ? attention_score_elements(b, seq, heads, pt.causal) / (rate * 1e12) : 0;
         fw.push_back({f, f / (pt.fwd_tflops * 1e12) - exp_s});
-        bw.push_back({2.5 * f, 2.5 * f / (pt.bwd_tflops * 1e12) - exp_s});
+        bw.push_back({kAttentionBwdOverFwdFlops * f, kAttentionBwdOverFwdFlops * f / (pt.bwd_tflops * 1e12) - exp_s});
       }
       return std::pair{fw, bw};
     };
