@@ -75,6 +75,8 @@ Brute brute_force(const SearchSpec& spec) {
                     s.parallel.schedule = v > 1 ? Schedule::interleaved : v1;
                     s.hardware.gpu_count = n;
                     s.training.micro_batch = b;
+                    // docs/search.md: selective keeps a selective scenario's modules, else core_attn.
+                    if (rec != Recompute::selective || base.training.recompute != Recompute::selective) s.training.recompute_modules.clear();
                     s.training.recompute = rec;
                     s.training.zero_stage = zero;
                     s.training.global_batch_seqs = G;
@@ -185,6 +187,19 @@ TEST_CASE("search equals brute force: MoE with expert parallelism") {
   bool some_ep = false;
   for (const SearchLayout& l : r->top) some_ep = some_ep || l.ep > 1;
   CHECK(some_ep);  // the space really contains expert-parallel layouts that win
+}
+
+TEST_CASE("search equals brute force: a selective scenario's recompute modules") {
+  SearchSpec s = spec_for({{"model.preset", "mixtral-8x7b"},
+                           {"training.seq_len", "4096"},
+                           {"training.global_batch_seqs", "16"},
+                           {"training.tokens", "1e11"},
+                           {"training.recompute", "selective"},
+                           {"training.recompute_modules", "layernorm,moe_act"},
+                           {"hardware.gpu", "h100-sxm"}},
+                          16, 16);
+  s.max_virtual_stages = 1;
+  check_against_brute_force(s);
 }
 
 TEST_CASE("search equals brute force: a GPU range") {

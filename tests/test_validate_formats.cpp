@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "llmc/validate.h"
 #include "test_util.h"
 #include "validate_helpers.h"
@@ -219,4 +221,56 @@ TEST_CASE("validate: the pipeline schedule a record names, and DualPipe") {
   CHECK(dual.predicted > zero_bubble.predicted);  // the same schedule, the all-to-all hidden
   moe["training"]["ep_overlap"] = false;  // the record's own word wins
   CHECK_FALSE(one(moe).scenario.parallel.ep_overlap);
+}
+
+// DeepSeek-V3's pre-training as a GPU-hours record, the way its report gives it (arXiv:2412.19437
+// Table 1: 2,664K H800 GPU-hours for 14.8T tokens; §3.2: PP 16, EP 64, ZeRO-1, DualPipe, FP8;
+// §3.2.3: RMSNorm and MLA up-projections recomputed, SwiGLU's output recomputed from its inputs).
+nlohmann::json deepseek_v3_record(const nlohmann::json& training_patch) {
+  nlohmann::json rec = {
+      {"id", "deepseek_v3_pretraining"},
+      {"kind", "training_run"},
+      {"source", {{"citation", "DeepSeek-AI 2024, DeepSeek-V3 Technical Report (arXiv:2412.19437), Table 1 and §3.2"}}},
+      {"model",
+       {{"name", "DeepSeek-V3"}, {"layers", 61}, {"hidden", 7168}, {"heads", 128}, {"ffn", 18432}, {"vocab", 129280}, {"seq_len", 4096},
+        {"experts", 256}, {"top_k", 8}, {"expert_ffn", 2048}, {"shared_experts", 1}, {"first_dense_layers", 3}}},
+      {"training",
+       {{"total_tokens", 14.8e12}, {"global_batch_seqs", 15360}, {"precision", "fp8 mixed"}, {"tp", 1}, {"pp", 16}, {"ep", 64},
+        {"zero_stage", 1}, {"micro_batch", 1}, {"schedule", "DualPipe"}}},
+      {"hardware", {{"gpu", "H800"}, {"gpu_count", 2048}}},
+      {"measured", {{"gpu_hours", 2664000}}}};
+  rec["training"].merge_patch(training_patch);
+  return rec;
+}
+
+TEST_CASE("validate: selective recompute modules from a record's field, its words, or the search") {
+  // Named in words: selective recompute of those modules, taken as given.
+  const ValidationRow words = one(deepseek_v3_record({{"recompute", "RMSNorm and MLA up-projections recomputed; SwiGLU output recomputed"}}));
+  REQUIRE(words.status == "shown");  // GPU-hours: outside the throughput MAE
+  CHECK(words.scenario.training.recompute == Recompute::selective);
+  CHECK(words.scenario.training.recompute_modules == "layernorm,mla_up_proj,moe_act");
+  CHECK(contains(words.layout, "rec=selective(layernorm,mla_up_proj,moe_act)"));
+  // The report's GPU-hours, within the throughput target (the row is outside the MAE: hours).
+  CHECK(std::abs(words.error) <= 0.10);
+  // Megatron-core's list, as a list or as text.
+  const ValidationRow list = one(deepseek_v3_record({{"recompute_modules", {"layernorm", "mla_up_proj", "moe_act"}}}));
+  CHECK(list.predicted == words.predicted);
+  CHECK(one(deepseek_v3_record({{"recompute_modules", "layernorm, mla_up_proj,moe_act"}})).predicted == words.predicted);
+  // Not published: MoE and MLA models search selective with every module that applies; only that
+  // fits this layout (llmcalc: ~110 GB without), and it is the one the report names plus core_attn.
+  const ValidationRow searched = one(deepseek_v3_record(nlohmann::json::object()));
+  REQUIRE(searched.status == "shown");
+  CHECK(searched.scenario.training.recompute == Recompute::selective);
+  CHECK(searched.scenario.training.recompute_modules == "core_attn,layernorm,mla_up_proj,moe_act");
+  CHECK(has_note(searched, "selective with every module that applies"));
+  // Modules beside a mode that is not selective, or a module the model lacks, are skipped, named.
+  const ValidationRow clash = one(deepseek_v3_record({{"recompute", "full"}, {"recompute_modules", "layernorm"}}));
+  CHECK(clash.status == "skipped");
+  CHECK(clash.skip_field == "training.recompute_modules");
+  const ValidationRow bad = one(deepseek_v3_record({{"recompute_modules", {"layernorm", 3}}}));
+  CHECK(bad.skip_field == "training.recompute_modules");
+  CHECK(contains(bad.skip_reason, "must be a list of module names"));
+  const ValidationRow dense = one(llama2_13b_record({{"training", {{"recompute", "selective: core attention and norms"}}}}));
+  REQUIRE(dense.status == "compared");
+  CHECK(dense.scenario.training.recompute_modules == "core_attn,layernorm");
 }

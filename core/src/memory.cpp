@@ -72,7 +72,7 @@ double activation_bytes(const Resolved& r) { return r.s.training.precision == Pr
 // Bytes one layer stores for backward, for one micro-batch of b sequences, with no recompute.
 // Korthikanti et al. 2022 Table 2 term by term; for a GPT layer (MHA, GeLU f = 4h, dropout,
 // 16-bit, no flash, t = 1) this is s·b·h·(34 + 5·a·s/h).
-double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool drop_attention_scores) {
+double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer) {
   const ModelSpec& m = r.m;
   const ParallelSpec& par = r.s.parallel;
   const TrainingSpec& ts = r.s.training;
@@ -94,36 +94,53 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer, bool
   // its fp32 output beside the 16-bit copy the PV matmul keeps. Not modelled: eager MLA latent
   // norms, and code-specific fp32 copies in MoE routing (torchtitan's routed tokens).
   const bool eager = !ts.fused_elementwise;
+  // FP8 recipes (Transformer Engine's, the one step_ops.cpp times) save each FP8 GEMM's input for
+  // its weight gradient as the FP8 copy the forward made, one byte per element: the norms' FP8
+  // outputs (LayerNormLinear, LayerNormMLP), the out-projection's input, the activation's output
+  // (fc2's input) and the experts' permuted inputs. What other kernels read in backward stays
+  // 16-bit: norm inputs, Q, K, V and flash attention's O, the GeLU/SwiGLU inputs
+  // (NVIDIA/TransformerEngine pytorch/module/linear.py, layernorm_mlp.py: save_for_backward).
+  const bool fp8 = r.compute_dtype == Dtype::fp8;
+  const double gin = fp8 ? 1.0 : e;  // a saved GEMM input
+  // Selective recompute discards what its modules re-run in backward (RecomputeModule).
+  const uint32_t rec = r.recompute_modules;
+  const double norm_out = rec & kRecomputeLayernorm ? 0 : gin;  // a pre-norm's output: the next GEMM's input
   const double norm_bytes = eager && m.norm == NormKind::rmsnorm ? 4 + (ts.finetune == Finetune::lora ? 0 : e) : e;
 
   double bytes = double(m.norms_per_layer) * norm_bytes * tok * h / rep;  // norm inputs
-  bytes += e * tok * h / rep;                                    // QKV GEMM input
+  bytes += norm_out * tok * h / rep;                             // QKV GEMM input
   if (m.attention == AttentionKind::mla) {
-    bytes += 2 * e * tok * double(m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim);  // latents: norm + up-proj inputs
-    bytes += e * tok * a * (2 * d_qk + d_v) / t;                                         // Q, K, V per head
+    bytes += (e + gin) * tok * double(m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim);  // latents: norm + up-proj inputs
+    if (!(rec & kRecomputeMlaUpProj)) bytes += e * tok * a * (2 * d_qk + d_v) / t;        // Q, K, V per head
   } else {
     bytes += e * tok * (a * d_qk + kv * d_qk + kv * d_v) / t;  // Q, K, V
     if (eager && kv < a) bytes += e * tok * (a - kv) * (d_qk + d_v) / t;  // repeat_kv's copies
   }
   if (ts.flash_attention) {
     bytes += 4 * tok * a / t;  // softmax log-sum-exp (fp32); the output O is the out-proj input below
-  } else if (!drop_attention_scores) {
+  } else if (!(rec & kRecomputeCoreAttn)) {
     const double scores = a / t * double(b) * sl * s;  // this rank's query rows × all keys
     bytes += ((eager ? 4 + e : e) + mask * (1 + e)) * scores;  // softmax out (+ dropout mask and output)
   }
-  bytes += e * tok * a * d_v / t;  // out-proj input
+  // The out-projection's input; flash attention's backward reads the same O in 16 bits, which an
+  // FP8 recipe keeps beside its FP8 copy.
+  const double o_bytes = !fp8 ? e : ts.flash_attention ? e + gin : gin;
+  bytes += o_bytes * tok * a * d_v / t;
   bytes += mask * tok * h / rep;   // attention dropout mask
-  bytes += e * tok * h / rep;      // MLP input
-  const double act_mats = m.mlp == MlpKind::gelu ? 2 : eager ? 4 : 3;  // GeLU in/out, or gate, up, (silu,) product
+  bytes += norm_out * tok * h / rep;  // MLP input
+  // GeLU in/out, or gate, up, (silu,) product: the last is fc2's input.
+  const double act_mats = m.mlp == MlpKind::gelu ? 2 : eager ? 4 : 3;
+  const double act_bytes = (act_mats - 1) * e + gin;  // per element of the ffn width
   if (moe_layer) {
     bytes += 4 * tok * double(m.experts) / rep;  // router logits (fp32)
     // This rank's expert rows: tok·top_k·etp/tp token copies (step_ops.cpp), each saving its
     // permuted input (h) and the activation matrices of its ffn/etp shard.
     const double rows = double(m.top_k) * tok * double(r.etp) / t;
-    bytes += rows * e * (h + act_mats * double(m.expert_ffn_hidden) / double(r.etp));
-    if (m.shared_expert_ffn_hidden > 0) bytes += act_mats * e * tok * double(m.shared_expert_ffn_hidden) / t;
+    const double expert_act_bytes = rec & kRecomputeMoeAct ? act_bytes - gin : act_bytes;  // moe_act re-runs fc2's input
+    bytes += rows * (gin * h + expert_act_bytes * double(m.expert_ffn_hidden) / double(r.etp));
+    if (m.shared_expert_ffn_hidden > 0) bytes += act_bytes * tok * double(m.shared_expert_ffn_hidden) / t;
   } else {
-    bytes += act_mats * e * tok * double(m.ffn_hidden) / t;
+    bytes += act_bytes * tok * double(m.ffn_hidden) / t;
   }
   bytes += mask * tok * h / rep;  // MLP dropout mask
   return bytes;
@@ -227,9 +244,8 @@ LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int6
   const TrainingSpec& ts = r.s.training;
   LayerActivations a;
   if (!m.has_shape()) return a;
-  const bool selective = ts.recompute == Recompute::selective;
-  const double dense_layer = layer_activation_bytes(r, b, false, selective);
-  const double moe_layer = m.is_moe() ? layer_activation_bytes(r, b, true, selective) : 0;
+  const double dense_layer = layer_activation_bytes(r, b, false);
+  const double moe_layer = m.is_moe() ? layer_activation_bytes(r, b, true) : 0;
   const double moe_share = double(p.moe_layers) / double(m.layers);
   a.full_layer = (1 - moe_share) * dense_layer + moe_share * moe_layer;
   const double rep = ts.sequence_parallel ? double(r.s.parallel.tp) : 1.0;
@@ -323,10 +339,15 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   if (m.has_shape()) {
     const double full_layer = act.full_layer, checkpoint = act.checkpoint;
     mem.activations_per_layer_bytes = tr.add("memory.per_gpu.activations_per_layer_bytes",
-                                             "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence)",
-                                             "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h)", full_layer,
+                                             "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence); "
+                                             "saved GEMM inputs in 1 byte under FP8; less what selective recompute's modules re-run",
+                                             "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h); Transformer Engine (FP8); Megatron-core --recompute-modules", full_layer,
                                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
-                                              {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0}});
+                                              {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0},
+                                              {"fp8", r.compute_dtype == Dtype::fp8 ? 1.0 : 0.0},
+                                              {"recompute_layernorm", r.recompute_modules & kRecomputeLayernorm ? 1.0 : 0.0},
+                                              {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},
+                                              {"recompute_moe_act", r.recompute_modules & kRecomputeMoeAct ? 1.0 : 0.0}});
     const double L = stage_layers(r, stage);
     double per_micro = L * full_layer, working = 0;
     if (ts.recompute == Recompute::full && L > 0) {

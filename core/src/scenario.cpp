@@ -1,6 +1,9 @@
 // resolve(): defaults and every cross-field rule. Field-level ranges live in fields.cpp.
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
+#include <utility>
 
 #include "llmc/scenario.h"
 
@@ -88,6 +91,44 @@ void apply_recipe(Resolved& r) {
   r.optimizer_state_dtype = t.optimizer_state_dtype.value_or(o);
   r.master_weights = t.master_weights.value_or(master);
   r.compute_dtype = c;
+}
+
+// training.recompute_modules: Megatron-core's --recompute-modules names, comma-separated, under
+// selective recompute only; each must apply to the model (MLA for mla_up_proj, MoE for moe_act).
+Status resolve_recompute_modules(Resolved& r) {
+  const TrainingSpec& t = r.s.training;
+  const std::string& text = t.recompute_modules;
+  const bool blank = text.find_first_not_of(" ,") == std::string::npos;
+  if (t.recompute != Recompute::selective) {
+    if (!blank)
+      return make_error("training.recompute_modules", "applies to training.recompute=selective; got recompute " + std::string(to_string(t.recompute)) +
+                                                          " with modules '" + text + "'");
+    return ok_status();
+  }
+  if (blank) {
+    r.recompute_modules = kRecomputeCoreAttn;  // Megatron-core's default
+    return ok_status();
+  }
+  static const std::pair<const char*, RecomputeModule> kNames[] = {
+      {"core_attn", kRecomputeCoreAttn}, {"layernorm", kRecomputeLayernorm}, {"mla_up_proj", kRecomputeMlaUpProj}, {"moe_act", kRecomputeMoeAct}};
+  std::string name;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ',') {
+      if (text[i] != ' ') name += text[i];
+      continue;
+    }
+    if (name.empty()) continue;
+    const auto* hit = std::find_if(std::begin(kNames), std::end(kNames), [&](const auto& n) { return name == n.first; });
+    if (hit == std::end(kNames))
+      return make_error("training.recompute_modules", "unknown module '" + name + "': a comma-separated list of {core_attn,layernorm,mla_up_proj,moe_act}; got '" + text + "'");
+    if (hit->second == kRecomputeMlaUpProj && r.m.attention != AttentionKind::mla)
+      return make_error("training.recompute_modules", "mla_up_proj needs MLA attention (model.attention=mla); got '" + text + "'");
+    if (hit->second == kRecomputeMoeAct && !r.m.is_moe())
+      return make_error("training.recompute_modules", "moe_act needs routed experts (model.experts > 0); got '" + text + "'");
+    name.clear();
+    r.recompute_modules |= hit->second;
+  }
+  return ok_status();
 }
 
 Status check_model(const ModelSpec& m) {
@@ -251,6 +292,7 @@ Result<Resolved> resolve(const Scenario& in) {
   if (t.recompute_layers > r.layers_per_stage && m.has_shape())
     return make_error("training.recompute_layers", "must be at most the layers per pipeline stage (" + num(r.layers_per_stage) + "); got " +
                                                        num(t.recompute_layers));
+  if (auto st = resolve_recompute_modules(r); !st) return st.error();
   if (t.finetune == Finetune::lora && !m.has_shape())
     return make_error("training.finetune", "LoRA needs the model shape (model.layers, model.hidden, ...), not only model.params");
 

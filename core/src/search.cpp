@@ -336,6 +336,8 @@ Scenario apply_search_layout(const Scenario& base, const SearchLayout& l) {
   p.virtual_stages = l.virtual_stages;
   p.schedule = l.schedule;
   s.training.micro_batch = l.micro_batch;
+  // The scenario's own modules stay with its own selective recompute; any other is the default.
+  if (l.recompute != Recompute::selective || base.training.recompute != Recompute::selective) s.training.recompute_modules.clear();
   s.training.recompute = l.recompute;
   s.training.recompute_layers = l.recompute_layers;
   s.training.zero_stage = l.zero_stage;
@@ -387,6 +389,7 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
   lb.etp = spec.base.parallel.etp;
   lb.zero_shard_group = bt.zero_shard_group;
   lb.global_batch_seqs = base.s.training.global_batch_seqs;
+  if (bt.recompute == Recompute::selective) lb.selective_modules = base.recompute_modules;
   if (!spec.vary_recompute) base.s.training.recompute_layers = bt.recompute_layers;
 
   const ParamCounts params = detail::count_params(base, nullptr);

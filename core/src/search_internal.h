@@ -21,6 +21,9 @@ struct Layout {
 struct LayoutBase {
   Schedule schedule_v1 = Schedule::one_f_one_b;
   int64_t etp = 0, zero_shard_group = 0, global_batch_seqs = 0;
+  // What a selective layout recomputes: the user's modules when the scenario is selective, else
+  // Megatron-core's default (core_attn).
+  uint32_t selective_modules = kRecomputeCoreAttn;
 };
 
 // Writes the layout into r (a resolve()d scenario) and re-derives what resolve() derives from it

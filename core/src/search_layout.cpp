@@ -19,6 +19,7 @@ bool apply_layout(Resolved& r, const LayoutBase& base, const Layout& l) {
   p.schedule = l.v > 1 ? Schedule::interleaved : base.schedule_v1;
   t.micro_batch = l.b;
   t.recompute = l.rec;
+  r.recompute_modules = l.rec == Recompute::selective ? base.selective_modules : 0;
   t.recompute_layers = l.recompute_layers;
   t.zero_stage = l.zero;
   t.zero_shard_group = base.zero_shard_group;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace llmc::detail {
 
@@ -112,6 +113,8 @@ struct Layer {
   // w3, w2), saves the fused SDPA outputs and the odd matmuls' outputs and re-runs the rest in
   // backward, stopping at w2's input: wk, wo, w3 and the element-wise ops before it.
   OpTally selective_op;
+  // What selective recompute's other modules re-run in backward (layernorm, mla_up_proj, moe_act).
+  OpTally module_rerun;
 };
 
 Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe) {
@@ -134,9 +137,12 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
 
   // Norms: read x, write y; backward reads x and dy, writes dx. Eager LayerNorm is one native
   // kernel too; eager RMSNorm is a chain of fp32 ops.
+  // Megatron-core's layernorm module re-runs the two pre-norms (not Gemma 2's post-norms).
+  const uint32_t rec = r.recompute_modules;
   for (int64_t i = 0; i < m.norms_per_layer; ++i) {
     if (c.eager && norm == MemKernel::rmsnorm) eager_rmsnorm(c, Tn * h, elem, L.bwd);
     else elementwise(c, norm, 2 * Tn * h * e, 3 * Tn * h * e, elem, L.bwd);
+    if (rec & kRecomputeLayernorm && i < 2) L.module_rerun.add_memory(memory_time(c.kp, norm, 2 * Tn * h * e));
   }
   // Two residual adds (with bias-dropout-add fused when the model has dropout: + 1-byte mask;
   // eager: dropout, then the add).
@@ -155,6 +161,16 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     linear(c, T, a * d / tp, h, L.fwd, L.bwd, 1, Fp8Input::cast, rerun);  // wo: re-run
   } else {  // MLA: the low-rank projections lumped as one linear of the same parameter count
     linear(c, T, h, p.attention_per_layer / h / tp, L.fwd, L.bwd, 1, Fp8Input::fused_into_norm);
+    if (rec & kRecomputeMlaUpProj) {
+      // The up-projections from the latents (or from h without a query latent) to per-head Q and
+      // K, V, with their FP8 input casts; RoPE's element-wise pass on them is left out.
+      const double q_in = m.q_lora_rank > 0 ? double(m.q_lora_rank) : h, kv_in = double(m.kv_lora_rank);
+      const double q_out = a * double(m.head_dim) / tp, kv_out = a * double(m.qk_nope_head_dim + m.v_head_dim) / tp;
+      for (const auto& [k_in, n_out] : {std::pair{q_in, q_out}, std::pair{kv_in, kv_out}}) {
+        L.module_rerun.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, n_out, k_in));
+        if (c.gemm_dtype == Dtype::fp8) L.module_rerun.add_memory(memory_time(c.kp, MemKernel::cast, T * k_in * (e + 2)));
+      }
+    }
   }
   if (m.position == PositionKind::rotary) {
     const double qk = T * (a + kv) * d / tp;
@@ -195,7 +211,7 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   const bool gated = m.mlp != MlpKind::gelu;
   const MemKernel act = gated ? MemKernel::swiglu : MemKernel::gelu;
   // The dense MLP's up projection reads the norm's output; routed experts read permuted tokens.
-  auto mlp = [&](double tokens, double width, double shard, double batch, Fp8Input up_input) {
+  auto mlp = [&](double tokens, double width, double shard, double batch, Fp8Input up_input, bool routed = false) {
     linear(c, tokens, h, (gated ? 2 : 1) * width / shard, L.fwd, L.bwd, batch, up_input);
     // Per-op policy: of w1 and w3 (one up projection here) it re-runs w3.
     if (op_policy && gated) L.selective_op.add_gemm(gemm_time(c.kp, c.gemm_dtype, tokens, width / shard, h, batch));
@@ -204,6 +220,7 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     // Eager SwiGLU: silu(x₁) · x₃ as two kernels; backward two products and silu's derivative.
     if (c.eager && gated) eager_ops(c, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e}, elem, L.bwd);
     else elementwise(c, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e, elem, L.bwd);
+    if (routed && rec & kRecomputeMoeAct) L.module_rerun.add_memory(memory_time(c.kp, act, (gated ? 3 : 2) * elems * e));
   };
   if (!moe) {
     mlp(T, double(m.ffn_hidden), tp, 1, Fp8Input::fused_into_norm);
@@ -215,7 +232,7 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     // tp ranks share one micro-batch, each routing its own 1/tp of it, and an expert's etp shards
     // all see its tokens (Megatron-core MoE; comm.cpp times the dispatch of the same rows).
     const double rows = T * k * etp / tp;
-    mlp(rows * ep / E, double(m.expert_ffn_hidden), etp, E / ep, Fp8Input::cast);
+    mlp(rows * ep / E, double(m.expert_ffn_hidden), etp, E / ep, Fp8Input::cast, true);
     // Permute before the experts and unpermute after: gather/scatter of those rows.
     elementwise(c, MemKernel::hbm_copy, 4 * rows * h * e, 4 * rows * h * e, L.fwd, L.bwd);
     const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
@@ -279,20 +296,22 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   Layer dense, moe;  // each timed only when some layer is of its kind (Mixtral has no dense layer)
   if (moe_share < 1) dense = layer_ops(c, r, p, false);
   if (moe_share > 0) moe = layer_ops(c, r, p, true);
-  OpTally layer_fwd, layer_bwd, layer_core;
+  OpTally layer_fwd, layer_bwd, layer_core, layer_modules;
   layer_fwd.add(dense.fwd, 1 - moe_share);
   layer_bwd.add(dense.bwd, 1 - moe_share);
   layer_core.add(dense.attn_core_fwd, 1 - moe_share);
+  layer_modules.add(dense.module_rerun, 1 - moe_share);
   const OpTally& layer_selective_op = dense.selective_op;  // dense layers only (scenario.cpp)
   if (moe_share > 0) {
     layer_fwd.add(moe.fwd, moe_share);
     layer_bwd.add(moe.bwd, moe_share);
     layer_core.add(moe.attn_core_fwd, moe_share);
+    layer_modules.add(moe.module_rerun, moe_share);
   }
 
   // Recomputation in the backward pass: the whole forward of recomputed layers (full), the
-  // attention core (selective; with flash attention the kernel already recomputes internally),
-  // or torchtitan's per-op re-runs (selective_op).
+  // attention core (selective's core_attn; with flash attention the kernel already recomputes
+  // internally) and its other modules' re-runs, or torchtitan's per-op re-runs (selective_op).
   double recomputed_layers = 0;
   if (ts.recompute == Recompute::full) recomputed_layers = ts.recompute_layers > 0 ? double(ts.recompute_layers) : L_stage;
 
@@ -319,7 +338,8 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
     bw.add(layer_bwd, layers);
     const double rec = std::min(recomputed_layers, layers);
     bw.add(layer_fwd, rec);
-    if (ts.recompute == Recompute::selective && !ts.flash_attention) bw.add(layer_core, layers);
+    if (r.recompute_modules & kRecomputeCoreAttn && !ts.flash_attention) bw.add(layer_core, layers);
+    bw.add(layer_modules, layers);
     if (ts.recompute == Recompute::selective_op) bw.add(layer_selective_op, layers);
     if (first) f.add(emb_f, 1), bw.add(emb_b, 1);
     if (last) f.add(head_f, 1), bw.add(head_b, 1);

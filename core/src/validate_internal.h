@@ -58,6 +58,7 @@ struct ParsedRecord {
   std::string schedule_text;  // the pipeline schedule in the source's words ("1F1B", "DualPipe")
   std::optional<bool> sequence_parallel;
   std::optional<int64_t> recompute_layers;   // with full recompute: layers recomputed per stage
+  std::string recompute_modules;             // Megatron-core's --recompute-modules, comma-separated
   std::optional<bool> fused_elementwise;     // false: the source ran PyTorch eager element-wise ops
   std::optional<bool> flash_attention;       // the record says whether attention was one fused kernel
   std::optional<bool> dp_overlap;            // the record says whether the DP gradient reduction hid behind backward

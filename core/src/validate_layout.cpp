@@ -19,7 +19,9 @@ std::string layout_text(const Estimate& e) {
                 (long long)s.parallel.pp, (long long)s.parallel.virtual_stages, (long long)s.parallel.cp, (long long)s.parallel.dp,
                 (long long)s.training.micro_batch, (long long)s.training.global_batch_seqs, s.training.zero_stage, to_string(s.training.recompute),
                 s.training.sequence_parallel ? 1 : 0, to_string(s.parallel.schedule));
-  return buf;
+  std::string text = buf;
+  if (!s.training.recompute_modules.empty()) text.insert(text.find(" sp="), "(" + s.training.recompute_modules + ")");
+  return text;
 }
 
 namespace {
@@ -67,6 +69,7 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
                 s.training.micro_batch = mb;
                 s.training.zero_stage = z;
                 s.training.recompute = rc;
+                if (rc != Recompute::selective) s.training.recompute_modules.clear();
                 s.training.sequence_parallel = sp;
                 if (k.gbs_follows_micro_batch) s.training.global_batch_seqs = 0;  // resolve(): micro_batch × dp
                 else if (const int64_t whole = whole_batch(s); whole > 0) s.training.global_batch_seqs = whole;

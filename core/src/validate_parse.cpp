@@ -180,6 +180,16 @@ Status parse_training(const json& t, ParsedRecord& r) {
   // Recompute: the source's words, or a boolean (true: every layer checkpointed, i.e. full).
   if (!absent(t, "recompute") && t.at("recompute").is_boolean()) r.recompute_text = t.at("recompute").get<bool>() ? "full" : "none";
   else if (auto st = get_string(t, "recompute", p, r.recompute_text); !st) return st;
+  // Megatron-core's --recompute-modules: a list of names, or one comma-separated string.
+  if (!absent(t, "recompute_modules") && t.at("recompute_modules").is_array()) {
+    for (const json& v : t.at("recompute_modules")) {
+      if (!v.is_string()) return make_error(p + ".recompute_modules", std::string("must be a list of module names (text); got ") + v.type_name() + " " + shown(v));
+      r.recompute_modules += (r.recompute_modules.empty() ? "" : ",") + v.get<std::string>();
+      if (r.recompute_modules.size() > 4096) return make_error(p + ".recompute_modules", "must be at most 4096 bytes of text");
+    }
+  } else if (auto st = get_string(t, "recompute_modules", p, r.recompute_modules); !st) {
+    return make_error(st.error().field, st.error().message + " (or a list of them)");
+  }
   // ZeRO stage: 0-3, or the source's words ("FSDP: ... (ZeRO-2-like)"), read in validate_records.
   if (!absent(t, "zero_stage")) {
     const json& z = t.at("zero_stage");

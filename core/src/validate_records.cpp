@@ -269,9 +269,24 @@ Result<std::optional<int>> zero_of(const ParsedRecord& r, std::vector<std::strin
                     "names no ZeRO stage (0-3, 'ZeRO-N', 'FSDP', 'distributed optimizer', 'DDP' or 'none'); got '" + r.zero_text + "'");
 }
 
+// The selective recompute modules (Megatron-core's --recompute-modules) a source names in words,
+// comma-separated as training.recompute_modules takes them: DeepSeek-V3's "RMSNorm and MLA
+// up-projections", "SwiGLU" (the experts' activation), "core attention".
+std::string recompute_modules_in(const std::string& lowered) {
+  std::string out;
+  auto add = [&](const char* module) { out += (out.empty() ? "" : ",") + std::string(module); };
+  const std::string& t = lowered;
+  if (has(t, "core_attn") || has(t, "core attention") || has(t, "attention core")) add("core_attn");
+  if (has(t, "norm")) add("layernorm");  // RMSNorm, LayerNorm, norms
+  if (has(t, "up-proj") || has(t, "up_proj") || has(t, "up proj")) add("mla_up_proj");
+  if (has(t, "moe_act") || has(t, "moe act") || has(t, "swiglu")) add("moe_act");
+  return out;
+}
+
 // The source's words: "full…", "selective…" (Megatron's selective recompute, or torchtitan's
-// per-op policy when the next word is "op"), "none…"/"no …"/"without…", or checkpointing named
-// without a granularity, which checkpoints every layer's input: full recompute in Megatron's terms.
+// per-op policy when the next word is "op"), "none…"/"no …"/"without…", selective recompute's
+// modules named alone, or checkpointing named without a granularity, which checkpoints every
+// layer's input: full recompute in Megatron's terms.
 Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
   const std::string t = lower(r.recompute_text);
   if (t.empty()) return std::optional<Recompute>();
@@ -287,9 +302,11 @@ Result<std::optional<Recompute>> recompute_of(const ParsedRecord& r) {
     const bool op = t.compare(at, 2, "op") == 0 && (at + 2 == t.size() || !std::isalnum(static_cast<unsigned char>(t[at + 2])));
     return std::optional<Recompute>(op ? Recompute::selective_op : Recompute::selective);
   }
+  if (!recompute_modules_in(t).empty()) return std::optional<Recompute>(Recompute::selective);
   if (has(t, "checkpoint") || t == "yes" || t == "true" || t == "on" || t == "enabled") return std::optional<Recompute>(Recompute::full);
   return make_error("training.recompute",
-                    "names no recompute mode (full, selective, selective op, none, (activation/gradient) checkpointing, yes or no); got '" +
+                    "names no recompute mode (full, selective, selective op, none, (activation/gradient) checkpointing, yes or no) "
+                    "nor a selective recompute module (core attention, norms, MLA up-projections, SwiGLU); got '" +
                         r.recompute_text + "'");
 }
 
@@ -424,8 +441,8 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   // appeared in mid-2022 and became the frameworks' default in 2023 (PyTorch 2.0's SDPA, March;
   // Megatron-LM's --use-flash-attn and NeMo that year). OPT, BLOOM, GPT-NeoX-20B and MT-NLG
   // (2021-22) ran without it.
-  const std::optional<int> year = any_source(c) ? year_of(r.citation) : std::nullopt;
-  const bool before_fused = year && *year <= kLastUnfusedYear;
+  const int year = any_source(c) ? year_of(r.citation).value_or(0) : 0;  // 0: no year read
+  const bool before_fused = year > 0 && year <= kLastUnfusedYear;
   t.flash_attention = r.flash_attention.value_or(c.flash_attention && fused_exists && !before_fused);
   if (r.flash_attention)
     notes.push_back(std::string(t.flash_attention ? "fused (flash) attention" : "no fused attention: softmax and the two batched GEMMs as "
@@ -433,7 +450,7 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   else if (!c.flash_attention)
     notes.push_back("no fused attention: " + c.source + " predates FlashAttention");
   else if (before_fused && fused_exists)
-    notes.push_back("no fused attention: the source is of " + std::to_string(*year) + ", before frameworks ran FlashAttention by default (2023)");
+    notes.push_back("no fused attention: the source is of " + std::to_string(year) + ", before frameworks ran FlashAttention by default (2023)");
   else if (!fused_exists)
     notes.push_back("no fused attention: FlashAttention and cuDNN's fused attention need an Ampere or newer GPU, which " + s.hardware.gpu.name +
                     " is not");
@@ -488,8 +505,26 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
   }
   Result<std::optional<Recompute>> rec = recompute_of(r);
   if (!rec) return rec.error();
-  if (*rec) k.recompute = {**rec};
-  else k.recompute = {Recompute::none, Recompute::selective, Recompute::full}, notes.push_back("recompute not published: searched none/selective/full");
+  // Selective recompute's modules: the record's field, or those its words name; where recompute
+  // is not published, MoE and MLA models (whose modules Megatron-core offers) search selective
+  // with every module that applies, the others Megatron's default (core_attn).
+  const std::string modules = r.recompute_modules.empty() ? recompute_modules_in(lower(r.recompute_text)) : r.recompute_modules;
+  if (!modules.empty() && *rec && **rec != Recompute::selective)
+    return make_error("training.recompute_modules", "names selective recompute modules ('" + modules + "'), but training.recompute says '" +
+                                                        r.recompute_text + "'");
+  if (!modules.empty()) {
+    k.recompute = {Recompute::selective};
+    t.recompute_modules = modules;
+    notes.push_back("selective recompute of " + modules + " (Megatron-core's modules), as the record says");
+  } else if (*rec) {
+    k.recompute = {**rec};
+  } else {
+    k.recompute = {Recompute::none, Recompute::selective, Recompute::full};
+    const bool mla = s.model.attention == AttentionKind::mla, moe = s.model.is_moe();
+    if (mla || moe) t.recompute_modules = std::string("core_attn,layernorm") + (mla ? ",mla_up_proj" : "") + (moe ? ",moe_act" : "");
+    notes.push_back("recompute not published: searched none/selective/full" +
+                    (t.recompute_modules.empty() ? std::string() : ", selective with every module that applies (" + t.recompute_modules + ")"));
+  }
   if (r.recompute_layers) {
     if (k.recompute != std::vector<Recompute>{Recompute::full})
       return make_error("training.recompute_layers", "needs training.recompute = full; got '" + r.recompute_text + "'");

@@ -115,6 +115,7 @@ void training_panel(State& st) {
   field_editor(st, "training.grad_reduce", "gradient reduction (auto: per micro-batch under ZeRO-2/3)");
   field_editor(st, "training.cpu_offload_optimizer", "offload optimizer to CPU");
   field_editor(st, "training.recompute", "activation recompute");
+  field_editor(st, "training.recompute_modules", "selective recompute modules (empty: core_attn)");
   field_editor(st, "training.recompute_layers", "recompute layers (0: all)");
   field_editor(st, "training.flash_attention", "flash attention");
   field_editor(st, "training.fused_elementwise", "fused element-wise kernels");

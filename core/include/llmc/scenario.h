@@ -16,6 +16,11 @@ enum class Optimizer { adamw, adam8bit, sgd_momentum, adafactor, lion };
 // selective: Megatron-LM's (the attention core); full: whole layers; selective_op: torchtitan's
 // per-op policy (saves attention and every odd matmul's output, recomputes the rest).
 enum class Recompute { none, selective, full, selective_op };
+// What selective recompute discards in forward and re-runs in backward, Megatron-core's
+// --recompute-modules (bits of Resolved::recompute_modules): core_attn (its default, and all
+// selective meant before), the two pre-norms (layernorm), MLA's up-projections (mla_up_proj) and
+// the routed experts' activation function (moe_act).
+enum RecomputeModule : uint32_t { kRecomputeCoreAttn = 1, kRecomputeLayernorm = 2, kRecomputeMlaUpProj = 4, kRecomputeMoeAct = 8 };
 enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
 enum class FlopsFormula { detailed, six_nd };
 enum class Finetune { full, lora };
@@ -47,6 +52,9 @@ struct TrainingSpec {
   GradReduce grad_reduce = GradReduce::auto_;
   Recompute recompute = Recompute::none;
   int64_t recompute_layers = 0;         // with full: recompute only this many layers per stage (0: all)
+  // With selective: Megatron-core module names, comma-separated (core_attn, layernorm,
+  // mla_up_proj, moe_act); empty: core_attn.
+  std::string recompute_modules;
   bool flash_attention = true;
   // Norms, activations, rotary, loss and optimizer as fused kernels (Megatron-LM, Transformer
   // Engine, torch.compile); false: PyTorch eager, one kernel per op (docs/formulas.md).
@@ -126,6 +134,7 @@ struct Resolved {
   int64_t layers_per_stage = 0;  // the largest pipeline stage (ceil when layers % pp != 0)
   // Gradients reduced after every micro-batch (training.grad_reduce, auto resolved by ZeRO stage).
   bool grad_reduce_per_micro_batch = false;
+  uint32_t recompute_modules = 0;  // RecomputeModule bits in force (0 unless training.recompute = selective)
   std::vector<std::string> warnings;
 };
 
