@@ -545,10 +545,15 @@ at full ramp; 20 SMs set aside for communication) as a scenario (seventh session
 198K before the eleventh session's all-to-all mend, which puts only the off-node share of each
 dispatch on the network); without the all-to-all overlap 281K (+56 %), the expert all-to-all then
 being most of the step.
-llmcalc puts 129 GB per GPU for this layout, which does not fit 80 GB: the report's memory
-savings (recomputing RMSNorm and the MLA up-projections, FP8 activation caches, the EMA in host
-memory) are not modelled. Not a validation file: the GPU-hours include the batch-size ramp and
-every overhead of a real run.
+llmcalc put 129 GB per GPU for this layout, which does not fit 80 GB, until the eighteenth
+session modelled the report's savings: FP8 GEMM inputs saved in one byte (110 GB) and its
+recompute of RMSNorm and the MLA up-projections and of SwiGLU's output (`training.recompute`
+`selective`, `training.recompute_modules` `layernorm,mla_up_proj,moe_act`: 68.7 GB, which fits)
+at 179K GPU-hours per trillion tokens. Still not modelled: the EMA in host memory, DualPipe's
+second copy of the parameters (3.3 GB here). Not a validation file (the GPU-hours include the
+batch-size ramp and every overhead of a real run), but `tests/test_memory_recompute_modules.cpp`
+holds the fit and the 14.8T-token pre-training's 2,664K GPU-hours (llmcalc: 2,590K, −2.8 %) and
+`tests/test_validate_formats.cpp` the same run as a record, its recompute in the report's words.
 
 LLaMA 65B was put through `llmcalc validate` as an ad-hoc record (sixth session, re-run in the
 seventh and eighth; shape from the paper, the layout the paper leaves out chosen by the rule
