@@ -102,3 +102,15 @@ TEST_CASE("DeepSeek-V3: the published recompute makes the published layout fit, 
   CAPTURE(e.time.gpu_hours);
   CHECK(std::abs(e.time.gpu_hours / published_gpu_hours - 1) <= 0.10);
 }
+
+// Megatron-core checkpoints the attention core whatever kernel runs it: with flash attention the
+// forward runs again and frees nothing, in the time model as in the hardware FLOPs.
+TEST_CASE("core_attn with flash attention: a second flash forward, the same memory") {
+  const Sets llama = {{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}};
+  Sets sel = llama;
+  sel.push_back({"training.recompute", "selective"});
+  const Estimate none = run(llama), core = run(sel);
+  CHECK(core.mem.total_bytes == none.mem.total_bytes);
+  CHECK(core.time.compute_s > none.time.compute_s);
+  CHECK(core.flops.hardware_per_token - none.flops.hardware_per_token == doctest::Approx(core.flops.attention_per_token / 3).epsilon(1e-12));
+}

@@ -310,8 +310,10 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   }
 
   // Recomputation in the backward pass: the whole forward of recomputed layers (full), the
-  // attention core (selective's core_attn; with flash attention the kernel already recomputes
-  // internally) and its other modules' re-runs, or torchtitan's per-op re-runs (selective_op).
+  // attention core (selective's core_attn: Megatron-core checkpoints Transformer Engine's
+  // DotProductAttention whatever kernel it runs, so a flash forward is re-run too, though it frees
+  // nothing; flops.cpp counts the same) and its other modules' re-runs, or torchtitan's per-op
+  // re-runs (selective_op).
   double recomputed_layers = 0;
   if (ts.recompute == Recompute::full) recomputed_layers = ts.recompute_layers > 0 ? double(ts.recompute_layers) : L_stage;
 
@@ -338,7 +340,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
     bw.add(layer_bwd, layers);
     const double rec = std::min(recomputed_layers, layers);
     bw.add(layer_fwd, rec);
-    if (r.recompute_modules & kRecomputeCoreAttn && !ts.flash_attention) bw.add(layer_core, layers);
+    if (r.recompute_modules & kRecomputeCoreAttn) bw.add(layer_core, layers);
     bw.add(layer_modules, layers);
     if (ts.recompute == Recompute::selective_op) bw.add(layer_selective_op, layers);
     if (first) f.add(emb_f, 1), bw.add(emb_b, 1);
