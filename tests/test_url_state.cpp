@@ -7,7 +7,7 @@ using namespace llmc::test;
 
 TEST_CASE("a share link round-trips the scenario, bit for bit") {
   Scenario s = scenario({{"model.preset", "mixtral-8x7b"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"}, {"parallel.tp", "2"},
-                         {"training.global_batch_seqs", "512"}, {"hardware.gpu", "a100-sxm-80gb"}, {"training.recompute", "full"},
+                         {"training.global_batch_seqs", "512"}, {"hardware.gpu", "a100-sxm-80gb"}, {"training.recompute", "selective"}, {"training.recompute_modules", "layernorm, moe_act"},
                          {"hardware.price_per_gpu_hour_usd", "1.79"}, {"training.tokens", "1.234567890123e12"}});
   const std::string frag = scenario_to_url_fragment(s);
   CHECK(frag.rfind("#s=", 0) == 0);
@@ -15,6 +15,7 @@ TEST_CASE("a share link round-trips the scenario, bit for bit") {
   Scenario back = default_scenario();
   REQUIRE(apply_url_fragment(back, frag).ok());
   CHECK(scenario_to_json(back) == scenario_to_json(s));
+  CHECK(back.training.recompute_modules == "layernorm, moe_act");  // text with a comma and a space
   Result<Estimate> a = estimate(s), b = estimate(back);
   REQUIRE(a.ok());
   CHECK(a->time.step_s == b->time.step_s);
