@@ -10,8 +10,9 @@ using namespace llmc::test;
 
 namespace {
 // Llama 3 8B, one 8,192-token sequence, no tp: the per-token bytes one layer stores.
-double llama8b_layer(const char* precision) {
-  return run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.precision", precision}}).mem.activations_per_layer_bytes;
+double llama8b_layer(const char* precision, const char* fused = "true") {
+  return run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.precision", precision}, {"training.fused_elementwise", fused}})
+      .mem.activations_per_layer_bytes;
 }
 
 Sets deepseek_v3(Sets extra) {
@@ -40,6 +41,8 @@ TEST_CASE("FP8 recipes store their GEMM inputs in one byte (Transformer Engine)"
   const double T = 8192;
   CHECK(llama8b_layer("bf16_mixed") == doctest::Approx(T * 139392).epsilon(1e-12));
   CHECK(llama8b_layer("fp8_mixed") == doctest::Approx(T * 120960).epsilon(1e-12));
+  // torchao's Float8Linear (PyTorch eager) saves the 16-bit input: FP8 stores what bf16 does.
+  CHECK(llama8b_layer("fp8_mixed", "false") == llama8b_layer("bf16_mixed", "false"));
 }
 
 TEST_CASE("recompute modules: each discards exactly its tensors") {

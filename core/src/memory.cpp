@@ -100,7 +100,9 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer) {
   // (fc2's input) and the experts' permuted inputs. What other kernels read in backward stays
   // 16-bit: norm inputs, Q, K, V and flash attention's O, the GeLU/SwiGLU inputs
   // (NVIDIA/TransformerEngine pytorch/module/linear.py, layernorm_mlp.py: save_for_backward).
-  const bool fp8 = r.compute_dtype == Dtype::fp8;
+  // torchao's Float8Linear, PyTorch's own (eager, torchtitan), saves the 16-bit input instead
+  // (torchao/float8/float8_linear.py, matmul_with_hp_or_float8_args).
+  const bool fp8 = r.compute_dtype == Dtype::fp8 && !eager;
   const double gin = fp8 ? 1.0 : e;  // a saved GEMM input
   // Selective recompute discards what its modules re-run in backward (RecomputeModule).
   const uint32_t rec = r.recompute_modules;
