@@ -134,7 +134,7 @@ std::vector<FieldInfo> make_fields() {
              "accumulating whole gradients locally (DDP, Megatron, FSDP no_sync); auto: micro_batch under ZeRO-2/3, step under ZeRO-0/1"),
       BOOL("training.cpu_offload_optimizer", s.training.cpu_offload_optimizer, "optimizer states in host memory"),
       CHOICE("training.recompute", s.training.recompute, Recompute, "none|selective|full|selective_op",
-             "activation recomputation: selective = Megatron's (attention core), full = whole layers, selective_op = torchtitan's per-op policy"),
+             "activation recomputation: selective = Megatron's (training.recompute_modules; default the attention core), full = whole layers, selective_op = torchtitan's per-op policy"),
       TEXT("training.recompute_modules", s.training.recompute_modules,
            "with selective: what it recomputes, comma-separated from {core_attn,layernorm,mla_up_proj,moe_act} (Megatron-core --recompute-modules; empty: core_attn)"),
       INT("training.recompute_layers", s.training.recompute_layers, 0, 10000, "with full: recompute this many layers per stage (0: all)"),

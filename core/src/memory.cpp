@@ -346,7 +346,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
                                              "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h); Transformer Engine (FP8); Megatron-core --recompute-modules", full_layer,
                                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
                                               {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0},
-                                              {"fp8", r.compute_dtype == Dtype::fp8 ? 1.0 : 0.0},
+                                              {"fp8_saved_inputs", r.compute_dtype == Dtype::fp8 && ts.fused_elementwise ? 1.0 : 0.0},
                                               {"recompute_layernorm", r.recompute_modules & kRecomputeLayernorm ? 1.0 : 0.0},
                                               {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},
                                               {"recompute_moe_act", r.recompute_modules & kRecomputeMoeAct ? 1.0 : 0.0}});
