@@ -69,6 +69,16 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, int64_t stage) {
 
 double activation_bytes(const Resolved& r) { return r.s.training.precision == Precision::fp32 ? 4.0 : 2.0; }
 
+// FP8 recipes (Transformer Engine's, the one step_ops.cpp times) save each FP8 GEMM's input for
+// its weight gradient as the FP8 copy the forward made, one byte per element: the norms' FP8
+// outputs (LayerNormLinear, LayerNormMLP), the out-projection's input, the activation's output
+// (fc2's input) and the experts' permuted inputs. What other kernels read in backward stays
+// 16-bit: norm inputs, Q, K, V and flash attention's O, the GeLU/SwiGLU inputs
+// (NVIDIA/TransformerEngine pytorch/module/linear.py, layernorm_mlp.py: save_for_backward).
+// torchao's Float8Linear, PyTorch's own (eager, torchtitan), saves the 16-bit input instead
+// (torchao/float8/float8_linear.py, matmul_with_hp_or_float8_args).
+bool saves_fp8_gemm_inputs(const Resolved& r) { return r.compute_dtype == Dtype::fp8 && r.s.training.fused_elementwise; }
+
 // Bytes one layer stores for backward, for one micro-batch of b sequences, with no recompute.
 // Korthikanti et al. 2022 Table 2 term by term; for a GPT layer (MHA, GeLU f = 4h, dropout,
 // 16-bit, no flash, t = 1) this is s·b·h·(34 + 5·a·s/h).
@@ -94,15 +104,7 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer) {
   // its fp32 output beside the 16-bit copy the PV matmul keeps. Not modelled: eager MLA latent
   // norms, and code-specific fp32 copies in MoE routing (torchtitan's routed tokens).
   const bool eager = !ts.fused_elementwise;
-  // FP8 recipes (Transformer Engine's, the one step_ops.cpp times) save each FP8 GEMM's input for
-  // its weight gradient as the FP8 copy the forward made, one byte per element: the norms' FP8
-  // outputs (LayerNormLinear, LayerNormMLP), the out-projection's input, the activation's output
-  // (fc2's input) and the experts' permuted inputs. What other kernels read in backward stays
-  // 16-bit: norm inputs, Q, K, V and flash attention's O, the GeLU/SwiGLU inputs
-  // (NVIDIA/TransformerEngine pytorch/module/linear.py, layernorm_mlp.py: save_for_backward).
-  // torchao's Float8Linear, PyTorch's own (eager, torchtitan), saves the 16-bit input instead
-  // (torchao/float8/float8_linear.py, matmul_with_hp_or_float8_args).
-  const bool fp8 = r.compute_dtype == Dtype::fp8 && !eager;
+  const bool fp8 = saves_fp8_gemm_inputs(r);
   const double gin = fp8 ? 1.0 : e;  // a saved GEMM input
   // Selective recompute discards what its modules re-run in backward (RecomputeModule).
   const uint32_t rec = r.recompute_modules;
@@ -346,7 +348,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
                                              "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h); Transformer Engine (FP8); Megatron-core --recompute-modules", full_layer,
                                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
                                               {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0},
-                                              {"fp8_saved_inputs", r.compute_dtype == Dtype::fp8 && ts.fused_elementwise ? 1.0 : 0.0},
+                                              {"fp8_saved_inputs", saves_fp8_gemm_inputs(r) ? 1.0 : 0.0},
                                               {"recompute_layernorm", r.recompute_modules & kRecomputeLayernorm ? 1.0 : 0.0},
                                               {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},
                                               {"recompute_moe_act", r.recompute_modules & kRecomputeMoeAct ? 1.0 : 0.0}});
