@@ -28,13 +28,6 @@ double selective_op_matmul_weights(const ModelSpec& m) {
   return h * kvd + qd * h + (m.mlp == MlpKind::gelu ? 0 : h * double(m.ffn_hidden));
 }
 
-// MLA's up-projections from the latents (or from h without a query latent) to per-head Q and to
-// K's no-rope part and V: what Megatron-core's mla_up_proj recompute re-runs.
-double mla_up_proj_weights(const ModelSpec& m) {
-  const double q_in = m.q_lora_rank > 0 ? double(m.q_lora_rank) : double(m.hidden);
-  return double(m.heads) * (q_in * double(m.head_dim) + double(m.kv_lora_rank) * double(m.qk_nope_head_dim + m.v_head_dim));
-}
-
 }  // namespace
 
 FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, Trace* t) {
@@ -96,7 +89,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
       // Megatron's selective: the attention core (core_attn) and MLA's up-projections (mla_up_proj);
       // its norm and activation modules re-run no matmul.
       extra = r.recompute_modules & kRecomputeCoreAttn ? attn_fwd : 0;
-      if (r.recompute_modules & kRecomputeMlaUpProj) extra += m.layers * 2 * mla_up_proj_weights(m);
+      if (r.recompute_modules & kRecomputeMlaUpProj) extra += m.layers * 2 * mla_up_proj(m).weights();
     }
     if (ts.recompute == Recompute::selective_op) extra = selective_op_fwd + (ts.flash_attention ? 0 : attn_fwd);  // math SDPA is not saved
     if (ts.flash_attention) extra += 0.5 * attn_fwd;             // flash backward recomputes QKᵀ: bwd = 2.5 × fwd (Dao 2023)

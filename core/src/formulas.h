@@ -47,6 +47,19 @@ inline int64_t full_stage_layers(int64_t layers, int64_t pp, int64_t v) {
   return (layers + pp - 1) / pp;
 }
 
+// MLA's up-projections, what Megatron-core's mla_up_proj recompute re-runs: from the query latent
+// (or from h without one) to every head's Q, and from the key/value latent to every head's K
+// (no-rope part) and V. Widths before tensor parallelism splits the heads.
+struct MlaUpProj {
+  double q_in, q_out, kv_in, kv_out;
+  double weights() const { return q_in * q_out + kv_in * kv_out; }
+};
+inline MlaUpProj mla_up_proj(const ModelSpec& m) {
+  const double a = double(m.heads);
+  return {m.q_lora_rank > 0 ? double(m.q_lora_rank) : double(m.hidden), a * double(m.head_dim), double(m.kv_lora_rank),
+          a * double(m.qk_nope_head_dim + m.v_head_dim)};
+}
+
 // Trainable LoRA adapter parameters (all linear layers, rank r), in the whole model.
 double lora_params(const ModelSpec& m, int64_t rank);
 

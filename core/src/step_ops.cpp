@@ -162,12 +162,11 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   } else {  // MLA: the low-rank projections lumped as one linear of the same parameter count
     linear(c, T, h, p.attention_per_layer / h / tp, L.fwd, L.bwd, 1, Fp8Input::fused_into_norm);
     if (rec & kRecomputeMlaUpProj) {
-      // The up-projections from the latents (or from h without a query latent) to per-head Q and
-      // K, V, with their FP8 input casts; RoPE's element-wise pass on them is left out.
-      const double q_in = m.q_lora_rank > 0 ? double(m.q_lora_rank) : h, kv_in = double(m.kv_lora_rank);
-      const double q_out = a * double(m.head_dim) / tp, kv_out = a * double(m.qk_nope_head_dim + m.v_head_dim) / tp;
-      for (const auto& [k_in, n_out] : {std::pair{q_in, q_out}, std::pair{kv_in, kv_out}}) {
-        L.module_rerun.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, n_out, k_in));
+      // The up-projections (mla_up_proj), this rank's heads, with their FP8 input casts; RoPE's
+      // element-wise pass on them is left out.
+      const MlaUpProj up = mla_up_proj(m);
+      for (const auto& [k_in, n_out] : {std::pair{up.q_in, up.q_out}, std::pair{up.kv_in, up.kv_out}}) {
+        L.module_rerun.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, n_out / tp, k_in));
         if (c.gemm_dtype == Dtype::fp8) L.module_rerun.add_memory(memory_time(c.kp, MemKernel::cast, T * k_in * (e + 2)));
       }
     }
