@@ -119,8 +119,8 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   const Resolved& res = e.r;
   const double gpus = double(res.gpu_count), step = e.time.step_s;
   const double gbs_seqs = double(res.s.training.global_batch_seqs), seq = double(res.s.training.seq_len);
-  // A step of the printed batch when the layout rounded it: the same time per sequence.
-  const double printed_step = lc->printed_gbs > 0 ? step * double(lc->printed_gbs) / gbs_seqs : step;
+  const double printed_step = step_at_printed_batch(e, lc->printed_gbs);
+  const bool step_metric = c.id == "korthikanti2022" || c.id == "step_time";
 
   ValidationRow row;
   row.id = r.id;
@@ -162,7 +162,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     const double f = flashattention2_flops_per_seq(seq, e.params.total, double(r.layers), double(r.hidden));
     row.predicted = f * gbs_seqs / (step * gpus) / 1e12;
     row.notes.push_back("N = " + number_text(e.params.total / 1e9, "%.3f") + "B (llmcalc's count of the shape)");
-  } else if (c.id == "korthikanti2022" || c.id == "step_time") {
+  } else if (step_metric) {
     row.predicted = printed_step;
   } else if (c.id == "tokens_per_gpu") {
     row.predicted = gbs_seqs * seq / (step * gpus);
@@ -184,7 +184,7 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
     row.notes.push_back("global batch " + number_text(double(lc->printed_gbs)) + " is not whole micro-batches of " +
                         number_text(double(res.s.training.micro_batch)) + " on " + number_text(double(res.s.parallel.dp)) +
                         " replicas: timed at the nearest multiple, " + number_text(gbs_seqs) +
-                        (c.id == "korthikanti2022" || c.id == "step_time" ? " (the step time scaled back to the printed batch)" : " (per-token rates hardly change)"));
+                        (step_metric ? " (the step time scaled back to the printed batch)" : " (per-token rates hardly change)"));
   if (lc->searched)
     row.notes.push_back(std::string("layout: ") + (lc->fits ? "fastest that fits" : "none fits; the one needing the least memory") + " of " +
                         std::to_string(lc->candidates) + " candidates over the unpublished knobs");

@@ -127,6 +127,11 @@ struct LayoutChoice {
   bool fits = true;
   int64_t printed_gbs = 0;  // nonzero: the printed global batch, which this layout rounds to whole micro-batches
 };
+// A layout's step time at the record's printed global batch when it runs another (rounded to
+// whole micro-batches): the same time per sequence. printed_gbs 0: its own step time.
+inline double step_at_printed_batch(const Estimate& e, int64_t printed_gbs) {
+  return printed_gbs > 0 ? e.time.step_s * double(printed_gbs) / double(e.r.s.training.global_batch_seqs) : e.time.step_s;
+}
 // The fastest layout (smallest step time) that fits, over the unpublished knobs; if none fits,
 // the one needing the least memory, with a note. Error: no candidate is a valid scenario (the first error).
 Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates);

@@ -50,6 +50,11 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
   std::optional<LayoutChoice> best_fit, best_least;
   std::optional<Error> first_error;
   int64_t tried = 0;
+  // Candidates are ranked by their step at the printed batch: one that rounds it is scaled back.
+  // Where no batch is printed each candidate's step is one micro-batch per replica, so this
+  // favours the smallest micro-batch (docs/validation.md, "Global batch unpublished").
+  const int64_t printed_gbs = m.base.training.global_batch_seqs;
+  auto printed_step = [&](const Estimate& x) { return step_at_printed_batch(x, printed_gbs); };
   for (int64_t tp : k.tp)
     for (int64_t pp : k.pp)
       for (int64_t v : k.virtual_stages)
@@ -78,21 +83,13 @@ Result<LayoutChoice> best_layout(const Mapped& m, int64_t max_candidates) {
                   if (!first_error) first_error = e.error();
                   continue;
                 }
-                // The step of the printed batch: a candidate that rounds it is scaled back (the
-                // same time per sequence). Where no batch is printed each candidate's step is one
-                // micro-batch per replica, so this favours the smallest micro-batch
-                // (docs/validation.md, "Global batch unpublished").
-                const double printed_gbs = double(m.base.training.global_batch_seqs);
-                auto printed_step = [&](const Estimate& x) {
-                  return printed_gbs > 0 ? x.time.step_s * printed_gbs / double(x.r.s.training.global_batch_seqs) : x.time.step_s;
-                };
                 auto faster = [&](const std::optional<LayoutChoice>& b) { return !b || printed_step(*e) < printed_step(b->estimate); };
                 auto smaller = [&](const std::optional<LayoutChoice>& b) {
                   if (!b) return true;
                   const double mine = e->mem.total_bytes, theirs = b->estimate.mem.total_bytes;
                   return mine < theirs || (mine == theirs && printed_step(*e) < printed_step(b->estimate));
                 };
-                const int64_t printed = s.training.global_batch_seqs == m.base.training.global_batch_seqs ? 0 : m.base.training.global_batch_seqs;
+                const int64_t printed = s.training.global_batch_seqs == printed_gbs ? 0 : printed_gbs;
                 if (e->fits && faster(best_fit)) best_fit = LayoutChoice{s, *e, 0, false, true, printed};
                 if (smaller(best_least)) best_least = LayoutChoice{s, *e, 0, false, false, printed};
               }
