@@ -75,7 +75,8 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   `virtual_pipeline_layers_per_stage: null`, which the Megatron records use for "no
   interleaving"; `virtual_stages` (chunks per pipeline rank, NeMo's VP) may be given instead;
   `recompute_layers` (with full recompute, the layers recomputed per stage),
-  `fused_elementwise` (false: the source ran eager PyTorch element-wise ops), `flash_attention`
+  `fused_elementwise` (false: the source ran eager PyTorch element-wise ops), `fp8_params`
+  (FP8 parameters, Megatron's `--fp8-param-gather`), `flash_attention`
   and `dp_overlap` (the source's attention kernel and gradient reduction, below), and
   `grad_dtype` (fp32, bf16 or fp16: the dtype gradients are reduced in, e.g. FSDP2's
   `reduce_dtype`) and `grad_reduce` (micro_batch or step: when they are reduced,
@@ -183,7 +184,14 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
   AdamW as separate PyTorch ops) when the record says so, or when its citation, `source.setup`
   or `notes` name torchtitan or Hugging Face and not torch.compile ("no torch.compile" does not
   count); every other record gets fused kernels, as Megatron-LM, NeMo and FlashAttention-2's
-  training code have. **A source of 2022 or before**, under a convention of any other source
+  training code have. **FP8 parameters** (`training.fp8_params`; docs/formulas.md, "FP8
+  weights") under an FP8 recipe with fused kernels when the record says so, when its precision
+  names them ("fp8 param", `fp8-param-gather`), or when its citation, `source.setup` or `notes`
+  name NeMo or Megatron-Bridge, whose FP8 recipes (`bf16_with_fp8_mixed` and its kin) set
+  `fp8_param_gather`; other FP8 records keep 16-bit weights beside Transformer Engine's FP8
+  copies. On the NVIDIA rows below it changes only the time of the parameter all-gather (one
+  byte per linear weight instead of two; the memory is the same 2 bytes): each prediction rose
+  by 0.0-0.9 points when it came in (nineteenth session). **A source of 2022 or before**, under a convention of any other source
   (the first year its citation names: a four-digit number in 2015-2035 standing alone, so an
   arXiv number such as 2205.01068 is not one), ran attention unfused unless the record says
   otherwise: FlashAttention appeared in mid-2022 and became the frameworks' default in 2023

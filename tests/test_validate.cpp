@@ -486,6 +486,37 @@ TEST_CASE("validate: torchtitan FSDP2 runs on A100 within 10% mean error, with e
   CHECK(fused.predicted > x.predicted * 1.05);
 }
 
+TEST_CASE("validate: FP8 parameters from the record, its precision's words, or a NeMo / Megatron-Bridge source") {
+  auto file = [](const nlohmann::json& patch) {
+    nlohmann::json base = {{"hardware", {{"gpu", "H100 SXM"}}}, {"training", {{"precision", "fp8 (Transformer Engine) with bf16"}}}};
+    base.merge_patch(patch);
+    return llama2_13b_file(base);
+  };
+  const ValidationReport plain_report = run_text(file(nlohmann::json::object()));
+  const ValidationRow& plain = row(plain_report, "r");
+  REQUIRE(plain.status == "compared");
+  CHECK_FALSE(plain.scenario.training.fp8_params);
+  const ValidationReport given_report = run_text(file({{"training", {{"fp8_params", true}}}}));
+  CHECK(row(given_report, "r").scenario.training.fp8_params);
+  const ValidationReport words_report = run_text(file({{"training", {{"precision", "FP8 hybrid, fp8-param-gather"}}}}));
+  CHECK(row(words_report, "r").scenario.training.fp8_params);
+  CHECK(has_note(row(words_report, "r"), "from the record's precision"));
+  const ValidationReport bridge_report = run_text(file({{"source", {{"citation", "NVIDIA Megatron-Bridge performance summary"}}}}));
+  CHECK(row(bridge_report, "r").scenario.training.fp8_params);
+  CHECK(has_note(row(bridge_report, "r"), "Megatron-Bridge's FP8 recipes"));
+  // The record's own value wins over the framework's recipe; bf16 runs have no FP8 parameters.
+  const ValidationReport off_report = run_text(file({{"source", {{"citation", "NeMo"}}}, {"training", {{"fp8_params", false}}}}));
+  CHECK_FALSE(row(off_report, "r").scenario.training.fp8_params);
+  const ValidationReport bf16_report = run_text(file({{"source", {{"citation", "NeMo"}}}, {"training", {{"precision", "bf16"}}}}));
+  CHECK_FALSE(row(bf16_report, "r").scenario.training.fp8_params);
+  for (const nlohmann::json& bad : {nlohmann::json{{"fp8_params", "yes"}}, nlohmann::json{{"fp8_params", true}, {"precision", "bf16"}}}) {
+    const ValidationReport bad_report = run_text(file({{"training", bad}}));
+    INFO(bad.dump());
+    CHECK(row(bad_report, "r").status == "skipped");
+    CHECK(row(bad_report, "r").skip_field == "training.fp8_params");
+  }
+}
+
 TEST_CASE("validate: recompute_layers needs full recompute; fused_elementwise must be a boolean") {
   auto with = [](const nlohmann::json& training) { return llama2_13b_file({{"training", training}}); };
   const ValidationReport sel_report = run_text(with({{"recompute", "selective"}, {"recompute_layers", 20}}));

@@ -228,7 +228,10 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     double local_params = p.per_gpu;
     if (ts.finetune == Finetune::lora) local_params = p.trainable / double(par.tp * par.pp);
     const double grad_bytes = local_params * bytes_of(r.grad_dtype);
-    const double weight_bytes = local_params * bytes_of(r.weight_dtype);
+    // FP8 parameters (training.fp8_params) are gathered as they are stored: the linear weights in
+    // one byte (Megatron's --fp8-param-gather), the rest in weight_dtype.
+    const bool fp8_gather = ts.fp8_params && ts.finetune != Finetune::lora;
+    const double weight_bytes = local_params * bytes_of(r.weight_dtype) - (fp8_gather ? p.per_gpu_linear * (bytes_of(r.weight_dtype) - 1.0) : 0.0);
     // Gradient reductions per step: one per micro-batch, each hiding behind that micro-batch's
     // backward (ZeRO-2/3 keep only their shard, so they cannot wait; DeepSpeed ZeRO-2/3 and FSDP
     // by default), or one after the last (training.grad_reduce; memory.cpp holds whole gradients).

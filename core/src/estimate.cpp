@@ -26,7 +26,10 @@ Result<Estimate> estimate(const Scenario& s) {
     e.warnings.push_back("training.flops_formula=detailed needs the model shape; using 6ND for a size-only model");
   e.flops = detail::count_flops(r, e.params, tokens, &e.trace);
 
-  e.mem = detail::memory_per_gpu(r, e.params, &e.trace, &e.params.per_gpu);
+  detail::HeldParams held;
+  e.mem = detail::memory_per_gpu(r, e.params, &e.trace, &held);
+  e.params.per_gpu = held.all;
+  e.params.per_gpu_linear = held.linear;
   e.fits = e.mem.headroom_bytes >= 0;
   if (!r.m.has_shape())
     e.warnings.push_back("activation memory needs the model shape (model.layers, hidden, heads, vocab); only model states are counted");

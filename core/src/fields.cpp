@@ -140,6 +140,8 @@ std::vector<FieldInfo> make_fields() {
       INT("training.recompute_layers", s.training.recompute_layers, 0, 10000, "with full: recompute this many layers per stage (0: all)"),
       BOOL("training.flash_attention", s.training.flash_attention, "fused attention without the s² matrix"),
       BOOL("training.fused_elementwise", s.training.fused_elementwise, "fused norm/activation/rotary/loss/optimizer kernels (false: PyTorch eager ops, their kernel times and the tensors autograd keeps)"),
+      BOOL("training.fp8_params", s.training.fp8_params,
+           "with fp8_mixed: linear weights stored in FP8 (Megatron --fp8-param-gather, NeMo's FP8 recipes; ZeRO gathers them in FP8); false: 16-bit weights beside Transformer Engine's cached FP8 copy"),
       BOOL("training.sequence_parallel", s.training.sequence_parallel, "Megatron sequence parallelism (with tp)"),
       CHOICE("training.finetune", s.training.finetune, Finetune, "full|lora", "full training or LoRA adapters"),
       INT("training.lora_rank", s.training.lora_rank, 1, 65536, "LoRA rank r"),

@@ -65,8 +65,14 @@ double lora_params(const ModelSpec& m, int64_t rank);
 
 FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, Trace* t);
 
-// Memory per GPU at the peak (the most loaded pipeline stage). Fills p.per_gpu when asked.
-MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, double* params_per_gpu = nullptr);
+// The parameters the most loaded GPU holds (before ZeRO-3), and of them the layers' linear weights.
+struct HeldParams {
+  double all = 0, linear = 0;
+};
+// Memory per GPU at the peak (the most loaded pipeline stage); fills `held` when asked.
+MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, HeldParams* held = nullptr);
+// Bytes per linear weight that Transformer Engine's FP8 copies add beyond training.weight_dtype.
+double fp8_weight_extra_bytes(const Resolved& r);
 // current_fits: whether the scenario's own micro-batch fits (already known), to narrow the search.
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits);
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p);

@@ -25,6 +25,7 @@ struct Shard {
   double dense = 0;      // non-expert parameters on this GPU (after tp/pp split)
   double expert = 0;     // routed-expert parameters on this GPU (after ep/etp split)
   double max_layer = 0;  // largest single layer on this GPU (ZeRO-3 gather buffer)
+  double gemm = 0;       // of dense + expert, the layers' linear weights: what FP8 GEMMs read
 };
 
 // Parameters held by one GPU of pipeline stage `stage` (the first holds the embedding, the last
@@ -35,6 +36,7 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, int64_t stage) {
   if (!p.from_shape) {
     s.dense = p.total / double(par.tp * par.pp);
     s.max_layer = 0;  // size-only: layer sizes unknown, so no ZeRO-3 gather buffer is counted
+    s.gemm = s.dense;  // and every parameter counts as a linear weight
     return s;
   }
   const ModelSpec& m = r.m;
@@ -51,6 +53,10 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, int64_t stage) {
   }
   s.dense = layers * ((1 - moe_share) * dense_layer + moe_share * moe_dense_part);
   s.expert = layers * moe_share * moe_expert_part;
+  // The norms and the router stay out of the linear weights; the output layer too (Megatron's
+  // is a plain ColumnParallelLinear, run in 16 bits).
+  const double norms_router = m.is_moe() ? moe_share * p.router_per_layer : 0;
+  s.gemm = s.dense - layers * (p.norm_per_layer + norms_router) + s.expert;
   s.max_layer = std::max(dense_layer, m.is_moe() ? moe_dense_part + moe_expert_part : 0.0);
   // model.params overrides the shape's count: scale the shards so N is the same everywhere.
   const double scale = m.params_override > 0 ? p.total / (p.non_embedding + p.embedding) : 1.0;
@@ -64,6 +70,7 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, int64_t stage) {
   s.dense *= scale;
   s.expert *= scale;
   s.max_layer *= scale;
+  s.gemm *= scale;
   return s;
 }
 
@@ -211,7 +218,7 @@ double in_flight(const Resolved& r, const Knobs& k, int64_t stage) {
 
 struct StageMemory {
   MemoryPerGpu mem;
-  double params = 0;
+  HeldParams held;
 };
 
 // What one layer stores per micro-batch: the same on every stage, so computed once per peak.
@@ -269,7 +276,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   StageMemory out;
   MemoryPerGpu& mem = out.mem;
   const Shard sh = stage_params(r, p, stage);
-  out.params = sh.dense + sh.expert;
+  out.held = {sh.dense + sh.expert, sh.gemm};
 
   const double d = ts.zero_shard_group > 0 ? double(ts.zero_shard_group) : double(k.dp * par.cp);
   const double de = std::max(1.0, double(par.tp * par.cp * k.dp) / double(par.ep * r.etp));
@@ -288,10 +295,14 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
     tr_expert = 0;
   }
   const double local_params = shard(sh.dense, sh.expert, 3);
-  mem.weights_bytes = tr.add("memory.per_gpu.weights_bytes", "params_local / (dp under ZeRO-3) × bytes_per_param (+ LoRA adapters)", "bytes",
-                             "seed 001 (4/2/1 bytes per param); ZeRO-3 shards parameters (Rajbhandari et al. 2020)",
-                             (local_params + (lora ? tr_dense : 0)) * wb,
-                             {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"zero_stage", double(z)}, {"dp_shard", d}});
+  const double local_gemm = shard(sh.gemm - sh.expert, sh.expert, 3);
+  const double fp8_extra = fp8_weight_extra_bytes(r);
+  mem.weights_bytes = tr.add("memory.per_gpu.weights_bytes",
+                             "params_local / (dp under ZeRO-3) × bytes_per_param (+ LoRA adapters) + linear_weights_local × fp8_extra_bytes", "bytes",
+                             "seed 001 (4/2/1 bytes per param); ZeRO-3 shards parameters (Rajbhandari et al. 2020); FP8 copies: Transformer Engine's weight workspaces",
+                             (local_params + (lora ? tr_dense : 0)) * wb + local_gemm * fp8_extra,
+                             {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"zero_stage", double(z)}, {"dp_shard", d},
+                              {"linear_weights_local", local_gemm}, {"fp8_extra_bytes", fp8_extra}});
   const double stages_grad_bytes = gb + (ts.grad_fp32_accum_buffer ? 4.0 : 0.0);
   // ZeRO-2/3 keep only their shard of the gradients when they reduce after every micro-batch; one
   // reduction per step of several micro-batches means each GPU accumulates the whole gradient.
@@ -395,7 +406,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   return out;
 }
 
-MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b, Trace* t, double* params_per_gpu) {
+MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b, Trace* t, HeldParams* held) {
   // The first stage holds the embedding and the most in-flight micro-batches; the last holds the
   // output layer and logits. When the end stages give up layers (stage_layers), the second
   // stage, a full one with one micro-batch fewer in flight, can hold more than the first.
@@ -404,7 +415,7 @@ MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b
   const LayerActivations act = layer_activations(r, p, b.b);
   if (pp == 1) {
     StageMemory s = stage_memory(r, p, 0, b, act, t);
-    if (params_per_gpu) *params_per_gpu = s.params;
+    if (held) *held = s.held;
     return s.mem;
   }
   // The candidates silently, then the peak one again with its terms: cheaper than recording all
@@ -417,15 +428,15 @@ MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const Knobs& b
   };
   if (pp > 2 && stage_layers(r, 0) < double(r.layers_per_stage)) consider(1);
   consider(pp - 1);
-  if (params_per_gpu) *params_per_gpu = peak.params;
+  if (held) *held = peak.held;
   if (t) return stage_memory(r, p, peak_stage, b, act, t).mem;
   return peak.mem;
 }
 
 }  // namespace
 
-MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, double* params_per_gpu) {
-  return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, r.s.parallel.dp}, t, params_per_gpu);
+MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, HeldParams* held) {
+  return peak_memory(r, p, Knobs{r.s.training.micro_batch, r.micro_batches, r.s.parallel.dp}, t, held);
 }
 
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits) {
@@ -515,6 +526,19 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p) {
   // Round up to a dp the expert layout accepts (memory only shrinks, so it still fits).
   while (!divisible(hi)) ++hi;
   return hi * r.s.parallel.tp * r.s.parallel.pp * r.s.parallel.cp;
+}
+
+// Transformer Engine casts each linear weight to FP8 on a step's first micro-batch and keeps the
+// copy for the others (is_first_microbatch, which Megatron-core passes), with its transpose: the
+// backward's dgrad GEMM reads the weight the other way round and Hopper's FP8 tensor cores take
+// only the TN layout. That is 2 bytes per linear weight beside the 16-bit one. FP8 parameters
+// (training.fp8_params) are that copy: the 16-bit weight goes, the transpose stays. Bytes per
+// linear weight beyond weight_dtype; under ZeRO-3, TE shards the copies like the weights. A
+// one-byte training.weight_dtype is taken as the whole storage, as seed 004's 10Ψ recipe counts.
+double fp8_weight_extra_bytes(const Resolved& r) {
+  const double wb = bytes_of(r.weight_dtype);
+  if (!saves_fp8_gemm_inputs(r) || wb <= 1) return 0;
+  return r.s.training.fp8_params ? 2.0 - wb : 2.0;
 }
 
 }  // namespace llmc::detail

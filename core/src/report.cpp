@@ -51,6 +51,7 @@ std::string estimate_to_json(const Estimate& e, bool include_terms, int indent) 
       .n("non_embedding", p.non_embedding)
       .n("trainable", p.trainable)
       .n("per_gpu", p.per_gpu)
+      .n("per_gpu_linear", p.per_gpu_linear)
       .i("dense_layers", p.dense_layers)
       .i("moe_layers", p.moe_layers)
       .b("from_shape", p.from_shape);

@@ -298,6 +298,9 @@ Result<Resolved> resolve(const Scenario& in) {
 
   apply_recipe(r);
   if (r.s.training.optimizer == Optimizer::adam8bit) r.optimizer_state_dtype = Dtype::int8;
+  if (t.fp8_params && (r.compute_dtype != Dtype::fp8 || !t.fused_elementwise))
+    return make_error("training.fp8_params", std::string("FP8 parameters need training.precision=fp8_mixed with training.fused_elementwise=true (Transformer Engine); got precision ") +
+                                                 to_string(t.precision) + (t.fused_elementwise ? "" : " with fused_elementwise false"));
 
   // Hardware sanity that needs the dtype.
   const double peak = h.gpu.peak_tflops(r.compute_dtype);

@@ -57,7 +57,7 @@ struct Candidate {
   Layout l;
   double key1 = 0, key2 = 0;  // bound on the objective key (primary, secondary)
   double bound_step = 0;
-  double per_gpu_params = 0;
+  detail::HeldParams held;
   MemoryPerGpu mem;
 };
 
@@ -172,7 +172,7 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
                   ++c.valid;
                   Candidate cand;
                   cand.l = l;
-                  cand.mem = detail::memory_per_gpu(work_, params_, nullptr, &cand.per_gpu_params);
+                  cand.mem = detail::memory_per_gpu(work_, params_, nullptr, &cand.held);
                   if (cand.mem.headroom_bytes < 0) {
                     ++c.does_not_fit;
                     const double over = -cand.mem.headroom_bytes;
@@ -195,7 +195,8 @@ SearchLayout Searcher::time_layout(const Candidate& c, bool& bound_ok) {
   detail::apply_layout(work_, lb_, c.l);
   const FlopCounts& f = flops_for(c.l.rec, work_.layers_per_stage);
   ParamCounts p = params_;
-  p.per_gpu = c.per_gpu_params;
+  p.per_gpu = c.held.all;
+  p.per_gpu_linear = c.held.linear;
   warnings_.clear();
   const TimeEstimate te = detail::layout_step_time(work_, p, f, tokens_, warnings_);
   bound_ok = !(te.step_s < c.bound_step * (1 - 1e-9));

@@ -60,6 +60,7 @@ struct ParsedRecord {
   std::optional<int64_t> recompute_layers;   // with full recompute: layers recomputed per stage
   std::string recompute_modules;             // Megatron-core's --recompute-modules, comma-separated
   std::optional<bool> fused_elementwise;     // false: the source ran PyTorch eager element-wise ops
+  std::optional<bool> fp8_params;            // FP8 parameters (Megatron's --fp8-param-gather)
   std::optional<bool> flash_attention;       // the record says whether attention was one fused kernel
   std::optional<bool> dp_overlap;            // the record says whether the DP gradient reduction hid behind backward
   std::string ddp_impl;                      // Megatron-LM's --DDP-impl (torch or local), which set dp_overlap

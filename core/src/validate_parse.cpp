@@ -226,6 +226,7 @@ Status parse_training(const json& t, ParsedRecord& r) {
     return make_error(r.training_key("virtual_stages"), "give chunks per pipeline rank or layers per chunk (" + r.training_key("virtual_pipeline_layers_per_stage") + "), not both");
   if (auto st = get_bool(t, "sequence_parallel", p, r.sequence_parallel); !st) return st;
   if (auto st = get_bool(t, "fused_elementwise", p, r.fused_elementwise); !st) return st;
+  if (auto st = get_bool(t, "fp8_params", p, r.fp8_params); !st) return st;
   if (auto st = get_bool(t, "flash_attention", p, r.flash_attention); !st) return st;
   if (auto st = get_bool(t, "dp_overlap", p, r.dp_overlap); !st) return st;
   // Megatron-LM's --DDP-impl, as public.json's Megatron-LM rows give it: torch is PyTorch's

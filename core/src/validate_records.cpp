@@ -540,6 +540,19 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     notes.push_back("PyTorch eager element-wise ops (RMSNorm, rotary, SwiGLU, loss, AdamW foreach): the record names an eager framework "
                     "(torchtitan or Hugging Face) and no torch.compile");
   }
+  // FP8 parameters, where the record says so or names a framework whose FP8 recipes set Megatron's
+  // fp8_param_gather (NeMo 2 and Megatron-Bridge: bf16_with_fp8_mixed and its kin).
+  const std::string precision_words = lower(r.precision_text);
+  const bool fp8_fused = t.precision == Precision::fp8_mixed && t.fused_elementwise;
+  if (r.fp8_params) {
+    t.fp8_params = *r.fp8_params;
+  } else if (fp8_fused && (has(precision_words, "fp8 param") || has(precision_words, "fp8-param-gather") || has(precision_words, "fp8_param_gather"))) {
+    t.fp8_params = true;
+    notes.push_back("FP8 parameters, from the record's precision ('" + r.precision_text + "')");
+  } else if (fp8_fused && (has(r.words, "nemo") || has(r.words, "megatron-bridge"))) {
+    t.fp8_params = true;
+    notes.push_back("FP8 parameters (fp8_param_gather), as NeMo's and Megatron-Bridge's FP8 recipes set them");
+  }
 
   // The pipeline schedule, where the record names one.
   Result<ScheduleRead> sched = schedule_of(r);

@@ -20,6 +20,7 @@ struct ParamCounts {
   double expert_params = 0;            // one routed expert
   int64_t dense_layers = 0, moe_layers = 0;
   double per_gpu = 0;                  // parameters held by the most loaded GPU (before ZeRO-3)
+  double per_gpu_linear = 0;           // of per_gpu, the layers' linear weights (what FP8 GEMMs read)
   bool from_shape = false;             // false: size-only (model.params)
 };
 

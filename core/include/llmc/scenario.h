@@ -59,6 +59,9 @@ struct TrainingSpec {
   // Norms, activations, rotary, loss and optimizer as fused kernels (Megatron-LM, Transformer
   // Engine, torch.compile); false: PyTorch eager, one kernel per op (docs/formulas.md).
   bool fused_elementwise = true;
+  // FP8 parameters (Megatron's --fp8-param-gather, NeMo's FP8 recipes): with fp8_mixed and fused
+  // kernels, the linear weights are stored in FP8 instead of beside a cached FP8 copy.
+  bool fp8_params = false;
   bool sequence_parallel = false;
   Finetune finetune = Finetune::full;
   int64_t lora_rank = 16;
