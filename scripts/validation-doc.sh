@@ -237,6 +237,11 @@ says what was timed ("fp8 GEMM 8192×8192×8192 (fit)"). `summary` has `records`
 - **GPU count unpublished** (Llama 2): 1,024 GPUs (128 nodes of 8). GPU-hours depend on it only
   through the layout; these rows are shown, not part of the throughput target, because the
   published hours include restarts, evaluation and idle time that no step-time model predicts.
+  **Days of a whole run** (`training_days`, or `train_days`, `wall_clock_days`, `days`: llmcalc's
+  `time.total_days`) are shown the same way, and are taken only with the GPU count as
+  published. Both need the run's tokens (`training.total_tokens`, or `tokens`,
+  `training_tokens`, `train_tokens`): a record without them is skipped, the field named, never
+  given the 20-tokens-per-parameter default.
 - **Not compared:** FlashAttention-2's FlashAttention-1 and no-FlashAttention columns, and the
   MFU / % of peak columns (the same figure over the peak), are not compared separately. Kernel
   records have their own section below and their own summary line, outside the targets.
@@ -571,10 +576,12 @@ layout would have to be guessed:
   published). Pure ZeRO-3 data parallelism predicts 369 (−3 %) since the eighth session, whose
   ring latency per FSDP unit (docs/formulas.md, Communication) makes each of its 160 all-gathers
   per step over the 2,048-GPU ring wait milliseconds; it predicted 486 (+28 %) before, and 558
-  (+47 %) before NCCL's SM share during overlap. The rule's own choice is now tp 2, pp 2 (10
-  chunks per stage), ZeRO-2: 490 (+29 %); tp 8 + ZeRO-1 with sequence parallelism and
-  micro-batch 8: 450 (+18 %). The paper says it used model and sequence parallelism without
-  the sizes, so which of these it ran is not known.
+  (+47 %) before NCCL's SM share during overlap. The rule's own choice is now tp 4, ZeRO-2,
+  sequence parallelism, micro-batch 4 (nineteenth session): 489 (+29 %); tp 8 + ZeRO-1 with
+  sequence parallelism and micro-batch 8: 450 (+18 %). The paper says it used model and
+  sequence parallelism without the sizes, so which of these it ran is not known. Its
+  "approximately 21 days" for 1.4T tokens, as a `training_days` record (nineteenth session), is
+  the same miss: 16.2 days on the rule's layout (−23 %).
 
 MosaicML's MPT throughput tables (mosaicml/llm-foundry `scripts/train/benchmarking/README.md` @
 061f2c7: Composer with FSDP full shard, eager PyTorch, bf16, MPT 125M-70B on 8-64 A100 80GB and

@@ -274,3 +274,42 @@ TEST_CASE("validate: selective recompute modules from a record's field, its word
   REQUIRE(dense.status == "compared");
   CHECK(dense.scenario.training.recompute_modules == "core_attn,layernorm");
 }
+
+// Days of a whole run (LLaMA's "approximately 21 days" for 1.4T tokens on 2,048 A100s, Touvron et
+// al. 2023 §2.4): llmcalc's time.total_days for the record's tokens and GPUs, shown outside the
+// throughput target like GPU-hours; the tokens and the GPU count are never guessed for it.
+TEST_CASE("validate: training days of a whole run, under any of their names") {
+  const nlohmann::json days = {{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"training_days", 10}}}, {"training", {{"tokens", 2e12}}}};
+  const ValidationRow r = one(llama2_13b_record(days));
+  REQUIRE(r.status == "shown");
+  CHECK(r.convention == "training_days");
+  CHECK(r.unit == "days");
+  CHECK_FALSE(r.in_mae);
+  const double tokens_per_step = double(r.scenario.training.global_batch_seqs) * double(r.scenario.training.seq_len);
+  CHECK(r.predicted == doctest::Approx(2e12 / (tokens_per_step / r.step_s) / 86400).epsilon(1e-9));
+  CHECK(r.error == doctest::Approx(r.predicted / 10 - 1).epsilon(1e-12));
+  CHECK(has_note(r, "the days include restarts"));
+  for (const char* alias : {"train_days", "wall_clock_days", "days"}) {
+    const ValidationRow a = one(llama2_13b_record({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {alias, 10}}}, {"training", {{"total_tokens", 2e12}}}}));
+    INFO(alias);
+    CHECK(a.predicted == doctest::Approx(r.predicted).epsilon(1e-12));
+  }
+  // A throughput beside the days is what gets compared.
+  CHECK(one(llama2_13b_record({{"measured", {{"training_days", 10}}}, {"training", {{"tokens", 2e12}}}})).convention == "tokens_per_gpu");
+  // No token count, no GPU count, or the tokens under two names: skipped, the field named.
+  const ValidationRow no_tokens = one(llama2_13b_record({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"training_days", 10}}}}));
+  CHECK(no_tokens.status == "skipped");
+  CHECK(no_tokens.skip_field == "training.total_tokens");
+  const ValidationRow no_gpus = one(llama2_13b_record({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"training_days", 10}}},
+                                                       {"training", {{"tokens", 2e12}, {"dp", nullptr}}},
+                                                       {"hardware", {{"gpu_count", nullptr}}}}));
+  CHECK(no_gpus.status == "skipped");
+  CHECK(no_gpus.skip_field == "hardware.gpu_count");
+  const ValidationRow twice = one(llama2_13b_record({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"training_days", 10}}},
+                                                     {"training", {{"tokens", 2e12}, {"total_tokens", 2e12}}}}));
+  CHECK(twice.status == "skipped");
+  CHECK(contains(twice.skip_reason, "give one of them"));
+  // GPU-hours need the run's tokens too.
+  const ValidationRow hours = one(llama2_13b_record({{"measured", {{"tokens_per_sec_per_gpu", nullptr}, {"gpu_hours", 1e5}}}}));
+  CHECK(hours.skip_field == "training.total_tokens");
+}

@@ -176,6 +176,9 @@ std::vector<ValidationRow> throughput_rows(const ParsedRecord& r, const FlopConv
   } else if (c.id == "mfu_unknown") {
     row.predicted = e.time.mfu;
     row.notes.push_back("not in the throughput target: the source's FLOP count is not known to llmcalc (compared with llmcalc's MFU)");
+  } else if (c.id == "training_days") {
+    row.predicted = e.time.total_days;
+    row.notes.push_back("not in the throughput target: the days include restarts, evaluation and idle time");
   } else {  // gpu_hours
     row.predicted = e.time.gpu_hours;
     row.notes.push_back("not in the throughput target: GPU count and layout unpublished; the hours include restarts, evaluation and idle time");

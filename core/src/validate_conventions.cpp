@@ -50,6 +50,14 @@ const std::vector<FlopConvention>& flop_conventions() {
        "not in the throughput target (the GPU count and layout are unpublished and the hours include time that no "
        "step-time model predicts)",
        false, true},
+      // Wall-clock days of a whole run, from any source: no FLOP count is involved, but like
+      // GPU-hours they include what no step-time model predicts, so they are shown, not targeted.
+      {"training_days", "any other source: wall-clock days of the whole pre-training", "training_days (days for the whole run)", "training_days", "days",
+       "the days the authors report for the run (everything: restarts, evaluation, idle); the record may name it training_days, "
+       "train_days, wall_clock_days or days",
+       "llmcalc's time.total_days for training.total_tokens on the record's GPU count and the layout rule of docs/validation.md; "
+       "shown, not in the throughput target",
+       false, true, true, {"train_days", "wall_clock_days", "days"}},
       {"model_states", "Rajbhandari et al. 2020 (ZeRO), Figure 1", "model-state GB per GPU (1 GB = 1e9 bytes)", "", "GB",
        "(2 + 2 + K)·Ψ with K = 12 (fp32 master, momentum, variance), sharded by ZeRO stage over N_d GPUs",
        "llmcalc's memory.per_gpu.model_states_bytes / 1e9 for the same precision, optimizer, dp and ZeRO stage", false, true},
@@ -120,8 +128,9 @@ namespace {
 bool has(const std::string& text, const char* needle) { return text.find(needle) != std::string::npos; }
 
 // The conventions of any other source, in the order a record's measured entries are tried: step
-// time first (the most direct), then token rates; last a FLOP rate of an unknown count.
-constexpr const char* kAnySource[] = {"step_time", "tokens_per_gpu", "tokens_per_s", "samples_per_s", "tflops_unknown", "mfu_unknown"};
+// time first (the most direct), then token rates, then the days of a whole run; last a FLOP rate
+// of an unknown count.
+constexpr const char* kAnySource[] = {"step_time", "tokens_per_gpu", "tokens_per_s", "samples_per_s", "training_days", "tflops_unknown", "mfu_unknown"};
 }  // namespace
 
 bool any_source(const FlopConvention& c) {

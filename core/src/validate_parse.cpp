@@ -91,18 +91,23 @@ Status get_int(const json& obj, const char* key, const std::string& path, double
 // frameworks whose configs sources copy: Hugging Face, Megatron-LM/NeMo, DeepSpeed). A record
 // giving one field under two names is refused rather than guessed at. The name used is kept in
 // r.keys, so later errors name the field as the record wrote it.
-Status get_named_int(const json& obj, const std::string& path, std::initializer_list<const char*> keys, double lo, double hi, ParsedRecord& r,
-                     std::optional<int64_t>& out) {
-  const char* found = nullptr;
+// Which of `keys` the object gives (null: none), recorded in r.keys; two of them is an error.
+Status named_key(const json& obj, const std::string& path, std::initializer_list<const char*> keys, ParsedRecord& r, const char*& found) {
+  found = nullptr;
   for (const char* key : keys) {
     if (absent(obj, key)) continue;
     if (found) return make_error(path + "." + key, std::string("the same field as ") + path + "." + found + ": give one of them");
     found = key;
   }
-  if (!found) return ok_status();
-  if (auto st = get_int(obj, found, path, lo, hi, out); !st) return st;
-  r.keys[path + "." + *keys.begin()] = path + "." + found;
+  if (found) r.keys[path + "." + *keys.begin()] = path + "." + found;
   return ok_status();
+}
+
+Status get_named_int(const json& obj, const std::string& path, std::initializer_list<const char*> keys, double lo, double hi, ParsedRecord& r,
+                     std::optional<int64_t>& out) {
+  const char* found = nullptr;
+  if (auto st = named_key(obj, path, keys, r, found); !st || !found) return st;
+  return get_int(obj, found, path, lo, hi, out);
 }
 
 struct Named {
@@ -244,7 +249,10 @@ Status parse_training(const json& t, ParsedRecord& r) {
     r.ddp_impl = ddp_impl;
   }
   if (auto st = get_int(t, "recompute_layers", p, 1, 10000, r.recompute_layers); !st) return st;
-  if (auto st = get_num(t, "total_tokens", p, 1, 1e16, r.total_tokens); !st) return st;
+  const char* tokens_key = nullptr;
+  if (auto st = named_key(t, p, {"total_tokens", "tokens", "training_tokens", "train_tokens"}, r, tokens_key); !st) return st;
+  if (tokens_key)
+    if (auto st = get_num(t, tokens_key, p, 1, 1e16, r.total_tokens); !st) return st;
   if (auto st = get_choice(t, "grad_dtype", p, {Dtype::fp32, Dtype::bf16, Dtype::fp16}, "fp32, bf16 or fp16", r.grad_dtype); !st) return st;
   return get_choice(t, "grad_reduce", p, {GradReduce::micro_batch, GradReduce::step}, "micro_batch or step", r.grad_reduce);
 }

@@ -481,6 +481,10 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     notes.push_back("gradients, from the source's text: " + c.grad_source);
   t.seq_len = r.seq_len;
   if (r.total_tokens) t.tokens = *r.total_tokens;
+  // GPU-hours and days are for the whole run: its token count is not guessed.
+  const bool whole_run = c.id == "gpu_hours" || c.id == "training_days";
+  if (whole_run && !r.total_tokens)
+    return make_error(r.training_key("total_tokens"), "needed to predict " + c.measured_key + " (the whole run's training tokens); not given");
 
   KnobSpace& k = out.space;
   bool hybrid = false;
@@ -604,6 +608,8 @@ Result<Mapped> map_record(const ParsedRecord& r, const FlopConvention& c) {
     gpus = *r.tp * *r.pp * cp * *r.dp;
     notes.push_back("gpu_count not published: tp·pp·cp·dp = " + number_text(double(gpus)));
   } else {
+    // Days scale with the GPU count, so one is not assumed for them.
+    if (c.id == "training_days") return make_error(r.key_of("hardware.gpu_count"), "needed to predict training_days (the days scale with it); not given");
     gpus = kUnpublishedGpuCount;
     notes.push_back("gpu_count not published: " + number_text(double(gpus)) + " GPUs (128 nodes of 8; docs/validation.md)");
   }

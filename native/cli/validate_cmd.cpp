@@ -50,7 +50,7 @@ void print_summary(const ValidationReport& r, std::ostream& out, bool md) {
     out << b << "model-state memory: " << s.memory.rows << " rows, mean absolute error " << fmt("%.2f%%", 100 * s.memory.mae) << ", max "
         << fmt("%.2f%%", 100 * s.memory.max_abs_error) << "\n";
   if (s.shown.rows)
-    out << b << "shown, outside the targets (GPU-hours; TFLOP/s or MFU of a FLOP count llmcalc does not know): " << s.shown.rows << " rows, mean absolute error " << fmt("%.1f%%", 100 * s.shown.mae) << "\n";
+    out << b << "shown, outside the targets (GPU-hours and days of whole runs; TFLOP/s or MFU of a FLOP count llmcalc does not know): " << s.shown.rows << " rows, mean absolute error " << fmt("%.1f%%", 100 * s.shown.mae) << "\n";
   if (s.kernels.rows)
     out << b << "kernel benchmarks (isolated GEMM, HBM, NCCL, attention rates): " << s.kernels.rows << " rows, mean absolute error "
         << fmt("%.1f%%", 100 * s.kernels.mae) << ", max " << fmt("%.1f%%", 100 * s.kernels.max_abs_error) << " (" << s.kernels.worst << ")\n";
