@@ -87,11 +87,11 @@ Status get_int(const json& obj, const char* key, const std::string& path, double
   return ok_status();
 }
 
-// An integer field a record may give under several names (llmcalc's first, then those of the
-// frameworks whose configs sources copy: Hugging Face, Megatron-LM/NeMo, DeepSpeed). A record
-// giving one field under two names is refused rather than guessed at. The name used is kept in
-// r.keys, so later errors name the field as the record wrote it.
-// Which of `keys` the object gives (null: none), recorded in r.keys; two of them is an error.
+// A field a record may give under several names (llmcalc's first, then those of the frameworks
+// whose configs sources copy: Hugging Face, Megatron-LM/NeMo, DeepSpeed): which of `keys` the
+// object gives (null: none). A record giving one field under two names is refused rather than
+// guessed at. The name used is kept in r.keys, so later errors name the field as the record
+// wrote it.
 Status named_key(const json& obj, const std::string& path, std::initializer_list<const char*> keys, ParsedRecord& r, const char*& found) {
   found = nullptr;
   for (const char* key : keys) {
@@ -103,6 +103,7 @@ Status named_key(const json& obj, const std::string& path, std::initializer_list
   return ok_status();
 }
 
+// An integer field under several names (named_key).
 Status get_named_int(const json& obj, const std::string& path, std::initializer_list<const char*> keys, double lo, double hi, ParsedRecord& r,
                      std::optional<int64_t>& out) {
   const char* found = nullptr;
