@@ -17,7 +17,7 @@ namespace llmc::detail {
 
 // The time model's own error, one sigma: the mean absolute throughput error on the published
 // runs of docs/validation.md, rounded up (Megatron-LM / Llama 3 / FlashAttention-2 4.6%,
-// Korthikanti 2022 3.5%; torchtitan FSDP2 6.3% and NVIDIA's FP8 runs on H100 8.5%, other frameworks).
+// Korthikanti 2022 3.5%; torchtitan FSDP2 6.3% and NVIDIA's FP8 runs on H100 8.4%, other frameworks).
 constexpr double kModelRelErr = 0.05;
 
 double bubble_fraction(const Resolved& r) {
