@@ -219,12 +219,10 @@ Status parse_training(const json& t, ParsedRecord& r) {
   }
   if (auto st = get_int(t, "zero_shard_group", p, 1, 1e7, r.zero_shard_group); !st) return st;
   if (auto st = get_bool(t, "ep_overlap", p, r.ep_overlap); !st) return st;
-  for (const char* key : {"schedule", "pipeline_schedule"}) {
-    if (absent(t, key)) continue;
-    if (!r.schedule_text.empty()) return make_error(p + "." + key, "the same field as training.schedule: give one of them");
-    if (auto st = get_string(t, key, p, r.schedule_text); !st) return st;
-    r.keys["training.schedule"] = p + "." + key;
-  }
+  const char* schedule_key = nullptr;
+  if (auto st = named_key(t, p, {"schedule", "pipeline_schedule"}, r, schedule_key); !st) return st;
+  if (schedule_key)
+    if (auto st = get_string(t, schedule_key, p, r.schedule_text); !st) return st;
   // A virtual-pipeline key given as null says the run was not interleaved (Megatron's default).
   for (const char* key : {"virtual_stages", "virtual_pipeline_model_parallel_size", "virtual_pipeline_layers_per_stage", "num_layers_per_virtual_pipeline_stage"})
     r.vp_present = r.vp_present || t.contains(key);
