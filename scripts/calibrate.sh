@@ -12,15 +12,19 @@ cd "$(dirname "$0")/.."
 quick=()
 [[ " $* " == *" --quick "* ]] && quick=(--quick)
 header_root=${LLMC_HEADER_ROOT:-/usr/include}
-if [[ ! -f $header_root/nlohmann/json.hpp ]]; then
+if [[ -z ${LLMC_BENCH:-} && ! -f $header_root/nlohmann/json.hpp ]]; then
   echo "calibrate.sh: $header_root/nlohmann/json.hpp not found; set LLMC_HEADER_ROOT (docs/bench.md, 'headers')" >&2
   exit 2
 fi
 
-echo "calibrate.sh: configure + build (gpu preset)" >&2
-cmake --preset gpu -DLLMC_HEADER_ROOT="$header_root" >/dev/null
-cmake --build --preset gpu -j"$(nproc)"
-bench=build/gpu/gpu/llmcalc-bench
+# LLMC_BENCH names an llmcalc-bench built elsewhere (same CUDA major version): no build here.
+bench=${LLMC_BENCH:-}
+if [[ -z $bench ]]; then
+  echo "calibrate.sh: configure + build (gpu preset)" >&2
+  cmake --preset gpu -DLLMC_HEADER_ROOT="$header_root" >/dev/null
+  cmake --build --preset gpu -j"$(nproc)"
+  bench=build/gpu/gpu/llmcalc-bench
+fi
 
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9\n' '-' | tr 'A-Z' 'a-z' | sed 's/--*/-/g; s/-$//')
 name=${name:-unknown-gpu}
