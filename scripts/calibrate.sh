@@ -64,7 +64,7 @@ fi
 
 if ((have_torch)); then
   echo "calibrate.sh: ground truth (train_llama.py)" >&2
-  python3 gpu/groundtruth/train_llama.py --out "$dir/train_llama.json" "${quick[@]}" 2>&1 | tee "$dir/train_llama.log" >&2 || true
+  python3 gpu/groundtruth/train_llama.py --out "$dir/train_llama.json" --kernels "$dir/kernels.txt" "${quick[@]}" 2>&1 | tee "$dir/train_llama.log" >&2 || true
   cli=build/native/native/cli/llmcalc
   if [[ ! -x $cli ]] && [[ -f /usr/include/CLI/CLI.hpp || -f $header_root/CLI/CLI.hpp ]]; then
     cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLMC_BUILD_TESTS=OFF -DLLMC_BUILD_BENCH=OFF \

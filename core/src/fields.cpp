@@ -212,8 +212,13 @@ Status set_field(Scenario& s, const std::string& key, const std::string& text) {
     Result<GpuSpec> g = find_gpu(text);
     if (!g) return make_error(key, g.error().message);
     s.hardware.gpu = *g;
-    s.hardware.profile = shared_datasheet_profile(*g);
-    s.hardware.profile_loaded = false;
+    // A loaded profile of this very GPU stays (naming the GPU a profile was loaded for is no
+    // change); one of another GPU gives way to the new GPU's datasheet profile.
+    const bool keep = s.hardware.profile_loaded && s.hardware.profile && s.hardware.profile->gpu_id == g->id;
+    if (!keep) {
+      s.hardware.profile = shared_datasheet_profile(*g);
+      s.hardware.profile_loaded = false;
+    }
     return ok_status();
   }
   const FieldInfo* f = find_field(key);

@@ -28,7 +28,8 @@ def llmcalc_sets(cfg, gpu):
         "model.mlp": "swiglu", "model.norm": "rmsnorm", "model.position": "rotary", "model.tied_embeddings": "false",
         "model.seq_len": cfg["seq_len"], "training.seq_len": cfg["seq_len"],
         "training.micro_batch": cfg["micro_batch"], "training.global_batch_seqs": cfg["micro_batch"],
-        "training.recompute": cfg["recompute"], "training.flash_attention": "true",
+        "training.recompute": cfg["recompute"],
+        "training.flash_attention": "false" if cfg.get("attention") == "math" else "true",
         "training.precision": "bf16_mixed", "training.weight_dtype": "fp32", "training.grad_dtype": "fp32",
         "training.master_weights": "false", "training.optimizer": "adamw",
         "hardware.gpu": gpu, "hardware.gpu_count": 1,
@@ -56,16 +57,47 @@ def gib(b):
     return b / 2**30
 
 
+def config_name(cfg):
+    return (f'{cfg["size"]} mb{cfg["micro_batch"]} s{cfg["seq_len"]} recompute={cfg["recompute"]}'
+            f' attention={cfg.get("attention", "flash")}')
+
+
+def breakdown_rows(doc, predictions):
+    """Where the difference comes from: the model states (parameters, gradients, AdamW states) held
+    before a step, and the step's three phases, beside llmcalc's matching terms."""
+    rows = []
+    for cfg, e in zip(doc["configs"], predictions):
+        if e is None or "static_allocated_bytes" not in cfg:
+            continue
+        mem, t = e["memory"]["per_gpu"], e["time"]
+        fb = t["compute_s"] - t["optimizer_s"]
+        meas_fb = cfg["median_forward_s"] + cfg["median_backward_s"]
+        rows.append(f"| {config_name(cfg)} | {gib(mem['model_states_bytes']):.2f} | {gib(cfg['static_allocated_bytes']):.2f} | "
+                    f"{err_pct(mem['model_states_bytes'], cfg['static_allocated_bytes']):+.1f}% | "
+                    f"{fb * 1e3:.1f} | {meas_fb * 1e3:.1f} | {err_pct(fb, meas_fb):+.1f}% | "
+                    f"{t['optimizer_s'] * 1e3:.1f} | {cfg['median_optimizer_s'] * 1e3:.1f} | "
+                    f"{err_pct(t['optimizer_s'], cfg['median_optimizer_s']):+.1f}% |")
+    if not rows:
+        return []
+    return ["", "Where it comes from: model states (weights, gradients, optimizer) allocated before a step, and the step's phases "
+            "timed with CUDA events (forward + backward; optimizer step + zero_grad).", "",
+            "| config | model states GiB (llmcalc) | (measured) | error | fwd+bwd ms (llmcalc) | (measured) | error | "
+            "optimizer ms (llmcalc) | (measured) | error |", "|---|---|---|---|---|---|---|---|---|---|"] + rows
+
+
 def table(doc, cli, gpu, profile):
     context = doc.get("context_bytes", 0)
-    rows = []
+    rows, predictions = [], []
     errs = {"peak": [], "alloc": [], "time": []}
     for cfg in doc["configs"]:
-        name = f'{cfg["size"]} mb{cfg["micro_batch"]} s{cfg["seq_len"]} recompute={cfg["recompute"]}'
+        name = config_name(cfg)
+        e = predict(cli, cfg, gpu, profile) if "model" in cfg else None
+        predictions.append(None if cfg.get("oom") else e)
         if cfg.get("oom"):
-            rows.append(f"| {name} | out of memory (measured) | | | | | | | | |")
+            verdict = "" if e is None else (f"{gib(e['memory']['per_gpu']['total_bytes']):.2f} "
+                                              f"({'fits' if e['memory']['fits'] else 'does not fit'})")
+            rows.append(f"| {name} | {verdict} | out of memory (measured) | | | | | | | |")
             continue
-        e = predict(cli, cfg, gpu, profile)
         mem = e["memory"]["per_gpu"]
         pred_peak = mem["total_bytes"]
         pred_alloc = pred_peak - mem["cuda_context_bytes"] - mem["fragmentation_bytes"] - mem["comm_buffers_bytes"]
@@ -96,7 +128,7 @@ def table(doc, cli, gpu, profile):
         v = errs[k]
         if v:
             summary.append(f"- {label}: mean |error| {sum(v) / len(v):.1f}%, max {max(v):.1f}% over {len(v)} configs")
-    return "\n".join(head + rows + summary) + "\n"
+    return "\n".join(head + rows + summary + breakdown_rows(doc, predictions)) + "\n"
 
 
 def main():

@@ -4,11 +4,16 @@ peak memory and the median step time of each configuration (never run in CI; nee
 a CUDA GPU).
 
 Recipe (what compare.py tells llmcalc): fp32 parameters and gradients, torch.autocast bf16 for
-compute, fused AdamW with fp32 states (4 + 4 + 8 bytes per parameter), flash attention through
-F.scaled_dot_product_attention (causal, GQA), RMSNorm, SwiGLU, rotary, untied embeddings,
-optional full recompute (torch.utils.checkpoint around every layer).
+compute, fused AdamW with fp32 states (4 + 4 + 8 bytes per parameter), F.scaled_dot_product_attention
+(causal, GQA; SDPA's fused kernels, cuDNN or FlashAttention-2, or its unfused math kernel), RMSNorm,
+SwiGLU, rotary, untied embeddings, optional full recompute (torch.utils.checkpoint around every
+layer).
 
-Usage: python3 gpu/groundtruth/train_llama.py --out measurements.json [--quick] [--steps 8]
+Each configuration also records the model states allocated before a step (parameters, gradients,
+AdamW states) and the medians of its three phases (forward, backward, optimizer) from CUDA events;
+--kernels FILE writes the top GPU kernels of one more step per configuration (torch.profiler).
+
+Usage: python3 gpu/groundtruth/train_llama.py --out measurements.json [--quick] [--steps 8] [--kernels FILE]
 """
 import argparse
 import datetime
@@ -22,6 +27,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import torch.utils.checkpoint as ckpt
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+# flash: cuDNN's fused SDPA or FlashAttention-2, whichever PyTorch picks; math: the unfused kernel.
+ATTENTION_BACKENDS = {"flash": [SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION], "math": [SDPBackend.MATH]}
 
 # Llama-3.2-like shapes small enough for one 80 GB GPU with fp32 master states (16 B/param).
 SIZES = {
@@ -29,13 +38,16 @@ SIZES = {
     "llama-3b": dict(layers=28, hidden=3072, heads=24, kv_heads=8, ffn_hidden=8192, vocab=128256),
 }
 
-# (size, micro_batch, seq_len, recompute)
+# (size, micro_batch, seq_len, recompute, attention): each fits in 80 GB by llmcalc's estimate, so a
+# measured out-of-memory is a finding; "math" is SDPA's unfused kernel (scores materialised).
 FULL_CONFIGS = [
-    ("llama-1b", 1, 2048, "none"), ("llama-1b", 4, 2048, "none"), ("llama-1b", 2, 8192, "none"),
-    ("llama-1b", 8, 4096, "full"), ("llama-3b", 1, 4096, "none"), ("llama-3b", 2, 4096, "full"),
-    ("llama-3b", 1, 8192, "full"),
+    ("llama-1b", 1, 2048, "none", "flash"), ("llama-1b", 4, 2048, "none", "flash"),
+    ("llama-1b", 2, 8192, "none", "flash"), ("llama-1b", 4, 4096, "full", "flash"),
+    ("llama-1b", 1, 2048, "none", "math"), ("llama-1b", 2, 2048, "full", "math"),
+    ("llama-3b", 1, 2048, "none", "flash"), ("llama-3b", 2, 4096, "full", "flash"),
+    ("llama-3b", 1, 8192, "full", "flash"),
 ]
-QUICK_CONFIGS = [("llama-1b", 1, 2048, "none"), ("llama-1b", 2, 4096, "full")]
+QUICK_CONFIGS = [("llama-1b", 1, 2048, "none", "flash"), ("llama-1b", 2, 4096, "full", "flash")]
 
 
 class RMSNorm(nn.Module):
@@ -62,8 +74,9 @@ def apply_rotary(x, cos, sin):  # x: [b, h, s, d], Llama's half-split pairing
 
 
 class Layer(nn.Module):
-    def __init__(self, c):
+    def __init__(self, c, attention):
         super().__init__()
+        self.attention = attention
         self.heads, self.kv_heads = c["heads"], c["kv_heads"]
         self.head_dim = c["hidden"] // c["heads"]
         self.attn_norm, self.mlp_norm = RMSNorm(c["hidden"]), RMSNorm(c["hidden"])
@@ -79,17 +92,18 @@ class Layer(nn.Module):
         q = apply_rotary(q.view(b, s, self.heads, self.head_dim).transpose(1, 2), cos, sin)
         k = apply_rotary(k.view(b, s, self.kv_heads, self.head_dim).transpose(1, 2), cos, sin)
         v = v.view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        with sdpa_kernel(ATTENTION_BACKENDS[self.attention]):
+            a = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
         x = x + self.out(a.transpose(1, 2).reshape(b, s, -1))
         g, u = self.up_gate(self.mlp_norm(x)).chunk(2, dim=-1)
         return x + self.down(F.silu(g) * u)
 
 
 class Llama(nn.Module):
-    def __init__(self, c, recompute):
+    def __init__(self, c, recompute, attention):
         super().__init__()
         self.embed = nn.Embedding(c["vocab"], c["hidden"])
-        self.layers = nn.ModuleList(Layer(c) for _ in range(c["layers"]))
+        self.layers = nn.ModuleList(Layer(c, attention) for _ in range(c["layers"]))
         self.norm = RMSNorm(c["hidden"])
         self.lm_head = nn.Linear(c["hidden"], c["vocab"], bias=False)
         self.recompute = recompute
@@ -107,38 +121,73 @@ class Llama(nn.Module):
         return F.cross_entropy(logits.float().view(-1, logits.shape[-1]), targets.view(-1))
 
 
-def run_config(size, micro_batch, seq_len, recompute, steps, warmup):
+def kernel_table(step_fn, title):
+    """One more step under torch.profiler: the GPU kernels by self time, to see where a step goes."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        step_fn()
+        torch.cuda.synchronize()
+    avg = prof.key_averages()
+    try:
+        text = avg.table(sort_by="self_device_time_total", row_limit=30)
+    except (KeyError, AttributeError):  # older torch names it after CUDA
+        text = avg.table(sort_by="self_cuda_time_total", row_limit=30)
+    return f"## {title}\n{text}\n"
+
+
+def run_config(size, micro_batch, seq_len, recompute, attention, steps, warmup, kernels=None):
     c = SIZES[size]
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     dev = torch.device("cuda")
     with dev:  # build on the GPU: initialising 3.6B fp32 parameters on the CPU takes minutes
-        model = Llama(c, recompute)
+        model = Llama(c, recompute, attention)
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.95), weight_decay=0.1, fused=True)
     gen = torch.Generator(device=dev).manual_seed(0)
     tokens = torch.randint(0, c["vocab"], (micro_batch, seq_len + 1), device=dev, generator=gen)
     x, y = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
-    times = []
-    for step in range(warmup + steps):
-        if step == warmup:  # optimizer states exist now; measure the steady state
-            torch.cuda.reset_peak_memory_stats()
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
+    times, phases, static = [], [], 0
+
+    def one_step():
         with torch.autocast("cuda", dtype=torch.bfloat16):
             loss = model(x, y)
         loss.backward()
         opt.step()
+        opt.zero_grad(set_to_none=False)
+        return loss
+
+    for step in range(warmup + steps):
+        if step == warmup:  # optimizer states exist now; measure the steady state
+            torch.cuda.reset_peak_memory_stats()
+            static = torch.cuda.memory_allocated()  # parameters + gradients + optimizer states
+        ev = [torch.cuda.Event(enable_timing=True) for _ in range(4)]
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        ev[0].record()
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(x, y)
+        ev[1].record()
+        loss.backward()
+        ev[2].record()
+        opt.step()
         opt.zero_grad(set_to_none=False)  # keep gradient buffers allocated, as frameworks do
+        ev[3].record()
         torch.cuda.synchronize()
         if step >= warmup:
             times.append(time.perf_counter() - t0)
+            phases.append([ev[i].elapsed_time(ev[i + 1]) / 1e3 for i in range(3)])
     if not math.isfinite(loss.item()):
         raise RuntimeError(f"{size}: loss is {loss.item()}")
-    out = dict(size=size, micro_batch=micro_batch, seq_len=seq_len, recompute=recompute, params=params,
-               model=c, peak_allocated_bytes=torch.cuda.max_memory_allocated(),
+    if kernels is not None:
+        kernels.append(kernel_table(one_step, f"{size} mb{micro_batch} s{seq_len} recompute={recompute} attention={attention}"))
+    median = lambda i: statistics.median(p[i] for p in phases)
+    out = dict(size=size, micro_batch=micro_batch, seq_len=seq_len, recompute=recompute, attention=attention,
+               params=params, model=c, static_allocated_bytes=static,
+               peak_allocated_bytes=torch.cuda.max_memory_allocated(),
                peak_reserved_bytes=torch.cuda.max_memory_reserved(), step_times_s=times,
-               median_step_s=statistics.median(times), loss=loss.item())
+               median_step_s=statistics.median(times), median_forward_s=median(0), median_backward_s=median(1),
+               median_optimizer_s=median(2), loss=loss.item())
     del model, opt
     return out
 
@@ -149,6 +198,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--steps", type=int, default=8)
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--kernels", default="", help="also write each config's top GPU kernels (torch.profiler) to this file")
     a = ap.parse_args()
     if not torch.cuda.is_available():
         print("train_llama.py: no CUDA GPU visible", file=sys.stderr)
@@ -158,25 +208,30 @@ def main():
     torch.zeros(1, device="cuda")
     free, total = torch.cuda.mem_get_info()
     context_bytes = total - free - torch.cuda.memory_reserved()
-    results = []
+    results, kernels = [], ([] if a.kernels else None)
     for cfg in QUICK_CONFIGS if a.quick else FULL_CONFIGS:
         print(f"train_llama.py: {cfg}", file=sys.stderr, flush=True)
         try:
-            results.append(run_config(*cfg, steps=a.steps, warmup=a.warmup))
+            results.append(run_config(*cfg, steps=a.steps, warmup=a.warmup, kernels=kernels))
         except torch.cuda.OutOfMemoryError as e:
-            results.append(dict(size=cfg[0], micro_batch=cfg[1], seq_len=cfg[2], recompute=cfg[3], oom=True, error=str(e)[:300]))
+            results.append(dict(size=cfg[0], micro_batch=cfg[1], seq_len=cfg[2], recompute=cfg[3], attention=cfg[4],
+                                model=SIZES[cfg[0]], oom=True, error=str(e)[:300]))
         torch.cuda.empty_cache()
     props = torch.cuda.get_device_properties(0)
     doc = dict(tool="gpu/groundtruth/train_llama.py", date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
                device=props.name, memory_bytes=props.total_memory, torch=torch.__version__, cuda=torch.version.cuda,
                cudnn=torch.backends.cudnn.version(), context_bytes=context_bytes,
                recipe=dict(params="fp32", grads="fp32", optimizer="AdamW fp32 states (fused)", compute="autocast bf16",
-                           attention="F.scaled_dot_product_attention causal (flash/cuDNN)"),
+                           attention="F.scaled_dot_product_attention causal: flash (cuDNN or FlashAttention-2) or math",
+                           phases="CUDA events: forward (incl. loss), backward, optimizer step + zero_grad"),
                configs=results)
     with open(a.out + ".tmp", "w") as f:
         json.dump(doc, f, indent=1)
     import os
     os.replace(a.out + ".tmp", a.out)
+    if a.kernels:
+        with open(a.kernels, "w") as f:
+            f.write("".join(kernels))
     print(f"train_llama.py: wrote {a.out}", file=sys.stderr)
     return 0
 

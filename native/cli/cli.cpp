@@ -61,17 +61,19 @@ Result<Scenario> build_scenario(const ScenarioArgs& a) {
     if (auto st = load_model(s, a.model); !st) return st.error();
   if (!a.gpu.empty())
     if (auto st = set_field(s, "hardware.gpu", a.gpu); !st) return st.error();
+  for (const std::string& kv : a.sets) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) return make_error("--set", "expects key=value; got '" + kv + "'");
+    if (auto st = set_field(s, kv.substr(0, eq), kv.substr(eq + 1)); !st) return st.error();
+  }
+  // Last, so that no --set hardware.gpu replaces it; a profile of another GPU than the scenario's
+  // is refused when the scenario is resolved ("the loaded profile is for ...").
   if (!a.profile.empty()) {
     std::string text;
     if (!read_file(a.profile, text)) return make_error(a.profile, "cannot read profile file");
     Result<HardwareProfile> p = profile_from_json(text);
     if (!p) return make_error(a.profile, p.error().text());
     attach_profile(s, *p);
-  }
-  for (const std::string& kv : a.sets) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) return make_error("--set", "expects key=value; got '" + kv + "'");
-    if (auto st = set_field(s, kv.substr(0, eq), kv.substr(eq + 1)); !st) return st.error();
   }
   return s;
 }
