@@ -31,7 +31,7 @@ def llmcalc_sets(cfg, gpu):
         "training.recompute": cfg["recompute"],
         "training.flash_attention": "false" if cfg.get("attention") == "math" else "true",
         "training.precision": "bf16_mixed", "training.weight_dtype": "fp32", "training.grad_dtype": "fp32",
-        "training.master_weights": "false", "training.optimizer": "adamw",
+        "training.master_weights": "false", "training.optimizer": "adamw", "training.fused_elementwise": "false",
         "hardware.gpu": gpu, "hardware.gpu_count": 1,
     }
     return [f"{k}={v}" for k, v in sets.items()]

@@ -7,7 +7,7 @@ Recipe (what compare.py tells llmcalc): fp32 parameters and gradients, torch.aut
 compute, fused AdamW with fp32 states (4 + 4 + 8 bytes per parameter), F.scaled_dot_product_attention
 (causal, GQA; SDPA's fused kernels, cuDNN or FlashAttention-2, or its unfused math kernel), RMSNorm,
 SwiGLU, rotary, untied embeddings, optional full recompute (torch.utils.checkpoint around every
-layer).
+layer); element-wise ops eager or fused by torch.compile.
 
 Each configuration also records the model states allocated before a step (parameters, gradients,
 AdamW states) and the medians of its three phases (forward, backward, optimizer) from CUDA events;
@@ -38,16 +38,20 @@ SIZES = {
     "llama-3b": dict(layers=28, hidden=3072, heads=24, kv_heads=8, ffn_hidden=8192, vocab=128256),
 }
 
-# (size, micro_batch, seq_len, recompute, attention): each fits in 80 GB by llmcalc's estimate, so a
-# measured out-of-memory is a finding; "math" is SDPA's unfused kernel (scores materialised).
+# (size, micro_batch, seq_len, recompute, attention, elementwise): each fits in 80 GB by llmcalc's
+# estimate, so a measured out-of-memory is a finding. attention "math" is SDPA's unfused kernel
+# (scores materialised); elementwise "eager" runs every element-wise op as its own kernel, "compiled"
+# fuses them with torch.compile (each layer, and the output layer with the loss), as fused
+# frameworks do.
 FULL_CONFIGS = [
-    ("llama-1b", 1, 2048, "none", "flash"), ("llama-1b", 4, 2048, "none", "flash"),
-    ("llama-1b", 2, 8192, "none", "flash"), ("llama-1b", 4, 4096, "full", "flash"),
-    ("llama-1b", 1, 2048, "none", "math"), ("llama-1b", 2, 2048, "full", "math"),
-    ("llama-3b", 1, 2048, "none", "flash"), ("llama-3b", 2, 4096, "full", "flash"),
-    ("llama-3b", 1, 8192, "full", "flash"),
+    ("llama-1b", 1, 2048, "none", "flash", "eager"), ("llama-1b", 4, 2048, "none", "flash", "eager"),
+    ("llama-1b", 2, 8192, "none", "flash", "eager"), ("llama-1b", 4, 4096, "full", "flash", "eager"),
+    ("llama-1b", 1, 2048, "none", "math", "eager"), ("llama-1b", 2, 2048, "full", "math", "eager"),
+    ("llama-3b", 1, 2048, "none", "flash", "eager"), ("llama-3b", 2, 4096, "full", "flash", "eager"),
+    ("llama-3b", 1, 8192, "full", "flash", "eager"),
+    ("llama-1b", 4, 2048, "none", "flash", "compiled"), ("llama-3b", 1, 2048, "none", "flash", "compiled"),
 ]
-QUICK_CONFIGS = [("llama-1b", 1, 2048, "none", "flash"), ("llama-1b", 2, 4096, "full", "flash")]
+QUICK_CONFIGS = [("llama-1b", 1, 2048, "none", "flash", "eager"), ("llama-1b", 2, 4096, "full", "flash", "eager")]
 
 
 class RMSNorm(nn.Module):
@@ -117,6 +121,9 @@ class Llama(nn.Module):
                 x = ckpt.checkpoint(layer, x, cos, sin, use_reentrant=False)
             else:
                 x = layer(x, cos, sin)
+        return self.head_loss(x, targets)
+
+    def head_loss(self, x, targets):
         logits = self.lm_head(self.norm(x))
         return F.cross_entropy(logits.float().view(-1, logits.shape[-1]), targets.view(-1))
 
@@ -135,13 +142,17 @@ def kernel_table(step_fn, title):
     return f"## {title}\n{text}\n"
 
 
-def run_config(size, micro_batch, seq_len, recompute, attention, steps, warmup, kernels=None):
+def run_config(size, micro_batch, seq_len, recompute, attention, elementwise, steps, warmup, kernels=None):
     c = SIZES[size]
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     dev = torch.device("cuda")
     with dev:  # build on the GPU: initialising 3.6B fp32 parameters on the CPU takes minutes
         model = Llama(c, recompute, attention)
+    if elementwise == "compiled":  # compiled in the warm-up steps
+        for layer in model.layers:
+            layer.compile()
+        model.head_loss = torch.compile(model.head_loss)
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.95), weight_decay=0.1, fused=True)
     gen = torch.Generator(device=dev).manual_seed(0)
@@ -180,9 +191,11 @@ def run_config(size, micro_batch, seq_len, recompute, attention, steps, warmup, 
     if not math.isfinite(loss.item()):
         raise RuntimeError(f"{size}: loss is {loss.item()}")
     if kernels is not None:
-        kernels.append(kernel_table(one_step, f"{size} mb{micro_batch} s{seq_len} recompute={recompute} attention={attention}"))
+        kernels.append(kernel_table(one_step, f"{size} mb{micro_batch} s{seq_len} recompute={recompute} attention={attention} "
+                                              f"elementwise={elementwise}"))
     median = lambda i: statistics.median(p[i] for p in phases)
     out = dict(size=size, micro_batch=micro_batch, seq_len=seq_len, recompute=recompute, attention=attention,
+               elementwise=elementwise,
                params=params, model=c, static_allocated_bytes=static,
                peak_allocated_bytes=torch.cuda.max_memory_allocated(),
                peak_reserved_bytes=torch.cuda.max_memory_reserved(), step_times_s=times,
@@ -215,7 +228,9 @@ def main():
             results.append(run_config(*cfg, steps=a.steps, warmup=a.warmup, kernels=kernels))
         except torch.cuda.OutOfMemoryError as e:
             results.append(dict(size=cfg[0], micro_batch=cfg[1], seq_len=cfg[2], recompute=cfg[3], attention=cfg[4],
-                                model=SIZES[cfg[0]], oom=True, error=str(e)[:300]))
+                                elementwise=cfg[5], model=SIZES[cfg[0]], oom=True, error=str(e)[:300]))
+        except Exception as e:  # e.g. torch.compile unavailable: say so, keep the other configs
+            print(f"train_llama.py: {cfg} failed: {type(e).__name__}: {str(e)[:300]}", file=sys.stderr)
         torch.cuda.empty_cache()
     props = torch.cuda.get_device_properties(0)
     doc = dict(tool="gpu/groundtruth/train_llama.py", date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
