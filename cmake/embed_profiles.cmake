@@ -1,5 +1,5 @@
 # Script mode: cmake -DOUT=file.cpp -DPROFILES_DIR=site/profiles -P embed_profiles.cmake
-# Writes the published hardware profiles listed in site/profiles/index.json into a C++ source,
+# Writes the hardware profiles listed in site/profiles/index.json (published and measured) into a C++ source,
 # so `llmcalc validate` times each record with the bundled profile of its GPU without reading
 # files at run time (the same profiles the web page offers).
 include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)

@@ -108,3 +108,19 @@ TEST_CASE("--help: one usage text per command") {
     CHECK(r.out.find(std::string("Usage: llmcalc") + (*cmd ? " " : "") + cmd) != std::string::npos);
   }
 }
+
+// A profile given with --profile stays when --set names the GPU it was measured on (compare.py
+// passes hardware.gpu that way), and one of another GPU is refused, not dropped in silence.
+TEST_CASE("--profile with --set hardware.gpu: kept for its own GPU, refused for another") {
+  const std::string prof = std::string(LLMC_SOURCE_DIR) + "/site/profiles/h100-sxm.json";
+  Out with = cli({"estimate", "--model", "llama3.1-8b", "--profile", prof, "--set", "hardware.gpu=h100-sxm", "--json"});
+  Out plain = cli({"estimate", "--model", "llama3.1-8b", "--set", "hardware.gpu=h100-sxm", "--json"});
+  REQUIRE(with.code == 0);
+  REQUIRE(plain.code == 0);
+  const auto w = nlohmann::json::parse(with.out), d = nlohmann::json::parse(plain.out);
+  CHECK(w["time"]["kernels_from_table"].get<double>() > 0);
+  CHECK(d["time"]["kernels_from_table"].get<double>() == 0);
+  Out other = cli({"estimate", "--model", "llama3.1-8b", "--profile", prof, "--set", "hardware.gpu=a100-sxm-80gb"});
+  CHECK(other.code != 0);
+  CHECK(other.err.find("the loaded profile is for h100-sxm but hardware.gpu is a100-sxm-80gb") != std::string::npos);
+}

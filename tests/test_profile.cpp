@@ -165,3 +165,37 @@ TEST_CASE("the published H100 profile: cited kernel numbers, read by the time mo
     if (c.name == "tp") tp = c.collective == "all_gather+reduce_scatter";
   CHECK(tp);
 }
+
+// site/profiles/h100-sxm.json: measured by llmcalc-bench on an H100 80GB HBM3 (SXM, 700 W) on
+// 2026-11-22 (docs/measurements/2026-11-22-nvidia-h100-80gb-hbm3). Its maxima against the anchors
+// of shared/docs/anchors.md, with bands wide enough for run-to-run variation (three runs that day
+// gave bf16 812, 789 and 808 TFLOP/s) and narrow enough to catch a broken suite.
+TEST_CASE("the measured H100 profile: loads, meets the anchors, and times the layers it measured") {
+  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/site/profiles/h100-sxm.json");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  Result<HardwareProfile> p = profile_from_json(text.str());
+  REQUIRE(p.ok());
+  CHECK(p->source == "measured");
+  CHECK(p->gpu_id == "h100-sxm");
+  // bf16 max achievable: MAMF's 794.5 TFLOP/s on H100 SXM, ±5 %.
+  CHECK(p->gemm.at("bf16").max_tflops == doctest::Approx(794.5).epsilon(0.05));
+  // fp8 e4m3 with fast accumulation: at least MAMF's 1402.6 less 5 %, below the 1979 dense peak.
+  CHECK(p->gemm.at("fp8").max_tflops > 0.95 * 1402.6);
+  CHECK(p->gemm.at("fp8").max_tflops < 1979);
+  // HBM copy (read + write): 2.9-3.2 TB/s published; 5 % below that band at most, under 3.35 spec.
+  CHECK(p->memory_bound.at("hbm_copy").fit.peak > 0.95 * 2900);
+  CHECK(p->memory_bound.at("hbm_copy").fit.peak < 3350);
+
+  // The bench measured Llama 3.1 8B's layer GEMMs (tp 1, 8192 tokens): an estimate of that model
+  // reads them from the table, and comes out faster than the datasheet's fits.
+  Scenario s = scenario({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h100-sxm"}});
+  Result<Estimate> sheet = estimate(s);
+  attach_profile(s, *p);
+  Result<Estimate> e = estimate(s);
+  REQUIRE(sheet.ok());
+  REQUIRE(e.ok());
+  CHECK(e->time.kernels_from_table > 20);
+  CHECK(e->time.gemm_s < sheet->time.gemm_s);
+}

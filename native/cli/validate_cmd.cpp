@@ -1,4 +1,4 @@
-// `llmcalc validate FILE [--json|--markdown] [--profile datasheet|published|FILE] [--only ID_PREFIX]`.
+// `llmcalc validate FILE [--json|--markdown] [--profile datasheet|published|measured|FILE] [--only ID_PREFIX]`.
 // The numbers come from llmc::validate_records(); this file only reads files and prints.
 #include "validate_cmd.h"
 
@@ -115,12 +115,12 @@ void print_markdown(const ValidationReport& r, std::ostream& out) {
 
 }  // namespace
 
-Result<std::vector<HardwareProfile>> bundled_profiles() {
+Result<std::vector<HardwareProfile>> bundled_profiles(const std::string& source) {
   std::vector<HardwareProfile> out;
   for (size_t i = 0; i < data::kProfilesCount; ++i) {
     Result<HardwareProfile> p = profile_from_json(data::kProfiles[i].text);
     if (!p) return make_error(std::string("site/profiles/") + data::kProfiles[i].name, p.error().text());
-    out.push_back(*p);
+    if (p->source == source) out.push_back(*p);
   }
   return out;
 }
@@ -130,7 +130,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a) {
   v->add_option("file", a.file, "records file (a JSON array, e.g. validation/public.json)")->required();
   v->add_flag("--json", a.json, "JSON: rows, summary, conventions, profiles");
   v->add_flag("--markdown", a.markdown, "Markdown tables (scripts/validation-doc.sh writes docs/validation.md with them)");
-  v->add_option("--profile,-p", a.profile, "'datasheet' (default): the datasheet profile of each GPU, as estimate uses; 'published': the bundled published profiles (site/profiles); a file: that profile for its GPU's records");
+  v->add_option("--profile,-p", a.profile, "'datasheet' (default): the datasheet profile of each GPU, as estimate uses; 'published' or 'measured': the bundled profiles of that source (site/profiles; GPUs without one keep the datasheet); a file: that profile for its GPU's records");
   v->add_option("--only", a.only, "only records whose id starts with this");
   return v;
 }
@@ -142,10 +142,10 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
   ValidateOptions opt;
   opt.only_prefix = a.only;
   // Default: the datasheet profile, as `llmcalc estimate` and the web page use when no profile is
-  // loaded. "published": the bundled published profiles (site/profiles). A file: that profile for
-  // its GPU's records.
-  if (a.profile == "published") {
-    Result<std::vector<HardwareProfile>> bundled = bundled_profiles();
+  // loaded. "published" / "measured": the bundled profiles of that source (site/profiles). A file:
+  // that profile for its GPU's records.
+  if (a.profile == "published" || a.profile == "measured") {
+    Result<std::vector<HardwareProfile>> bundled = bundled_profiles(a.profile);
     if (!bundled) return fail(err, bundled.error());
     opt.default_profiles = *bundled;
     opt.default_label = "site/profiles";

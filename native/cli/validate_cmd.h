@@ -24,7 +24,8 @@ struct ValidateArgs {
 CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a);
 int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err);
 
-// The published profiles of site/profiles/index.json, embedded at build time.
-Result<std::vector<HardwareProfile>> bundled_profiles();
+// The profiles of site/profiles/index.json (embedded at build time) whose source is `source`
+// ("published", "measured").
+Result<std::vector<HardwareProfile>> bundled_profiles(const std::string& source = "published");
 
 }  // namespace llmc::cli
