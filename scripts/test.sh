@@ -46,6 +46,13 @@ cli_checks() {
   doc_after=$(cat docs/validation.md)
   [[ "$doc_before" == "$doc_after" ]] || { echo "docs/validation.md is stale: rerun scripts/validation-doc.sh and commit it"; git diff --stat docs/validation.md; return 1; }
   echo "CLI: docs/validation.md is what scripts/validation-doc.sh writes"
+  # The ground-truth tables (docs/measurements/*/comparison.md) are generated the same way.
+  local before after
+  before=$(cat docs/measurements/*/comparison.md)
+  LLMCALC="$cli" bash scripts/groundtruth-doc.sh >/dev/null || return 1
+  after=$(cat docs/measurements/*/comparison.md)
+  [[ "$before" == "$after" ]] || { echo "docs/measurements/*/comparison.md is stale: rerun scripts/groundtruth-doc.sh and commit it"; git diff --stat docs/measurements; return 1; }
+  echo "CLI: docs/measurements/*/comparison.md is what scripts/groundtruth-doc.sh writes"
 }
 
 asan() {

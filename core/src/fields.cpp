@@ -127,6 +127,9 @@ std::vector<FieldInfo> make_fields() {
       OPTBOOL("training.master_weights", s.training.master_weights, "keep fp32 master weights (default: from precision)"),
       BOOL("training.grad_fp32_accum_buffer", s.training.grad_fp32_accum_buffer, "fp32 gradient buffer beside 16-bit grads"),
       CHOICE("training.optimizer", s.training.optimizer, Optimizer, "adamw|adam8bit|sgd_momentum|adafactor|lion", "optimizer"),
+      CHOICE("training.optimizer_kernel", s.training.optimizer_kernel, OptimizerKernel, "auto|fused|foreach",
+             "AdamW step as one fused kernel (FusedAdam, torch fused=True) or torch's foreach passes; auto: fused with fused_elementwise, "
+             "foreach under PyTorch eager"),
       INT("training.zero_stage", s.training.zero_stage, 0, 3, "ZeRO stage 0-3 (3 = FSDP full shard; 'fsdp' accepted)"),
       INT("training.zero_shard_group", s.training.zero_shard_group, 0, 1e7, "hybrid shard group size (0: all of dp)"),
       CHOICE("training.grad_reduce", s.training.grad_reduce, GradReduce, "auto|micro_batch|step",

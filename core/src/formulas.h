@@ -73,6 +73,8 @@ struct HeldParams {
 MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, HeldParams* held = nullptr);
 // Bytes per linear weight that Transformer Engine's FP8 copies add beyond training.weight_dtype.
 double fp8_weight_extra_bytes(const Resolved& r);
+// Bytes per linear weight of torch.autocast's cached 16-bit copies (fp32 weights, 16-bit compute).
+double amp_weight_copy_bytes(const Resolved& r);
 // current_fits: whether the scenario's own micro-batch fits (already known), to narrow the search.
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, bool current_fits);
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p);

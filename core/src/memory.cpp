@@ -303,6 +303,11 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
                              (local_params + (lora ? tr_dense : 0)) * wb + local_gemm * fp8_extra,
                              {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"zero_stage", double(z)}, {"dp_shard", d},
                               {"linear_weights_local", local_gemm}, {"fp8_extra_bytes", fp8_extra}});
+  // Autocast's 16-bit weight copies live for a forward and its backward, like activations: each
+  // micro-batch in flight holds its own. They cover the output layer too (last stage: V × h / tp).
+  const double amp_copy = amp_weight_copy_bytes(r);
+  const double head_local = stage == par.pp - 1 ? double(m.vocab) * double(m.hidden) / double(par.tp) : 0.0;
+  const double autocast_weights = amp_copy > 0 ? local_gemm + head_local : 0.0;
   const double stages_grad_bytes = gb + (ts.grad_fp32_accum_buffer ? 4.0 : 0.0);
   // ZeRO-2/3 keep only their shard of the gradients when they reduce after every micro-batch; one
   // reduction per step of several micro-batches means each GPU accumulates the whole gradient.
@@ -377,10 +382,14 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
     if (last_stage && k.last_stage_in_flight_m != k.m) k.last_stage_in_flight = in_flight(r, k, stage), k.last_stage_in_flight_m = k.m;
     const double flights = last_stage ? k.last_stage_in_flight : in_flight(r, k, stage);
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
-    mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes", "in_flight × stored_per_micro_batch + recompute working layer (on the peak stage i)", "bytes",
-                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks)",
-                                   flights * per_micro + working,
-                                   {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working}});
+    const double autocast = autocast_weights * amp_copy;
+    mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes",
+                                   "in_flight × (stored_per_micro_batch + autocast_weights × amp_copy_bytes) + recompute working layer (on the peak stage i)", "bytes",
+                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks); "
+                                   "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast)",
+                                   flights * (per_micro + autocast) + working,
+                                   {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working},
+                                    {"autocast_weights", autocast_weights}, {"amp_copy_bytes", amp_copy}});
     const double logits = last_stage ? (activation_bytes(r) + 4) * double(ts.seq_len) / double(par.cp) * double(b) * double(m.vocab) / double(par.tp) : 0;
     mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes", "(act_bytes + 4) × s/cp × b × V / t on the last stage (logits + fp32 loss copy)", "bytes",
                               "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss)", logits,
@@ -535,6 +544,17 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p) {
 // (training.fp8_params) are that copy: the 16-bit weight goes, the transpose stays. Bytes per
 // linear weight beyond weight_dtype; under ZeRO-3, TE shards the copies like the weights. A
 // one-byte training.weight_dtype is taken as the whole storage, as seed 004's 10Ψ recipe counts.
+// torch.autocast with weights stored wider than the 16-bit compute (fp32 weights, no separate
+// master): each linear's 16-bit copy is cached for the whole forward (and saved for backward
+// without recompute), so the peak holds one per linear weight. FSDP / ZeRO-3 gathers its 16-bit
+// copies into the gather buffers instead (counted there); Megatron-style recipes keep 16-bit
+// weights beside an fp32 master and make no copy.
+double amp_weight_copy_bytes(const Resolved& r) {
+  const double e = activation_bytes(r);
+  if (r.compute_dtype == Dtype::fp8 || r.compute_dtype == Dtype::fp32 || bytes_of(r.weight_dtype) <= e) return 0;
+  return r.s.training.zero_stage >= 3 ? 0 : e;
+}
+
 double fp8_weight_extra_bytes(const Resolved& r) {
   const double wb = bytes_of(r.weight_dtype);
   if (!saves_fp8_gemm_inputs(r) || wb <= 1) return 0;

@@ -51,6 +51,14 @@ const char* to_string(Schedule v) {
 }
 const char* to_string(FlopsFormula v) { return v == FlopsFormula::six_nd ? "6nd" : "detailed"; }
 const char* to_string(Finetune v) { return v == Finetune::lora ? "lora" : "full"; }
+const char* to_string(OptimizerKernel v) {
+  switch (v) {
+    case OptimizerKernel::auto_: return "auto";
+    case OptimizerKernel::fused: return "fused";
+    case OptimizerKernel::foreach: return "foreach";
+  }
+  return "?";
+}
 const char* to_string(GradReduce v) {
   switch (v) {
     case GradReduce::auto_: return "auto";

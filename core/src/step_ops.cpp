@@ -46,10 +46,28 @@ struct Ctx {
   Dtype gemm_dtype, attn_dtype;
   double e;     // activation bytes per element
   bool eager;   // PyTorch eager: one kernel per op (training.fused_elementwise = false)
+  // Autocast (weights stored wider than the 16-bit compute, no separate master copy): bytes per
+  // linear weight element of its per-micro-batch casts, forward (read W, write the 16-bit copy)
+  // and backward (the 16-bit weight gradient cast up and added into the stored-dtype gradient);
+  // 0 otherwise (amp_cast_bytes).
+  double amp_fwd = 0, amp_bwd = 0;
   // The same with 16-bit GEMMs: FP8 recipes (Megatron-LM, Transformer Engine) keep the output
   // layer and the MoE router out of FP8; attn_dtype is the 16-bit dtype they run in.
-  Ctx sixteen_bit() const { return {kp, attn_dtype, attn_dtype, e, eager}; }
+  Ctx sixteen_bit() const { return {kp, attn_dtype, attn_dtype, e, eager, amp_fwd, amp_bwd}; }
 };
+
+// torch.autocast's weight casts, per linear weight element and micro-batch: forward W + e (the
+// 16-bit copy, cached for the rest of the forward); backward e + G to cast the weight gradient
+// up, and 3·G to add it into the kept gradient (read both, write one). Under ZeRO-3 (FSDP's
+// mixed precision) each GPU casts only its shard, before the gather and after the reduce-scatter.
+// Megatron-style recipes store 16-bit weights beside an fp32 master and cast nothing per
+// micro-batch; FP8 recipes cast once per step (left out, see linear()).
+std::pair<double, double> amp_cast_bytes(const Resolved& r, double e, double zero3_shard) {
+  const double w = bytes_of(r.weight_dtype), g = bytes_of(r.grad_dtype);
+  if (r.compute_dtype == Dtype::fp8 || r.compute_dtype == Dtype::fp32 || w <= e) return {0, 0};
+  const double bwd = r.s.training.finetune == Finetune::lora ? 0 : e + 4 * g;  // frozen weights: no gradient
+  return {(w + e) / zero3_shard, bwd / zero3_shard};
+}
 
 // Where an FP8 GEMM's input comes from: a norm that already writes it in FP8 (Transformer
 // Engine's LayerNormLinear), or a tensor that needs its own cast.
@@ -68,6 +86,12 @@ void linear(const Ctx& c, double T, double k, double n, OpTally& fwd, OpTally& b
   const KernelTime forward = gemm_time(c.kp, c.gemm_dtype, T, n, k, batch);
   fwd.add_gemm(forward);
   if (rerun) rerun->add_gemm(forward);
+  if (c.amp_fwd > 0) {  // autocast: a recomputed forward casts the weight again
+    const KernelTime cast = memory_time(c.kp, MemKernel::cast, k * n * batch * c.amp_fwd);
+    fwd.add_memory(cast);
+    if (rerun) rerun->add_memory(cast);
+    bwd.add_memory(memory_time(c.kp, MemKernel::cast, k * n * batch * c.amp_bwd));
+  }
   bwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, T, k, n, batch));
   bwd.add_gemm(gemm_time(c.kp, c.gemm_dtype, k, n, T, batch));
   if (c.gemm_dtype == Dtype::fp8) {
@@ -194,14 +218,24 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     // over the s/cp × s score matrix (Megatron fused softmax; Korthikanti 2022 §4.1).
     const double bh = b * heads, q = s / cp, scores = bh * q * s;
     OpTally& f = L.attn_core_fwd;
+    // PyTorch eager (torch's math SDPA, under autocast): each op its own pass over the scores:
+    // the causal mask added (read scores and mask, write), softmax in fp32 (cast up, softmax,
+    // cast down for the PV matmul), dropout; backward their gradients in reverse.
+    OpTally eager_bwd;
     f.add_gemm(gemm_time(c.kp, c.attn_dtype, q, s, d, bh));
-    f.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
+    if (c.eager) {
+      eager_ops(c, scores, {3 * e, e + 4, 8, 4 + e}, {e + 4, 12, 4 + e, 2 * e}, f, eager_bwd);
+      if (m.dropout) eager_ops(c, scores, {2 * e + 1}, {2 * e + 1}, f, eager_bwd);
+    } else {
+      f.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
+    }
     f.add_gemm(gemm_time(c.kp, c.attn_dtype, q, d, s, bh));
     L.fwd.add(f, 1);
     if (op_policy) L.selective_op.add(f, 1);  // the per-op policy saves only fused SDPA outputs
     L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, q, s, d, bh));  // dP = dO·Vᵀ
     L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, s, d, q, bh));  // dV = Pᵀ·dO
-    L.bwd.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (3 * e + (m.dropout ? 2 * e + 1 : 0))));
+    if (c.eager) L.bwd.add(eager_bwd, 1);
+    else L.bwd.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (3 * e + (m.dropout ? 2 * e + 1 : 0))));
     L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, q, d, s, bh));  // dQ = dS·K
     L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, s, d, q, bh));  // dK = dSᵀ·Q
   }
@@ -254,7 +288,10 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const HardwareSpec& hw = r.s.hardware;
   const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;  // attention stays 16-bit in fp8 recipes
   const KernelProfile kp(hw);
-  const Ctx c{kp, r.compute_dtype, attn, r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0, !ts.fused_elementwise};
+  const double e = r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0;
+  const double zero3_shard = ts.zero_stage >= 3 ? double(ts.zero_shard_group > 0 ? ts.zero_shard_group : par.dp * par.cp) : 1.0;
+  const auto [amp_fwd, amp_bwd] = amp_cast_bytes(r, e, zero3_shard);
+  const Ctx c{kp, r.compute_dtype, attn, e, !ts.fused_elementwise, amp_fwd, amp_bwd};
 
   // Optimizer step on this GPU's shard: read master (or weights), gradients and states, write
   // master, states and the 16-bit weights; gradient-norm clipping reads the gradients once more.
@@ -264,7 +301,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const double states = ts.optimizer == Optimizer::adamw || ts.optimizer == Optimizer::adam8bit ? 2 : ts.optimizer == Optimizer::adafactor ? 0 : 1;
   const double opt_bytes = local * (2 * master + 2 * bytes_of(r.grad_dtype) + 2 * states * bytes_of(r.optimizer_state_dtype) + (r.master_weights ? bytes_of(r.weight_dtype) : 0));
   if (!ts.cpu_offload_optimizer && opt_bytes > 0) {
-    if (c.eager && ts.optimizer == Optimizer::adamw) {
+    if (ts.optimizer == Optimizer::adamw && adamw_runs_foreach(ts.optimizer_kernel, ts.fused_elementwise)) {
       // Gradient clipping (norm, scale) and torch.optim.AdamW's foreach path: eight passes over
       // the shard (decay, m lerp, v scale, v += g², sqrt, ÷ bias correction, + ε,
       // p −= step·m/denom), then the 16-bit copy.

@@ -2,13 +2,17 @@
 """Compare llmcalc's predictions with train_llama.py's measurements; writes a markdown table.
 
 For each measured configuration it runs `llmcalc estimate --json` with the same model shape,
-micro-batch, sequence length, recompute mode and precision recipe (fp32 params and grads, no
-separate master copy, fp32 AdamW states, bf16 compute, flash attention; one GPU, one micro-batch
-per step) and compares:
+micro-batch, sequence length, recompute mode, attention kernel (flash or not) and precision recipe
+(fp32 params and grads, no separate master copy, fp32 AdamW states in torch's fused kernel, bf16
+compute; eager element-wise kernels, or fused ones for torch.compile; one GPU, one micro-batch per
+step) and compares:
   - peak memory: llmcalc memory.per_gpu.total_bytes vs PyTorch max_memory_reserved + the
     CUDA context measured at start-up;
   - allocated memory: total − cuda_context − fragmentation − comm_buffers vs max_memory_allocated;
-  - step time: llmcalc time.step_s (with --profile when given) vs the median measured step.
+  - step time: llmcalc time.step_s (with --profile when given) vs the median measured step;
+  - where it comes from: model states vs the memory allocated before a step, forward + backward
+    and the optimizer step vs their CUDA-event medians.
+scripts/groundtruth-doc.sh runs it for every docs/measurements/*/train_llama.json.
 
 Usage: python3 gpu/groundtruth/compare.py MEASURED.json --out docs/measurements/<dir>/comparison.md
            [--llmcalc build/native/native/cli/llmcalc] [--gpu h100-sxm] [--profile site/profiles/h100-sxm.json]
@@ -31,7 +35,9 @@ def llmcalc_sets(cfg, gpu):
         "training.recompute": cfg["recompute"],
         "training.flash_attention": "false" if cfg.get("attention") == "math" else "true",
         "training.precision": "bf16_mixed", "training.weight_dtype": "fp32", "training.grad_dtype": "fp32",
-        "training.master_weights": "false", "training.optimizer": "adamw", "training.fused_elementwise": "false",
+        "training.master_weights": "false", "training.optimizer": "adamw", "training.optimizer_kernel": "fused",
+        # eager: each element-wise op its own kernel; compiled: torch.compile's fused kernels.
+        "training.fused_elementwise": "true" if cfg.get("elementwise") == "compiled" else "false",
         "hardware.gpu": gpu, "hardware.gpu_count": 1,
     }
     return [f"{k}={v}" for k, v in sets.items()]
@@ -59,7 +65,7 @@ def gib(b):
 
 def config_name(cfg):
     return (f'{cfg["size"]} mb{cfg["micro_batch"]} s{cfg["seq_len"]} recompute={cfg["recompute"]}'
-            f' attention={cfg.get("attention", "flash")}')
+            f' attention={cfg.get("attention", "flash")} {cfg.get("elementwise", "eager")}')
 
 
 def breakdown_rows(doc, predictions):

@@ -30,6 +30,13 @@ enum class Finetune { full, lora };
 // FSDP no_sync / set_requires_gradient_sync(False), PyTorch pipelining). auto: micro_batch under
 // ZeRO-2/3, step under ZeRO-0/1.
 enum class GradReduce { auto_, micro_batch, step };
+// How the AdamW step runs: one fused kernel (apex/Transformer Engine FusedAdam, torch's
+// fused=True) or torch.optim.AdamW's foreach chain of passes; auto: fused under fused element-wise
+// kernels, foreach under PyTorch eager (torch's own default on CUDA).
+enum class OptimizerKernel { auto_, fused, foreach };
+inline bool adamw_runs_foreach(OptimizerKernel k, bool fused_elementwise) {
+  return k == OptimizerKernel::auto_ ? !fused_elementwise : k == OptimizerKernel::foreach;
+}
 inline bool reduces_every_micro_batch(GradReduce g, int zero_stage) {
   return g == GradReduce::auto_ ? zero_stage >= 2 : g == GradReduce::micro_batch;
 }
@@ -50,6 +57,7 @@ struct TrainingSpec {
   int64_t zero_shard_group = 0;         // hybrid shard: shard within groups of this many dp ranks (0: all dp)
   bool cpu_offload_optimizer = false;
   GradReduce grad_reduce = GradReduce::auto_;
+  OptimizerKernel optimizer_kernel = OptimizerKernel::auto_;
   Recompute recompute = Recompute::none;
   int64_t recompute_layers = 0;         // with full: recompute only this many layers per stage (0: all)
   // With selective: Megatron-core module names, comma-separated (core_attn, layernorm,
@@ -120,6 +128,7 @@ const char* to_string(Schedule v);
 const char* to_string(FlopsFormula v);
 const char* to_string(Finetune v);
 const char* to_string(GradReduce v);
+const char* to_string(OptimizerKernel v);
 
 // Everything derived from the scenario before any formula runs: defaults resolved, divisibility
 // checked. Every estimate works from a Resolved, never from raw input.
