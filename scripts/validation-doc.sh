@@ -278,9 +278,13 @@ step, NCCL traffic shares the HBM and eight GPUs of a node run at their power ca
 measures neither (the SMs NCCL holds during overlapped communication are modelled on both
 profiles: docs/formulas.md, Communication). The H100 131K row goes the other way (−11 % with
 the published profile, +12 % with the datasheet's): Meta's attention kernels were faster than
-FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's Hopper-native rates are closer to. The calibration bench (`gpu/`) times kernels in isolation too, so
-its profiles will share the first bias until the ground-truth script (`gpu/groundtruth/`)
-measures the in-step slowdown on a real run; see docs/measurements/README.md.
+FlashAttention-2's on H100 (0.31–0.33 of peak), which the datasheet's Hopper-native rates are closer to. The calibration bench (`gpu/`) times kernels in isolation too, and
+its first H100 profile (`--profile measured`, measured 2026-11-22) shares the first bias: the
+three Llama 3 rows come out +17.3, +17.3 and +11.8 % and this file's throughput MAE 5.2 %. On one
+GPU the isolated rates do hold inside a step (the ground truth of docs/measurements/README.md:
+fused-attention steps −8…+9 %), so what the measured profile lacks is the multi-GPU part (NCCL
+sharing SMs and HBM, a node's power cap), which one GPU cannot measure; the datasheet profile
+stays the default.
 
 ## Why the Llama 3 rows miss the 10 % target
 
