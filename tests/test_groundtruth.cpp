@@ -94,7 +94,7 @@ TEST_CASE("ground truth: model states, optimizer, step time and peak memory agai
         flash_abs += std::abs(step);
         ++flash_n;
       } else {
-        // The unfused (math) attention path is predicted 15-25 % fast (its batched score GEMMs
+        // The unfused (math) attention path is predicted 16-24 % fast (its batched score GEMMs
         // run at about half the rate of the fitted curve): fast, never slow.
         CHECK(step < 0);
         CHECK(step > -0.30);

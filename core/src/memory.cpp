@@ -544,6 +544,12 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p) {
 // (training.fp8_params) are that copy: the 16-bit weight goes, the transpose stays. Bytes per
 // linear weight beyond weight_dtype; under ZeRO-3, TE shards the copies like the weights. A
 // one-byte training.weight_dtype is taken as the whole storage, as seed 004's 10Ψ recipe counts.
+double fp8_weight_extra_bytes(const Resolved& r) {
+  const double wb = bytes_of(r.weight_dtype);
+  if (!saves_fp8_gemm_inputs(r) || wb <= 1) return 0;
+  return r.s.training.fp8_params ? 2.0 - wb : 2.0;
+}
+
 // torch.autocast with weights stored wider than the 16-bit compute (fp32 weights, no separate
 // master): each linear's 16-bit copy is cached for the whole forward (and saved for backward
 // without recompute), so the peak holds one per linear weight. FSDP / ZeRO-3 gathers its 16-bit
@@ -553,12 +559,6 @@ double amp_weight_copy_bytes(const Resolved& r) {
   const double e = activation_bytes(r);
   if (r.compute_dtype == Dtype::fp8 || r.compute_dtype == Dtype::fp32 || bytes_of(r.weight_dtype) <= e) return 0;
   return r.s.training.zero_stage >= 3 ? 0 : e;
-}
-
-double fp8_weight_extra_bytes(const Resolved& r) {
-  const double wb = bytes_of(r.weight_dtype);
-  if (!saves_fp8_gemm_inputs(r) || wb <= 1) return 0;
-  return r.s.training.fp8_params ? 2.0 - wb : 2.0;
 }
 
 }  // namespace llmc::detail

@@ -219,12 +219,13 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     const double bh = b * heads, q = s / cp, scores = bh * q * s;
     OpTally& f = L.attn_core_fwd;
     // PyTorch eager (torch's math SDPA, under autocast): each op its own pass over the scores:
-    // the causal mask added (read scores and mask, write), softmax in fp32 (cast up, softmax,
-    // cast down for the PV matmul), dropout; backward their gradients in reverse.
+    // the causal mask added (read the scores, write them; the s × s mask is shared by every
+    // sequence and head, so left out), softmax in fp32 (cast up, softmax, cast down for the PV
+    // matmul), dropout; backward their gradients in reverse.
     OpTally eager_bwd;
     f.add_gemm(gemm_time(c.kp, c.attn_dtype, q, s, d, bh));
     if (c.eager) {
-      eager_ops(c, scores, {3 * e, e + 4, 8, 4 + e}, {e + 4, 12, 4 + e, 2 * e}, f, eager_bwd);
+      eager_ops(c, scores, {2 * e, e + 4, 8, 4 + e}, {e + 4, 12, 4 + e, 2 * e}, f, eager_bwd);
       if (m.dropout) eager_ops(c, scores, {2 * e + 1}, {2 * e + 1}, f, eager_bwd);
     } else {
       f.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
