@@ -13,7 +13,8 @@ Each configuration also records the model states allocated before a step (parame
 AdamW states) and the medians of its three phases (forward, backward, optimizer) from CUDA events;
 --kernels FILE writes the top GPU kernels of one more step per configuration (torch.profiler).
 
-Usage: python3 gpu/groundtruth/train_llama.py --out measurements.json [--quick] [--steps 8] [--kernels FILE]
+Usage: python3 gpu/groundtruth/train_llama.py --out measurements.json [--quick | --configs full|quick|heldout]
+           [--steps 8] [--kernels FILE]
 """
 import argparse
 import datetime
@@ -36,6 +37,8 @@ ATTENTION_BACKENDS = {"flash": [SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATT
 SIZES = {
     "llama-1b": dict(layers=16, hidden=2048, heads=32, kv_heads=8, ffn_hidden=8192, vocab=128256),
     "llama-3b": dict(layers=28, hidden=3072, heads=24, kv_heads=8, ffn_hidden=8192, vocab=128256),
+    # Qwen3-0.6B's shape (head_dim 64, a 152K vocabulary), written as this script's Llama layer.
+    "small-0.6b": dict(layers=28, hidden=1024, heads=16, kv_heads=8, ffn_hidden=3072, vocab=151936),
 }
 
 # (size, micro_batch, seq_len, recompute, attention, elementwise): each fits in 80 GB by llmcalc's
@@ -52,6 +55,15 @@ FULL_CONFIGS = [
     ("llama-1b", 4, 2048, "none", "flash", "compiled"), ("llama-3b", 1, 2048, "none", "flash", "compiled"),
 ]
 QUICK_CONFIGS = [("llama-1b", 1, 2048, "none", "flash", "eager"), ("llama-1b", 2, 4096, "full", "flash", "eager")]
+# Held out: measured after llmcalc's model was changed to fit FULL_CONFIGS (docs/measurements/
+# README.md), to see whether those changes carry to shapes and settings they were not made on.
+HELDOUT_CONFIGS = [
+    ("small-0.6b", 8, 2048, "none", "flash", "eager"), ("small-0.6b", 4, 4096, "full", "flash", "eager"),
+    ("small-0.6b", 8, 2048, "none", "flash", "compiled"), ("small-0.6b", 2, 2048, "none", "math", "eager"),
+    ("llama-1b", 8, 1024, "none", "flash", "eager"), ("llama-1b", 1, 16384, "full", "flash", "eager"),
+    ("llama-3b", 4, 2048, "full", "flash", "eager"), ("llama-3b", 2, 2048, "none", "flash", "compiled"),
+]
+CONFIG_SETS = {"full": FULL_CONFIGS, "quick": QUICK_CONFIGS, "heldout": HELDOUT_CONFIGS}
 
 
 class RMSNorm(nn.Module):
@@ -208,7 +220,8 @@ def run_config(size, micro_batch, seq_len, recompute, attention, elementwise, st
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="the quick set (same as --configs quick)")
+    ap.add_argument("--configs", choices=sorted(CONFIG_SETS), default="full", help="which configurations to run")
     ap.add_argument("--steps", type=int, default=8)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--kernels", default="", help="also write each config's top GPU kernels (torch.profiler) to this file")
@@ -222,7 +235,7 @@ def main():
     free, total = torch.cuda.mem_get_info()
     context_bytes = total - free - torch.cuda.memory_reserved()
     results, kernels = [], ([] if a.kernels else None)
-    for cfg in QUICK_CONFIGS if a.quick else FULL_CONFIGS:
+    for cfg in CONFIG_SETS["quick" if a.quick else a.configs]:
         print(f"train_llama.py: {cfg}", file=sys.stderr, flush=True)
         try:
             results.append(run_config(*cfg, steps=a.steps, warmup=a.warmup, kernels=kernels))
