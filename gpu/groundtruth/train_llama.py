@@ -18,6 +18,7 @@ Usage: python3 gpu/groundtruth/train_llama.py --out measurements.json [--quick |
 """
 import argparse
 import datetime
+import gc
 import json
 import math
 import statistics
@@ -244,6 +245,10 @@ def main():
                                 elementwise=cfg[5], model=SIZES[cfg[0]], oom=True, error=str(e)[:300]))
         except Exception as e:  # e.g. torch.compile unavailable: say so, keep the other configs
             print(f"train_llama.py: {cfg} failed: {type(e).__name__}: {str(e)[:300]}", file=sys.stderr)
+        # torch.compile's caches keep a compiled configuration's tensors alive: a first held-out
+        # run measured 5 GiB too much "model state" in the two configurations after one.
+        torch._dynamo.reset()
+        gc.collect()
         torch.cuda.empty_cache()
     props = torch.cuda.get_device_properties(0)
     doc = dict(tool="gpu/groundtruth/train_llama.py", date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
