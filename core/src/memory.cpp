@@ -390,10 +390,18 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
                                    flights * (per_micro + autocast) + working,
                                    {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working},
                                     {"autocast_weights", autocast_weights}, {"amp_copy_bytes", amp_copy}});
-    const double logits = last_stage ? (activation_bytes(r) + 4) * double(ts.seq_len) / double(par.cp) * double(b) * double(m.vocab) / double(par.tp) : 0;
-    mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes", "(act_bytes + 4) × s/cp × b × V / t on the last stage (logits + fp32 loss copy)", "bytes",
-                              "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss)", logits,
-                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"V", double(m.vocab)}, {"t", double(par.tp)}});
+    // Megatron's vocab-parallel cross-entropy (and other fused losses) holds the 16-bit logits
+    // and one fp32 copy: e + 4 bytes per logit. PyTorch eager F.cross_entropy(logits.float())
+    // saves log-softmax's fp32 output; the loss's backward then allocates the fp32 gradients of
+    // that output and of its input while it lives, with every layer's activations still held:
+    // 12 bytes per logit (measured: docs/measurements/README.md, "Ground truth").
+    const double per_logit = ts.fused_elementwise ? activation_bytes(r) + 4 : 12.0;
+    const double logits = last_stage ? per_logit * double(ts.seq_len) / double(par.cp) * double(b) * double(m.vocab) / double(par.tp) : 0;
+    mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes",
+                              "bytes_per_logit × s/cp × b × V / t on the last stage (fused loss: act_bytes + 4, logits + fp32 copy; "
+                              "eager: 12, fp32 log-softmax output + its gradient + its input's gradient)", "bytes",
+                              "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)", logits,
+                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"V", double(m.vocab)}, {"t", double(par.tp)}, {"bytes_per_logit", per_logit}});
   }
   int groups = 0;
   for (int64_t g : {par.tp, par.pp, k.dp * par.cp, par.cp, par.ep}) groups += g > 1 ? 1 : 0;
