@@ -42,8 +42,8 @@ SIZES = {
     "small-0.6b": dict(layers=28, hidden=1024, heads=16, kv_heads=8, ffn_hidden=3072, vocab=151936),
 }
 
-# (size, micro_batch, seq_len, recompute, attention, elementwise): each fits in 80 GB by llmcalc's
-# estimate, so a measured out-of-memory is a finding. attention "math" is SDPA's unfused kernel
+# (size, micro_batch, seq_len, recompute, attention, elementwise): each chosen to fit in 80 GB by
+# llmcalc's estimate, so a measured out-of-memory is a finding. attention "math" is SDPA's unfused kernel
 # (scores materialised); elementwise "eager" runs every element-wise op as its own kernel, "compiled"
 # fuses them with torch.compile (each layer, and the output layer with the loss), as fused
 # frameworks do.
