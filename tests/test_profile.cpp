@@ -198,4 +198,8 @@ TEST_CASE("the measured H100 profile: loads, meets the anchors, and times the la
   REQUIRE(e.ok());
   CHECK(e->time.kernels_from_table > 20);
   CHECK(e->time.gemm_s < sheet->time.gemm_s);
+  // Capacity: the free memory the bench found (84,465,090,560 B after its context) and the
+  // context llmcalc counts, instead of the datasheet's 80 GiB.
+  CHECK(sheet->mem.capacity_bytes == 80.0 * 1073741824.0);
+  CHECK(e->mem.capacity_bytes == 84465090560.0 + e->mem.cuda_context_bytes);
 }

@@ -418,7 +418,14 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   mem.total_bytes = tr.add("memory.per_gpu.total_bytes", "model_states + activations + logits + comm_buffers + cuda_context + fragmentation", "bytes",
                            "sum", allocated + mem.cuda_context_bytes + mem.fragmentation_bytes,
                            {{"model_states", mem.model_states_bytes}, {"activations", mem.activations_bytes}, {"logits", mem.logits_bytes}});
-  mem.capacity_bytes = hw.gpu.memory_gib * kGiB;
+  // A measured profile knows what the GPU really offers: what cudaMemGetInfo left free after the
+  // bench's CUDA context (H100 80GB: 78.7 GiB), plus the context llmcalc counts in the total.
+  const double usable = hw.profile ? hw.profile->usable_memory_bytes : 0.0;
+  mem.capacity_bytes = tr.add("memory.per_gpu.capacity_bytes",
+                              usable > 0 ? "profile usable_memory_bytes + cuda_context" : "gpu.memory_gib × 2^30", "bytes",
+                              usable > 0 ? "measured free memory on an idle GPU (hardware profile)" : "datasheet memory size",
+                              usable > 0 ? usable + mem.cuda_context_bytes : hw.gpu.memory_gib * kGiB,
+                              {{"memory_gib", hw.gpu.memory_gib}, {"usable_memory_bytes", usable}, {"cuda_context", mem.cuda_context_bytes}});
   mem.headroom_bytes = mem.capacity_bytes - mem.total_bytes;
   return out;
 }
