@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "formulas.h"
 #include "llmc/profile.h"
 #include "test_util.h"
 
@@ -171,4 +172,27 @@ TEST_CASE("training.optimizer_kernel: fused is one pass, foreach its chain; auto
   const Status bad = set_field(s, "training.optimizer_kernel", "apex");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().field == "training.optimizer_kernel");
+}
+
+// Which recipes torch.autocast's per-micro-batch weight casts apply to: weights wider than a
+// 16-bit compute dtype. The fp32 recipe computes in tf32 from its fp32 weights (no cast), and
+// FP8 recipes cast once per step.
+TEST_CASE("autocast casts weights only with 16-bit compute from wider weights") {
+  auto casts = [](const Sets& sets) {
+    Result<Resolved> r = resolve(scenario(sets));
+    REQUIRE(r.ok());
+    return detail::autocast_casts_weights(*r);
+  };
+  const Sets fp32_weights = {{"training.weight_dtype", "fp32"}, {"training.master_weights", "false"}};
+  auto with = [&](const char* precision, bool wide) {
+    Sets s = {{"model.preset", "llama3.1-8b"}, {"training.precision", precision}};
+    if (wide) s.insert(s.end(), fp32_weights.begin(), fp32_weights.end());
+    return casts(s);
+  };
+  CHECK(with("bf16_mixed", true));
+  CHECK(with("fp16_mixed", true));
+  CHECK_FALSE(with("bf16_mixed", false));  // Megatron: bf16 weights beside an fp32 master
+  CHECK_FALSE(with("fp32", false));        // tf32 compute reads fp32 weights
+  CHECK_FALSE(with("fp8_mixed", true));
+  CHECK_FALSE(with("bf16_pure", false));
 }

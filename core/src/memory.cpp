@@ -565,15 +565,20 @@ double fp8_weight_extra_bytes(const Resolved& r) {
   return r.s.training.fp8_params ? 2.0 - wb : 2.0;
 }
 
-// torch.autocast with weights stored wider than the 16-bit compute (fp32 weights, no separate
-// master): each linear's 16-bit copy is cached for the whole forward (and saved for backward
-// without recompute), so the peak holds one per linear weight. FSDP / ZeRO-3 gathers its 16-bit
-// copies into the gather buffers instead (counted there); Megatron-style recipes keep 16-bit
-// weights beside an fp32 master and make no copy.
+// torch.autocast: weights stored wider than a 16-bit compute dtype (fp32 weights with bf16 or
+// fp16 compute, no separate master). Not the fp32 recipe (tf32 compute reads the fp32 weights),
+// nor FP8 recipes (Transformer Engine casts once per step: fp8_weight_extra_bytes).
+bool autocast_casts_weights(const Resolved& r) {
+  const bool sixteen_bit = r.compute_dtype == Dtype::bf16 || r.compute_dtype == Dtype::fp16;
+  return sixteen_bit && bytes_of(r.weight_dtype) > bytes_of(r.compute_dtype);
+}
+
+// Under autocast each linear's 16-bit copy is cached for the whole forward (and saved for
+// backward without recompute), so the peak holds one per linear weight. FSDP / ZeRO-3 gathers its
+// 16-bit copies into the gather buffers instead (counted there); Megatron-style recipes keep
+// 16-bit weights beside an fp32 master and make no copy.
 double amp_weight_copy_bytes(const Resolved& r) {
-  const double e = activation_bytes(r);
-  if (r.compute_dtype == Dtype::fp8 || r.compute_dtype == Dtype::fp32 || bytes_of(r.weight_dtype) <= e) return 0;
-  return r.s.training.zero_stage >= 3 ? 0 : e;
+  return autocast_casts_weights(r) && r.s.training.zero_stage < 3 ? bytes_of(r.compute_dtype) : 0;
 }
 
 }  // namespace llmc::detail

@@ -62,9 +62,9 @@ struct Ctx {
 // mixed precision) each GPU casts only its shard, before the gather and after the reduce-scatter.
 // Megatron-style recipes store 16-bit weights beside an fp32 master and cast nothing per
 // micro-batch; FP8 recipes cast once per step (left out, see linear()).
-std::pair<double, double> amp_cast_bytes(const Resolved& r, double e, double zero3_shard) {
-  const double w = bytes_of(r.weight_dtype), g = bytes_of(r.grad_dtype);
-  if (r.compute_dtype == Dtype::fp8 || r.compute_dtype == Dtype::fp32 || w <= e) return {0, 0};
+std::pair<double, double> amp_cast_bytes(const Resolved& r, double zero3_shard) {
+  if (!autocast_casts_weights(r)) return {0, 0};
+  const double w = bytes_of(r.weight_dtype), g = bytes_of(r.grad_dtype), e = bytes_of(r.compute_dtype);
   const double bwd = r.s.training.finetune == Finetune::lora ? 0 : e + 4 * g;  // frozen weights: no gradient
   return {(w + e) / zero3_shard, bwd / zero3_shard};
 }
@@ -291,7 +291,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const KernelProfile kp(hw);
   const double e = r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0;
   const double zero3_shard = ts.zero_stage >= 3 ? double(ts.zero_shard_group > 0 ? ts.zero_shard_group : par.dp * par.cp) : 1.0;
-  const auto [amp_fwd, amp_bwd] = amp_cast_bytes(r, e, zero3_shard);
+  const auto [amp_fwd, amp_bwd] = amp_cast_bytes(r, zero3_shard);
   const Ctx c{kp, r.compute_dtype, attn, e, !ts.fused_elementwise, amp_fwd, amp_bwd};
 
   // Optimizer step on this GPU's shard: read master (or weights), gradients and states, write
