@@ -290,13 +290,14 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;  // attention stays 16-bit in fp8 recipes
   const KernelProfile kp(hw);
   const double e = r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0;
-  const double zero3_shard = ts.zero_stage >= 3 ? double(ts.zero_shard_group > 0 ? ts.zero_shard_group : par.dp * par.cp) : 1.0;
-  const auto [amp_fwd, amp_bwd] = amp_cast_bytes(r, zero3_shard);
+  // The ranks ZeRO shards over: the hybrid-shard group, or all of dp × cp.
+  const double zero_group = double(ts.zero_shard_group > 0 ? ts.zero_shard_group : par.dp * par.cp);
+  const auto [amp_fwd, amp_bwd] = amp_cast_bytes(r, ts.zero_stage >= 3 ? zero_group : 1.0);
   const Ctx c{kp, r.compute_dtype, attn, e, !ts.fused_elementwise, amp_fwd, amp_bwd};
 
   // Optimizer step on this GPU's shard: read master (or weights), gradients and states, write
   // master, states and the 16-bit weights; gradient-norm clipping reads the gradients once more.
-  const double shard = ts.zero_stage >= 1 ? double(ts.zero_shard_group > 0 ? ts.zero_shard_group : par.dp * par.cp) : 1.0;
+  const double shard = ts.zero_stage >= 1 ? zero_group : 1.0;
   const double local = (ts.finetune == Finetune::lora ? p.trainable / double(par.tp * par.pp) : p.per_gpu) / shard;
   const double master = r.master_weights ? 4 : bytes_of(r.weight_dtype);
   const double states = ts.optimizer == Optimizer::adamw || ts.optimizer == Optimizer::adam8bit ? 2 : ts.optimizer == Optimizer::adafactor ? 0 : 1;
