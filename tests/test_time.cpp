@@ -425,3 +425,16 @@ TEST_CASE("selective_op is refused for MoE, biased and size-only models, naming 
   CHECK(size_only.field == "training.recompute");
   CHECK(size_only.message.find("model shape") != std::string::npos);
 }
+
+// The fp32 recipe keeps 4-byte activations, and its element-wise kernels (norms, activations,
+// rotary, residual adds, loss) move twice the bytes of a 16-bit recipe's: memory-bound time a bit
+// under twice (fixed launch costs and the profile's rate-vs-size curve). It computes in tf32, so
+// the element size comes from the recipe, not from the compute dtype.
+TEST_CASE("fp32 recipe: element-wise kernels move 4-byte activations") {
+  auto mem_s = [](const char* precision) {
+    return run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h100-sxm"}, {"training.precision", precision}}).time.memory_bound_s;
+  };
+  const double ratio = mem_s("fp32") / mem_s("bf16_mixed");
+  CHECK(ratio > 1.7);
+  CHECK(ratio < 2.0);
+}

@@ -73,6 +73,8 @@ struct HeldParams {
 MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, Trace* t, HeldParams* held = nullptr);
 // Bytes per linear weight that Transformer Engine's FP8 copies add beyond training.weight_dtype.
 double fp8_weight_extra_bytes(const Resolved& r);
+// Bytes per activation element: 4 in the fp32 recipe (tf32 compute), else 2.
+double activation_bytes(const Resolved& r);
 // torch.autocast's per-micro-batch weight casts apply: weights wider than a 16-bit compute dtype.
 bool autocast_casts_weights(const Resolved& r);
 // Bytes per linear weight of torch.autocast's cached 16-bit copies (fp32 weights, 16-bit compute).

@@ -8,6 +8,9 @@
 #include "formulas.h"
 
 namespace llmc::detail {
+
+double activation_bytes(const Resolved& r) { return r.s.training.precision == Precision::fp32 ? 4.0 : 2.0; }
+
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -73,8 +76,6 @@ Shard stage_params(const Resolved& r, const ParamCounts& p, int64_t stage) {
   s.gemm *= scale;
   return s;
 }
-
-double activation_bytes(const Resolved& r) { return r.s.training.precision == Precision::fp32 ? 4.0 : 2.0; }
 
 // FP8 recipes (Transformer Engine's, the one step_ops.cpp times) save each FP8 GEMM's input for
 // its weight gradient as the FP8 copy the forward made, one byte per element: the norms' FP8

@@ -289,7 +289,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p) {
   const HardwareSpec& hw = r.s.hardware;
   const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;  // attention stays 16-bit in fp8 recipes
   const KernelProfile kp(hw);
-  const double e = r.compute_dtype == Dtype::fp32 ? 4.0 : 2.0;
+  const double e = activation_bytes(r);
   // The ranks ZeRO shards over: the hybrid-shard group, or all of dp × cp.
   const double zero_group = double(ts.zero_shard_group > 0 ? ts.zero_shard_group : par.dp * par.cp);
   const auto [amp_fwd, amp_bwd] = amp_cast_bytes(r, ts.zero_stage >= 3 ? zero_group : 1.0);
