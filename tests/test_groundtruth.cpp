@@ -7,8 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "formulas.h"
 #include "llmc/profile.h"
@@ -19,20 +17,8 @@ using namespace llmc::test;
 
 namespace {
 
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/" + path);
-  REQUIRE(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return nlohmann::json::parse(ss.str());
-}
-
 HardwareProfile read_profile(const std::string& path) {
-  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/" + path);
-  REQUIRE(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  Result<HardwareProfile> p = profile_from_json(ss.str());
+  Result<HardwareProfile> p = profile_from_json(source_text(path));
   REQUIRE(p.ok());
   return *p;
 }
@@ -74,7 +60,7 @@ constexpr Run kRuns[] = {{"docs/measurements/2026-11-22-nvidia-h100-80gb-hbm3", 
 
 TEST_CASE("ground truth: model states, optimizer, step time and peak memory against the H100 and H200 runs") {
   for (const Run& run : kRuns) {
-    const nlohmann::json doc = read_json(std::string(run.dir) + "/" + run.file);
+    const nlohmann::json doc = nlohmann::json::parse(source_text(std::string(run.dir) + "/" + run.file));
     const HardwareProfile profile = read_profile(std::string(run.dir) + "/profile.json");
     const double context = doc["context_bytes"].get<double>();
     double flash_abs = 0, alloc_abs = 0;

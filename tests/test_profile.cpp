@@ -1,6 +1,4 @@
 // Hardware profile files: schema v1 parsing and the loader's refusals.
-#include <fstream>
-#include <sstream>
 
 #include "llmc/catalog.h"
 #include "llmc/profile.h"
@@ -133,11 +131,7 @@ TEST_CASE("measured tables: implausible values are refused with the path and the
 // kernel records of validation/public.json (the ctest published_profiles_up_to_date checks the
 // file is what the records give). Its tables carry the cited numbers and the time model reads them.
 TEST_CASE("the published H100 profile: cited kernel numbers, read by the time model") {
-  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/site/profiles/h100-sxm.published.json");
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  Result<HardwareProfile> p = profile_from_json(text.str());
+  Result<HardwareProfile> p = profile_from_json(source_text("site/profiles/h100-sxm.published.json"));
   REQUIRE(p.ok());
   CHECK(p->source == "published");
   // FlashAttention-2 fwd+bwd, causal, head dim 128, 8k: 308 TFLOP/s (fa2_h100_fwdbwd_hdim128_causal).
@@ -171,11 +165,7 @@ TEST_CASE("the published H100 profile: cited kernel numbers, read by the time mo
 // of shared/docs/anchors.md, with bands wide enough for run-to-run variation (three runs that day
 // gave bf16 812, 789 and 808 TFLOP/s) and narrow enough to catch a broken suite.
 TEST_CASE("the measured H100 profile: loads, meets the anchors, and times the layers it measured") {
-  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/site/profiles/h100-sxm.json");
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  Result<HardwareProfile> p = profile_from_json(text.str());
+  Result<HardwareProfile> p = profile_from_json(source_text("site/profiles/h100-sxm.json"));
   REQUIRE(p.ok());
   CHECK(p->source == "measured");
   CHECK(p->gpu_id == "h100-sxm");

@@ -2,6 +2,8 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,5 +49,17 @@ inline Error run_error(const Sets& sets) {
 }
 
 inline bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+
+#ifdef LLMC_SOURCE_DIR
+// The text of a file of the source tree (path relative to its root); fails the test if unreadable.
+inline std::string source_text(const std::string& path) {
+  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/" + path, std::ios::binary);
+  INFO(path);
+  REQUIRE(in);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+#endif
 
 }  // namespace llmc::test

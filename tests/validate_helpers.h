@@ -2,9 +2,7 @@
 #pragma once
 #include <doctest/doctest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "llmc/validate.h"
@@ -13,13 +11,7 @@
 
 namespace llmc::test {
 
-inline std::string validation_file(const std::string& name) {
-  std::ifstream in(std::string(LLMC_SOURCE_DIR) + "/validation/" + name, std::ios::binary);
-  REQUIRE(in);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+inline std::string validation_file(const std::string& name) { return source_text("validation/" + name); }
 inline std::string public_json() { return validation_file("public.json"); }
 
 inline ValidateOptions bundled_options() {
