@@ -39,20 +39,20 @@ cli_checks() {
   local rc=$?
   [[ $rc -eq 2 && $err == "llmcalc: error: parallel.tp: "* && $(printf '%s\n' "$err" | wc -l) -eq 1 ]] || { echo "bad-input check: rc=$rc err=$err"; return 1; }
   echo "CLI: examples run, bad input exits 2 with: $err"
-  # docs/validation.md is generated: regenerating it from this build must not change it.
-  local doc_before doc_after
-  doc_before=$(cat docs/validation.md)
-  LLMCALC="$cli" bash scripts/validation-doc.sh >/dev/null || return 1
-  doc_after=$(cat docs/validation.md)
-  [[ "$doc_before" == "$doc_after" ]] || { echo "docs/validation.md is stale: rerun scripts/validation-doc.sh and commit it"; git diff --stat docs/validation.md; return 1; }
-  echo "CLI: docs/validation.md is what scripts/validation-doc.sh writes"
-  # The ground-truth tables (docs/measurements/*/comparison.md) are generated the same way.
-  local before after
-  before=$(cat docs/measurements/*/comparison.md)
-  LLMCALC="$cli" bash scripts/groundtruth-doc.sh >/dev/null || return 1
-  after=$(cat docs/measurements/*/comparison.md)
-  [[ "$before" == "$after" ]] || { echo "docs/measurements/*/comparison.md is stale: rerun scripts/groundtruth-doc.sh and commit it"; git diff --stat docs/measurements; return 1; }
-  echo "CLI: docs/measurements/*/comparison.md is what scripts/groundtruth-doc.sh writes"
+  # Generated documents: regenerating them from this build must not change them.
+  regenerates_unchanged "$cli" scripts/validation-doc.sh docs/validation.md || return 1
+  regenerates_unchanged "$cli" scripts/groundtruth-doc.sh docs/measurements/*/comparison*.md
+}
+
+# regenerates_unchanged CLI SCRIPT FILE...: run SCRIPT with this build's CLI; FILEs must not change.
+regenerates_unchanged() {
+  local cli=$1 script=$2 before after
+  shift 2
+  before=$(cat "$@")
+  LLMCALC="$cli" bash "$script" >/dev/null || return 1
+  after=$(cat "$@")
+  [[ "$before" == "$after" ]] || { echo "$* stale: rerun $script and commit"; git diff --stat -- "$@"; return 1; }
+  echo "CLI: $* are what $script writes"
 }
 
 asan() {
