@@ -173,12 +173,19 @@ def run_config(size, micro_batch, seq_len, recompute, attention, elementwise, st
     x, y = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
     times, phases, static = [], [], 0
 
-    def one_step():
+    def one_step(ev=None):
+        """One training step; with `ev` (4 CUDA events), recorded around forward, backward and
+        the optimizer."""
+        mark = (lambda i: ev[i].record()) if ev else (lambda i: None)
+        mark(0)
         with torch.autocast("cuda", dtype=torch.bfloat16):
             loss = model(x, y)
+        mark(1)
         loss.backward()
+        mark(2)
         opt.step()
-        opt.zero_grad(set_to_none=False)
+        opt.zero_grad(set_to_none=False)  # keep gradient buffers allocated, as frameworks do
+        mark(3)
         return loss
 
     for step in range(warmup + steps):
@@ -188,15 +195,7 @@ def run_config(size, micro_batch, seq_len, recompute, attention, elementwise, st
         ev = [torch.cuda.Event(enable_timing=True) for _ in range(4)]
         torch.cuda.synchronize()
         t0 = time.perf_counter()
-        ev[0].record()
-        with torch.autocast("cuda", dtype=torch.bfloat16):
-            loss = model(x, y)
-        ev[1].record()
-        loss.backward()
-        ev[2].record()
-        opt.step()
-        opt.zero_grad(set_to_none=False)  # keep gradient buffers allocated, as frameworks do
-        ev[3].record()
+        loss = one_step(ev)
         torch.cuda.synchronize()
         if step >= warmup:
             times.append(time.perf_counter() - t0)
