@@ -34,6 +34,7 @@ Estimate predict(const nlohmann::json& cfg, const HardwareProfile& profile) {
                          {"training.micro_batch", str(cfg["micro_batch"])}, {"training.global_batch_seqs", str(cfg["micro_batch"])},
                          {"training.recompute", cfg["recompute"].get<std::string>()},
                          {"training.flash_attention", cfg["attention"] == "math" ? "false" : "true"},
+                         {"training.unfused_attention", cfg["attention"] == "math" ? "sdpa_math_tf32" : "matmul"},
                          {"training.precision", "bf16_mixed"}, {"training.weight_dtype", "fp32"}, {"training.grad_dtype", "fp32"},
                          {"training.master_weights", "false"}, {"training.optimizer", "adamw"}, {"training.optimizer_kernel", "fused"},
                          {"training.fused_elementwise", cfg["elementwise"] == "compiled" ? "true" : "false"},
@@ -89,18 +90,22 @@ TEST_CASE("ground truth: model states, optimizer, step time and peak memory agai
         flash_abs += std::abs(step);
         ++flash_n;
       } else {
-        // The unfused (math) attention path is predicted 16-24 % fast (its batched score GEMMs
-        // run at about half the rate of the fitted curve): fast, never slow.
+        // PyTorch's math SDPA (fp32, TF32 matmuls) is predicted 10-14 % fast: two score-sized
+        // element-wise kernels per layer in its backward (about 0.45 ms of 4.1 for llama-1b,
+        // kernels.txt) are not in llmcalc's reading of the op. It was 16-25 % fast when llmcalc
+        // timed it as 16-bit GEMMs and passes (the Llama reference's attention).
         CHECK(step < 0);
-        CHECK(step > -0.30);
+        CHECK(step > -0.16);
       }
       // Allocated peak (PyTorch's max_memory_allocated) against llmcalc's total less the
-      // context, fragmentation allowance and communication buffers: -2 % to +5 % for fused
-      // attention, over by up to 18 % for the math path and the compiled 0.6B.
+      // context, fragmentation allowance and communication buffers: +0.2 % to +5 % for eager
+      // code with fused attention, +0.4 % to +7 % with the math SDPA (9-18 % over when llmcalc
+      // kept 16-bit scores and Q, K, V for it), up to 17 % over for the compiled 0.6B.
       const double alloc = mem.total_bytes - mem.cuda_context_bytes - mem.fragmentation_bytes - mem.comm_buffers_bytes;
       const double ea = rel(alloc, cfg["peak_allocated_bytes"].get<double>());
       CHECK(std::abs(ea) < 0.20);
       if (cfg["attention"] == "flash" && cfg["elementwise"] == "eager") CHECK(std::abs(ea) < 0.06);
+      if (cfg["attention"] == "math") CHECK(std::abs(ea) < 0.08);
       alloc_abs += std::abs(ea);
       ++alloc_n;
       // What PyTorch reserved plus the CUDA context fitted on the GPU, and llmcalc's total is
@@ -108,7 +113,7 @@ TEST_CASE("ground truth: model states, optimizer, step time and peak memory agai
       CHECK(cfg["peak_reserved_bytes"].get<double>() + context < mem.capacity_bytes);
     }
     CHECK(flash_abs / flash_n < 0.06);   // mean |error| of the fused-attention step times
-    CHECK(alloc_abs / alloc_n < 0.07);   // mean |error| of the allocated peaks
+    CHECK(alloc_abs / alloc_n < 0.04);   // mean |error| of the allocated peaks (2.3 % and 3.6 % on the H100)
   }
 }
 

@@ -142,6 +142,8 @@ std::vector<FieldInfo> make_fields() {
            "with selective: what it recomputes, comma-separated from {core_attn,layernorm,mla_up_proj,moe_act} (Megatron-core --recompute-modules; empty: core_attn)"),
       INT("training.recompute_layers", s.training.recompute_layers, 0, 10000, "with full: recompute this many layers per stage (0: all)"),
       BOOL("training.flash_attention", s.training.flash_attention, "fused attention without the s² matrix"),
+      CHOICE("training.unfused_attention", s.training.unfused_attention, UnfusedAttention, "matmul|sdpa_math_tf32|sdpa_math_fp32",
+             "without flash attention: batched GEMMs + softmax in the compute dtype (Megatron, Llama reference, HF eager), or PyTorch's math SDPA in fp32 with TF32 or fp32 matmuls"),
       BOOL("training.fused_elementwise", s.training.fused_elementwise, "fused norm/activation/rotary/loss/optimizer kernels (false: PyTorch eager ops, their kernel times and the tensors autograd keeps)"),
       BOOL("training.fp8_params", s.training.fp8_params,
            "with fp8_mixed: linear weights stored in FP8 (Megatron --fp8-param-gather, NeMo's FP8 recipes; ZeRO gathers them in FP8); false: 16-bit weights beside Transformer Engine's cached FP8 copy"),

@@ -112,6 +112,10 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer) {
   // its fp32 output beside the 16-bit copy the PV matmul keeps. Not modelled: eager MLA latent
   // norms, and code-specific fp32 copies in MoE routing (torchtitan's routed tokens).
   const bool eager = !ts.fused_elementwise;
+  // PyTorch's math SDPA (training.unfused_attention) works in fp32 and saves its own tensors:
+  // the scaled fp32 Q, K and V repeated out to every query head, and _safe_softmax's result,
+  // the only score-sized tensor autograd keeps (the PV matmul saves the same one).
+  const bool sdpa_math = !ts.flash_attention && ts.unfused_attention != UnfusedAttention::matmul;
   const bool fp8 = saves_fp8_gemm_inputs(r);
   const double gin = fp8 ? 1.0 : e;  // a saved GEMM input
   // Selective recompute discards what its modules re-run in backward (RecomputeModule).
@@ -124,12 +128,17 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer) {
   if (m.attention == AttentionKind::mla) {
     bytes += (e + gin) * tok * double(m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim);  // latents: norm + up-proj inputs
     if (!(rec & kRecomputeMlaUpProj)) bytes += e * tok * a * (2 * d_qk + d_v) / t;        // Q, K, V per head
+  } else if (sdpa_math) {
+    bytes += 4 * tok * a * (2 * d_qk + d_v) / t;  // fp32 scaled Q, and K and V repeated out to every query head
   } else {
     bytes += e * tok * (a * d_qk + kv * d_qk + kv * d_v) / t;  // Q, K, V
     if (eager && kv < a) bytes += e * tok * (a - kv) * (d_qk + d_v) / t;  // repeat_kv's copies
   }
   if (ts.flash_attention) {
     bytes += 4 * tok * a / t;  // softmax log-sum-exp (fp32); the output O is the out-proj input below
+  } else if (sdpa_math && !(rec & kRecomputeCoreAttn)) {
+    const double scores = a / t * double(b) * sl * s;
+    bytes += (4 + mask * (1 + 4)) * scores;  // fp32 probabilities (+ dropout mask and output)
   } else if (!(rec & kRecomputeCoreAttn)) {
     const double scores = a / t * double(b) * sl * s;  // this rank's query rows × all keys
     bytes += ((eager ? 4 + e : e) + mask * (1 + e)) * scores;  // softmax out (+ dropout mask and output)
@@ -361,10 +370,13 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
     const double full_layer = act.full_layer, checkpoint = act.checkpoint;
     mem.activations_per_layer_bytes = tr.add("memory.per_gpu.activations_per_layer_bytes",
                                              "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence); "
-                                             "saved GEMM inputs in 1 byte under FP8; less what selective recompute's modules re-run",
-                                             "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h); Transformer Engine (FP8); Megatron-core --recompute-modules", full_layer,
+                                             "saved GEMM inputs in 1 byte under FP8; less what selective recompute's modules re-run; "
+                                             "PyTorch's math SDPA keeps 4 bytes per score and fp32 Q, K, V for every query head",
+                                             "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h); Transformer Engine (FP8); Megatron-core --recompute-modules; "
+                                             "PyTorch aten attention.cpp (_scaled_dot_product_attention_math)", full_layer,
                                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
                                               {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0},
+                                              {"sdpa_math", !ts.flash_attention && ts.unfused_attention != UnfusedAttention::matmul ? 1.0 : 0.0},
                                               {"fp8_saved_inputs", saves_fp8_gemm_inputs(r) ? 1.0 : 0.0},
                                               {"recompute_layernorm", r.recompute_modules & kRecomputeLayernorm ? 1.0 : 0.0},
                                               {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},

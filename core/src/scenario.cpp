@@ -59,6 +59,14 @@ const char* to_string(OptimizerKernel v) {
   }
   return "?";
 }
+const char* to_string(UnfusedAttention v) {
+  switch (v) {
+    case UnfusedAttention::matmul: return "matmul";
+    case UnfusedAttention::sdpa_math_tf32: return "sdpa_math_tf32";
+    case UnfusedAttention::sdpa_math_fp32: return "sdpa_math_fp32";
+  }
+  return "?";
+}
 const char* to_string(GradReduce v) {
   switch (v) {
     case GradReduce::auto_: return "auto";
@@ -326,6 +334,11 @@ Result<Resolved> resolve(const Scenario& in) {
   if (h.achieved_tflops > peak)
     r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " + to_string(r.compute_dtype) + " peak of " +
                          h.gpu.name + " (" + num(peak) + " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
+  if (t.unfused_attention != UnfusedAttention::matmul && t.flash_attention)
+    return make_error("training.unfused_attention", std::string(to_string(t.unfused_attention)) +
+                                                        " is the attention without flash attention; set training.flash_attention=false or use matmul");
+  if (t.unfused_attention == UnfusedAttention::sdpa_math_tf32 && h.gpu.peak_tf32_tflops <= 0)
+    return make_error("training.unfused_attention", h.gpu.name + " has no TF32 tensor cores (PyTorch runs these matmuls in fp32 there); use sdpa_math_fp32");
   if (t.flash_attention && !h.gpu.has_fused_attention())
     r.warnings.push_back("training.flash_attention: " + h.gpu.name + " runs neither FlashAttention nor cuDNN's fused attention (both need an "
                          "Ampere or newer GPU); the time assumes a fused kernel: set training.flash_attention to false for this GPU");

@@ -130,6 +130,35 @@ void eager_rmsnorm(const Ctx& c, double elems, OpTally& fwd, OpTally& bwd) {
             fwd, bwd);
 }
 
+// PyTorch's math SDPA (aten/src/ATen/native/transformers/attention.cpp,
+// _scaled_dot_product_attention_math, is_causal, enable_gqa) on b sequences of q queries against
+// s keys, `heads` query heads over `kv_heads` key/value heads of head_dim d, in fp32 throughout:
+// q, k and v cast up; q and the expanded k scaled by √scale; k and v repeated out to every query
+// head; QKᵀ; the causal mask added in place; _safe_softmax (softmax, then `eq -inf`, `all` over
+// the row and a `where` that zeroes fully masked rows); dropout; PV; the output cast back, and the
+// probabilities cast to 16 bits as the op's second output, which SDPA discards. Autograd keeps only
+// _safe_softmax's result, so backward is one softmax backward over the scores beside the four
+// matmul gradients and the small passes' reverses. The matmuls run in `mm` (TF32 or fp32).
+void sdpa_math(const Ctx& c, Dtype mm, double b, double q, double s, double heads, double kv_heads, double d, bool dropout,
+               OpTally& fwd, OpTally& bwd) {
+  const double e = c.e, bh = b * heads, scores = bh * q * s;
+  const double q_elems = bh * q * d, kv_elems = b * kv_heads * s * d, expanded = bh * s * d;
+  const double per_expanded = 4 * kv_heads / heads + 4;  // repeat_interleave: read the kv heads, write every head
+  eager_ops(c, q_elems, {e + 4, 8}, {8, 4 + e}, fwd, bwd);                            // q: cast up, scale
+  eager_ops(c, kv_elems, {e + 4, e + 4}, {4 + e, 4 + e}, fwd, bwd);                   // k, v: cast up
+  eager_ops(c, expanded, {per_expanded, per_expanded, 8}, {per_expanded, per_expanded, 8}, fwd, bwd);  // k, v repeated; k scaled
+  fwd.add_gemm(gemm_time(c.kp, mm, q, s, d, bh));                                     // QKᵀ
+  eager_pass(c, scores, {8, 8, 5, 1, 8, 4 + e}, fwd);  // mask add, softmax, eq, all, where, 16-bit copy
+  eager_pass(c, scores, {12}, bwd);                    // softmax backward
+  if (dropout) eager_ops(c, scores, {9}, {9}, fwd, bwd);
+  fwd.add_gemm(gemm_time(c.kp, mm, q, d, s, bh));                                     // PV
+  eager_ops(c, q_elems, {4 + e}, {e + 4}, fwd, bwd);                                  // output cast down
+  bwd.add_gemm(gemm_time(c.kp, mm, q, s, d, bh));  // dP = dO·Vᵀ
+  bwd.add_gemm(gemm_time(c.kp, mm, s, d, q, bh));  // dV = Pᵀ·dO
+  bwd.add_gemm(gemm_time(c.kp, mm, q, d, s, bh));  // dQ = dS·K
+  bwd.add_gemm(gemm_time(c.kp, mm, s, d, q, bh));  // dK = dSᵀ·Q
+}
+
 struct Layer {
   OpTally fwd, bwd;
   OpTally attn_core_fwd;  // what Megatron's selective recompute re-runs
@@ -203,7 +232,9 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   }
   // Eager grouped-query attention copies K and V out to every query head before SDPA
   // (repeat_kv in the Llama reference code, torchtitan and transformers); backward sums them.
-  if (c.eager && kv < a && m.attention == AttentionKind::standard) {
+  // PyTorch's math SDPA repeats them itself, in fp32 (sdpa_math).
+  const bool sdpa_math_attention = !ts.flash_attention && ts.unfused_attention != UnfusedAttention::matmul;
+  if (c.eager && kv < a && m.attention == AttentionKind::standard && !sdpa_math_attention) {
     const double kv_elems = 2 * T * kv * d / tp, per_kv = e + e * a / kv;
     eager_ops(c, kv_elems, {per_kv}, {per_kv}, elem, L.bwd);
   }
@@ -213,6 +244,11 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     L.attn_core_fwd.add_attention(attention_time(c.kp, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, false));
     L.fwd.add(L.attn_core_fwd, 1);
     L.bwd.add_attention(attention_time(c.kp, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, true));
+  } else if (sdpa_math_attention) {
+    const Dtype mm = ts.unfused_attention == UnfusedAttention::sdpa_math_tf32 ? Dtype::tf32 : Dtype::fp32;
+    sdpa_math(c, mm, b, s / cp, s, heads, kv / tp, d, m.dropout, L.attn_core_fwd, L.bwd);
+    L.fwd.add(L.attn_core_fwd, 1);
+    if (op_policy) L.selective_op.add(L.attn_core_fwd, 1);  // the per-op policy saves only fused SDPA outputs
   } else {
     // Unfused: QKᵀ and PV as batched GEMMs over b·heads, softmax (scale, mask, dropout fused)
     // over the s/cp × s score matrix (Megatron fused softmax; Korthikanti 2022 §4.1).

@@ -34,6 +34,8 @@ def llmcalc_sets(cfg, gpu):
         "training.micro_batch": cfg["micro_batch"], "training.global_batch_seqs": cfg["micro_batch"],
         "training.recompute": cfg["recompute"],
         "training.flash_attention": "false" if cfg.get("attention") == "math" else "true",
+        # math: PyTorch's math SDPA in fp32, its matmuls in TF32 (train_llama.py allows TF32).
+        "training.unfused_attention": "sdpa_math_tf32" if cfg.get("attention") == "math" else "matmul",
         "training.precision": "bf16_mixed", "training.weight_dtype": "fp32", "training.grad_dtype": "fp32",
         "training.master_weights": "false", "training.optimizer": "adamw", "training.optimizer_kernel": "fused",
         # eager: each element-wise op its own kernel; compiled: torch.compile's fused kernels.

@@ -118,6 +118,7 @@ void training_panel(State& st) {
   field_editor(st, "training.recompute_modules", "selective recompute modules (empty: core_attn)");
   field_editor(st, "training.recompute_layers", "recompute layers (0: all)");
   field_editor(st, "training.flash_attention", "flash attention");
+  field_editor(st, "training.unfused_attention", "attention without flash (matmul; PyTorch math SDPA, fp32)");
   field_editor(st, "training.fused_elementwise", "fused element-wise kernels");
   field_editor(st, "training.optimizer_kernel", "AdamW kernel (auto: fused with fused kernels)");
   field_editor(st, "training.fp8_params", "FP8 parameters (fp8_mixed)");

@@ -37,6 +37,13 @@ enum class OptimizerKernel { auto_, fused, foreach };
 inline bool adamw_runs_foreach(OptimizerKernel k, bool fused_elementwise) {
   return k == OptimizerKernel::auto_ ? !fused_elementwise : k == OptimizerKernel::foreach;
 }
+// What computes attention without flash attention. matmul: batched GEMMs in the compute dtype and a
+// softmax (Megatron's fused softmax; the Llama reference and Hugging Face's eager attention, with
+// an fp32 softmax). sdpa_math_*: PyTorch's F.scaled_dot_product_attention math backend, which casts
+// 16-bit q, k and v to fp32 and runs every step in fp32 (aten attention.cpp, "Keep query, key,
+// value in high precision"), its matmuls in TF32 where allowed (torch.backends.cuda.matmul.
+// allow_tf32 or set_float32_matmul_precision("high")) or in full fp32 (PyTorch's default).
+enum class UnfusedAttention { matmul, sdpa_math_tf32, sdpa_math_fp32 };
 inline bool reduces_every_micro_batch(GradReduce g, int zero_stage) {
   return g == GradReduce::auto_ ? zero_stage >= 2 : g == GradReduce::micro_batch;
 }
@@ -64,6 +71,7 @@ struct TrainingSpec {
   // mla_up_proj, moe_act); empty: core_attn.
   std::string recompute_modules;
   bool flash_attention = true;
+  UnfusedAttention unfused_attention = UnfusedAttention::matmul;  // with flash_attention false
   // Norms, activations, rotary, loss and optimizer as fused kernels (Megatron-LM, Transformer
   // Engine, torch.compile); false: PyTorch eager, one kernel per op (docs/formulas.md).
   bool fused_elementwise = true;
@@ -129,6 +137,7 @@ const char* to_string(FlopsFormula v);
 const char* to_string(Finetune v);
 const char* to_string(GradReduce v);
 const char* to_string(OptimizerKernel v);
+const char* to_string(UnfusedAttention v);
 
 // Everything derived from the scenario before any formula runs: defaults resolved, divisibility
 // checked. Every estimate works from a Resolved, never from raw input.
