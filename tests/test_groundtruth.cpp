@@ -23,22 +23,22 @@ HardwareProfile read_profile(const std::string& path) {
   return *p;
 }
 
-// The recipe of train_llama.py as compare.py's llmcalc_sets() states it.
+// A configuration of train_llama.py as llmcalc fields, by the rules compare.py's tables use
+// (gpu/groundtruth/llmcalc_sets.json).
 Estimate predict(const nlohmann::json& cfg, const HardwareProfile& profile) {
-  const nlohmann::json& m = cfg["model"];
-  auto str = [](const nlohmann::json& v) { return std::to_string(v.get<int64_t>()); };
-  Scenario s = scenario({{"model.layers", str(m["layers"])}, {"model.hidden", str(m["hidden"])}, {"model.heads", str(m["heads"])},
-                         {"model.kv_heads", str(m["kv_heads"])}, {"model.ffn_hidden", str(m["ffn_hidden"])}, {"model.vocab", str(m["vocab"])},
-                         {"model.mlp", "swiglu"}, {"model.norm", "rmsnorm"}, {"model.position", "rotary"}, {"model.tied_embeddings", "false"},
-                         {"model.seq_len", str(cfg["seq_len"])}, {"training.seq_len", str(cfg["seq_len"])},
-                         {"training.micro_batch", str(cfg["micro_batch"])}, {"training.global_batch_seqs", str(cfg["micro_batch"])},
-                         {"training.recompute", cfg["recompute"].get<std::string>()},
-                         {"training.flash_attention", cfg["attention"] == "math" ? "false" : "true"},
-                         {"training.unfused_attention", cfg["attention"] == "math" ? "sdpa_math_tf32" : "matmul"},
-                         {"training.precision", "bf16_mixed"}, {"training.weight_dtype", "fp32"}, {"training.grad_dtype", "fp32"},
-                         {"training.master_weights", "false"}, {"training.optimizer", "adamw"}, {"training.optimizer_kernel", "fused"},
-                         {"training.fused_elementwise", cfg["elementwise"] == "compiled" ? "true" : "false"},
-                         {"hardware.gpu", profile.gpu_id}, {"hardware.gpu_count", "1"}});
+  // In the file's order, as compare.py applies them.
+  static const nlohmann::ordered_json rules = nlohmann::ordered_json::parse(source_text("gpu/groundtruth/llmcalc_sets.json"));
+  auto text = [](const auto& v) { return v.is_string() ? v.template get<std::string>() : v.dump(); };
+  Sets sets;
+  for (const auto& [field, key] : rules["from_model"].items()) sets.push_back({field, text(cfg["model"][key.get<std::string>()])});
+  for (const auto& [field, key] : rules["from_config"].items()) sets.push_back({field, text(cfg[key.get<std::string>()])});
+  for (const char* group : {"by_attention", "by_elementwise"}) {
+    const std::string value = cfg[std::string(group).substr(3)].get<std::string>();
+    for (const auto& [field, v] : rules[group][value].items()) sets.push_back({field, text(v)});
+  }
+  for (const auto& [field, v] : rules["fixed"].items()) sets.push_back({field, text(v)});
+  sets.push_back({"hardware.gpu", profile.gpu_id});
+  Scenario s = scenario(sets);
   attach_profile(s, profile);
   Result<Estimate> e = estimate(s);
   INFO((e ? "" : e.error().text()));

@@ -24,24 +24,21 @@ import subprocess
 import sys
 
 
+SETS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "llmcalc_sets.json")
+
+
 def llmcalc_sets(cfg, gpu):
-    m = cfg["model"]
-    sets = {
-        "model.layers": m["layers"], "model.hidden": m["hidden"], "model.heads": m["heads"],
-        "model.kv_heads": m["kv_heads"], "model.ffn_hidden": m["ffn_hidden"], "model.vocab": m["vocab"],
-        "model.mlp": "swiglu", "model.norm": "rmsnorm", "model.position": "rotary", "model.tied_embeddings": "false",
-        "model.seq_len": cfg["seq_len"], "training.seq_len": cfg["seq_len"],
-        "training.micro_batch": cfg["micro_batch"], "training.global_batch_seqs": cfg["micro_batch"],
-        "training.recompute": cfg["recompute"],
-        "training.flash_attention": "false" if cfg.get("attention") == "math" else "true",
-        # math: PyTorch's math SDPA in fp32, its matmuls in TF32 (train_llama.py allows TF32).
-        "training.unfused_attention": "sdpa_math_tf32" if cfg.get("attention") == "math" else "matmul",
-        "training.precision": "bf16_mixed", "training.weight_dtype": "fp32", "training.grad_dtype": "fp32",
-        "training.master_weights": "false", "training.optimizer": "adamw", "training.optimizer_kernel": "fused",
-        # eager: each element-wise op its own kernel; compiled: torch.compile's fused kernels.
-        "training.fused_elementwise": "true" if cfg.get("elementwise") == "compiled" else "false",
-        "hardware.gpu": gpu, "hardware.gpu_count": 1,
-    }
+    """The --set flags of one configuration, from llmcalc_sets.json (shared with tests/test_groundtruth.cpp).
+    attention math is PyTorch's math SDPA with TF32 matmuls (train_llama.py allows TF32);
+    elementwise compiled is torch.compile's fused kernels."""
+    with open(SETS_FILE) as f:
+        rules = json.load(f)
+    sets = {k: cfg["model"][v] for k, v in rules["from_model"].items()}
+    sets.update({k: cfg[v] for k, v in rules["from_config"].items()})
+    sets.update(rules["by_attention"][cfg.get("attention", "flash")])
+    sets.update(rules["by_elementwise"][cfg.get("elementwise", "eager")])
+    sets.update(rules["fixed"])
+    sets["hardware.gpu"] = gpu
     return [f"{k}={v}" for k, v in sets.items()]
 
 
