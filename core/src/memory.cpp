@@ -115,7 +115,7 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer) {
   // PyTorch's math SDPA (training.unfused_attention) works in fp32 and saves its own tensors:
   // the scaled fp32 Q, K and V repeated out to every query head, and _safe_softmax's result,
   // the only score-sized tensor autograd keeps (the PV matmul saves the same one).
-  const bool sdpa_math = !ts.flash_attention && ts.unfused_attention != UnfusedAttention::matmul;
+  const bool sdpa_math = runs_sdpa_math(ts.flash_attention, ts.unfused_attention);
   const bool fp8 = saves_fp8_gemm_inputs(r);
   const double gin = fp8 ? 1.0 : e;  // a saved GEMM input
   // Selective recompute discards what its modules re-run in backward (RecomputeModule).
@@ -376,7 +376,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
                                              "PyTorch aten attention.cpp (_scaled_dot_product_attention_math)", full_layer,
                                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
                                               {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0},
-                                              {"sdpa_math", !ts.flash_attention && ts.unfused_attention != UnfusedAttention::matmul ? 1.0 : 0.0},
+                                              {"sdpa_math", runs_sdpa_math(ts.flash_attention, ts.unfused_attention) ? 1.0 : 0.0},
                                               {"fp8_saved_inputs", saves_fp8_gemm_inputs(r) ? 1.0 : 0.0},
                                               {"recompute_layernorm", r.recompute_modules & kRecomputeLayernorm ? 1.0 : 0.0},
                                               {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},

@@ -233,7 +233,7 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
   // Eager grouped-query attention copies K and V out to every query head before SDPA
   // (repeat_kv in the Llama reference code, torchtitan and transformers); backward sums them.
   // PyTorch's math SDPA repeats them itself, in fp32 (sdpa_math).
-  const bool sdpa_math_attention = !ts.flash_attention && ts.unfused_attention != UnfusedAttention::matmul;
+  const bool sdpa_math_attention = runs_sdpa_math(ts.flash_attention, ts.unfused_attention);
   if (c.eager && kv < a && m.attention == AttentionKind::standard && !sdpa_math_attention) {
     const double kv_elems = 2 * T * kv * d / tp, per_kv = e + e * a / kv;
     eager_ops(c, kv_elems, {per_kv}, {per_kv}, elem, L.bwd);

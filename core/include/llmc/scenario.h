@@ -44,6 +44,7 @@ inline bool adamw_runs_foreach(OptimizerKernel k, bool fused_elementwise) {
 // value in high precision"), its matmuls in TF32 where allowed (torch.backends.cuda.matmul.
 // allow_tf32 or set_float32_matmul_precision("high")) or in full fp32 (PyTorch's default).
 enum class UnfusedAttention { matmul, sdpa_math_tf32, sdpa_math_fp32 };
+inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) { return !flash_attention && u != UnfusedAttention::matmul; }
 inline bool reduces_every_micro_batch(GradReduce g, int zero_stage) {
   return g == GradReduce::auto_ ? zero_stage >= 2 : g == GradReduce::micro_batch;
 }
