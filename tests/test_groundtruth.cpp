@@ -33,7 +33,7 @@ Estimate predict(const nlohmann::json& cfg, const HardwareProfile& profile) {
   for (const auto& [field, key] : rules["from_model"].items()) sets.push_back({field, text(cfg["model"][key.get<std::string>()])});
   for (const auto& [field, key] : rules["from_config"].items()) sets.push_back({field, text(cfg[key.get<std::string>()])});
   for (const char* group : {"by_attention", "by_elementwise"}) {
-    const std::string value = cfg[std::string(group).substr(3)].get<std::string>();
+    const std::string value = cfg[std::string(group).substr(3)].get<std::string>();  // cfg["attention"], cfg["elementwise"]
     for (const auto& [field, v] : rules[group][value].items()) sets.push_back({field, text(v)});
   }
   for (const auto& [field, v] : rules["fixed"].items()) sets.push_back({field, text(v)});
@@ -113,7 +113,7 @@ TEST_CASE("ground truth: model states, optimizer, step time and peak memory agai
       CHECK(cfg["peak_reserved_bytes"].get<double>() + context < mem.capacity_bytes);
     }
     CHECK(flash_abs / flash_n < 0.06);   // mean |error| of the fused-attention step times
-    CHECK(alloc_abs / alloc_n < 0.04);   // mean |error| of the allocated peaks (2.3 % and 3.6 % on the H100)
+    CHECK(alloc_abs / alloc_n < 0.04);   // mean |error| of the allocated peaks (2.3 % on the H100 and the H200, 3.6 % held out)
   }
 }
 
