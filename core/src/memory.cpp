@@ -136,12 +136,11 @@ double layer_activation_bytes(const Resolved& r, int64_t b, bool moe_layer) {
   }
   if (ts.flash_attention) {
     bytes += 4 * tok * a / t;  // softmax log-sum-exp (fp32); the output O is the out-proj input below
-  } else if (sdpa_math && !(rec & kRecomputeCoreAttn)) {
-    const double scores = a / t * double(b) * sl * s;
-    bytes += (4 + mask * (1 + 4)) * scores;  // fp32 probabilities (+ dropout mask and output)
   } else if (!(rec & kRecomputeCoreAttn)) {
     const double scores = a / t * double(b) * sl * s;  // this rank's query rows × all keys
-    bytes += ((eager ? 4 + e : e) + mask * (1 + e)) * scores;  // softmax out (+ dropout mask and output)
+    // Softmax out (+ dropout mask and output); the math SDPA's are fp32.
+    const double per_score = sdpa_math ? 4 + mask * (1 + 4) : (eager ? 4 + e : e) + mask * (1 + e);
+    bytes += per_score * scores;
   }
   // The out-projection's input; flash attention's backward reads the same O in 16 bits, which an
   // FP8 recipe keeps beside its FP8 copy.

@@ -130,6 +130,17 @@ void eager_rmsnorm(const Ctx& c, double elems, OpTally& fwd, OpTally& bwd) {
             fwd, bwd);
 }
 
+// Unfused attention's batched GEMMs over bh = b·heads sequences-and-heads, q queries against s
+// keys of head_dim d: forward QKᵀ and PV; backward dP = dO·Vᵀ, dV = Pᵀ·dO, dQ = dS·K, dK = dSᵀ·Q.
+void score_gemms(const KernelProfile& kp, Dtype dtype, double q, double s, double d, double bh, OpTally& fwd, OpTally& bwd) {
+  fwd.add_gemm(gemm_time(kp, dtype, q, s, d, bh));
+  fwd.add_gemm(gemm_time(kp, dtype, q, d, s, bh));
+  bwd.add_gemm(gemm_time(kp, dtype, q, s, d, bh));
+  bwd.add_gemm(gemm_time(kp, dtype, s, d, q, bh));
+  bwd.add_gemm(gemm_time(kp, dtype, q, d, s, bh));
+  bwd.add_gemm(gemm_time(kp, dtype, s, d, q, bh));
+}
+
 // PyTorch's math SDPA (aten/src/ATen/native/transformers/attention.cpp,
 // _scaled_dot_product_attention_math, is_causal, enable_gqa) on b sequences of q queries against
 // s keys, `heads` query heads over `kv_heads` key/value heads of head_dim d, in fp32 throughout:
@@ -138,7 +149,8 @@ void eager_rmsnorm(const Ctx& c, double elems, OpTally& fwd, OpTally& bwd) {
 // the row and a `where` that zeroes fully masked rows); dropout; PV; the output cast back, and the
 // probabilities cast to 16 bits as the op's second output, which SDPA discards. Autograd keeps only
 // _safe_softmax's result, so backward is one softmax backward over the scores beside the four
-// matmul gradients and the small passes' reverses. The matmuls run in `mm` (TF32 or fp32).
+// matmul gradients and the small passes' reverses. The matmuls (score_gemms) run in `mm` (TF32
+// or fp32).
 void sdpa_math(const Ctx& c, Dtype mm, double b, double q, double s, double heads, double kv_heads, double d, bool dropout,
                OpTally& fwd, OpTally& bwd) {
   const double e = c.e, bh = b * heads, scores = bh * q * s;
@@ -147,16 +159,11 @@ void sdpa_math(const Ctx& c, Dtype mm, double b, double q, double s, double head
   eager_ops(c, q_elems, {e + 4, 8}, {8, 4 + e}, fwd, bwd);                            // q: cast up, scale
   eager_ops(c, kv_elems, {e + 4, e + 4}, {4 + e, 4 + e}, fwd, bwd);                   // k, v: cast up
   eager_ops(c, expanded, {per_expanded, per_expanded, 8}, {per_expanded, per_expanded, 8}, fwd, bwd);  // k, v repeated; k scaled
-  fwd.add_gemm(gemm_time(c.kp, mm, q, s, d, bh));                                     // QKᵀ
+  score_gemms(c.kp, mm, q, s, d, bh, fwd, bwd);
   eager_pass(c, scores, {8, 8, 5, 1, 8, 4 + e}, fwd);  // mask add, softmax, eq, all, where, 16-bit copy
   eager_pass(c, scores, {12}, bwd);                    // softmax backward
   if (dropout) eager_ops(c, scores, {9}, {9}, fwd, bwd);
-  fwd.add_gemm(gemm_time(c.kp, mm, q, d, s, bh));                                     // PV
-  eager_ops(c, q_elems, {4 + e}, {e + 4}, fwd, bwd);                                  // output cast down
-  bwd.add_gemm(gemm_time(c.kp, mm, q, s, d, bh));  // dP = dO·Vᵀ
-  bwd.add_gemm(gemm_time(c.kp, mm, s, d, q, bh));  // dV = Pᵀ·dO
-  bwd.add_gemm(gemm_time(c.kp, mm, q, d, s, bh));  // dQ = dS·K
-  bwd.add_gemm(gemm_time(c.kp, mm, s, d, q, bh));  // dK = dSᵀ·Q
+  eager_ops(c, q_elems, {4 + e}, {e + 4}, fwd, bwd);  // output cast down
 }
 
 struct Layer {
@@ -244,37 +251,30 @@ Layer layer_ops(const Ctx& c, const Resolved& r, const ParamCounts& p, bool moe)
     L.attn_core_fwd.add_attention(attention_time(c.kp, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, false));
     L.fwd.add(L.attn_core_fwd, 1);
     L.bwd.add_attention(attention_time(c.kp, c.attn_dtype, b, s / cp, s, heads, kv / tp, d, true, true));
-  } else if (sdpa_math_attention) {
-    const Dtype mm = ts.unfused_attention == UnfusedAttention::sdpa_math_tf32 ? Dtype::tf32 : Dtype::fp32;
-    sdpa_math(c, mm, b, s / cp, s, heads, kv / tp, d, m.dropout, L.attn_core_fwd, L.bwd);
-    L.fwd.add(L.attn_core_fwd, 1);
-    if (op_policy) L.selective_op.add(L.attn_core_fwd, 1);  // the per-op policy saves only fused SDPA outputs
   } else {
-    // Unfused: QKᵀ and PV as batched GEMMs over b·heads, softmax (scale, mask, dropout fused)
-    // over the s/cp × s score matrix (Megatron fused softmax; Korthikanti 2022 §4.1).
-    const double bh = b * heads, q = s / cp, scores = bh * q * s;
     OpTally& f = L.attn_core_fwd;
-    // PyTorch eager (torch's math SDPA, under autocast): each op its own pass over the scores:
-    // the causal mask added (read the scores, write them; the s × s mask is shared by every
-    // sequence and head, so left out), softmax in fp32 (cast up, softmax, cast down for the PV
-    // matmul), dropout; backward their gradients in reverse.
-    OpTally eager_bwd;
-    f.add_gemm(gemm_time(c.kp, c.attn_dtype, q, s, d, bh));
-    if (c.eager) {
-      eager_ops(c, scores, {2 * e, e + 4, 8, 4 + e}, {e + 4, 12, 4 + e, 2 * e}, f, eager_bwd);
-      if (m.dropout) eager_ops(c, scores, {2 * e + 1}, {2 * e + 1}, f, eager_bwd);
+    if (sdpa_math_attention) {
+      const Dtype mm = ts.unfused_attention == UnfusedAttention::sdpa_math_tf32 ? Dtype::tf32 : Dtype::fp32;
+      sdpa_math(c, mm, b, s / cp, s, heads, kv / tp, d, m.dropout, f, L.bwd);
     } else {
-      f.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
+      // Unfused: QKᵀ and PV as batched GEMMs over b·heads, softmax (scale, mask, dropout fused)
+      // over the s/cp × s score matrix (Megatron fused softmax; Korthikanti 2022 §4.1).
+      const double bh = b * heads, q = s / cp, scores = bh * q * s;
+      score_gemms(c.kp, c.attn_dtype, q, s, d, bh, f, L.bwd);
+      if (c.eager) {
+        // Eager code (the Llama reference's and Hugging Face's eager attention): each op its own
+        // pass over the scores: the causal mask added (read the scores, write them; the s × s
+        // mask is shared by every sequence and head, so left out), softmax in fp32 (cast up,
+        // softmax, cast down for the PV matmul), dropout; backward their gradients in reverse.
+        eager_ops(c, scores, {2 * e, e + 4, 8, 4 + e}, {e + 4, 12, 4 + e, 2 * e}, f, L.bwd);
+        if (m.dropout) eager_ops(c, scores, {2 * e + 1}, {2 * e + 1}, f, L.bwd);
+      } else {
+        f.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (2 * e + (m.dropout ? 2 * e + 1 : 0))));
+        L.bwd.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (3 * e + (m.dropout ? 2 * e + 1 : 0))));
+      }
     }
-    f.add_gemm(gemm_time(c.kp, c.attn_dtype, q, d, s, bh));
     L.fwd.add(f, 1);
     if (op_policy) L.selective_op.add(f, 1);  // the per-op policy saves only fused SDPA outputs
-    L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, q, s, d, bh));  // dP = dO·Vᵀ
-    L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, s, d, q, bh));  // dV = Pᵀ·dO
-    if (c.eager) L.bwd.add(eager_bwd, 1);
-    else L.bwd.add_memory(memory_time(c.kp, MemKernel::softmax, scores * (3 * e + (m.dropout ? 2 * e + 1 : 0))));
-    L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, q, d, s, bh));  // dQ = dS·K
-    L.bwd.add_gemm(gemm_time(c.kp, c.attn_dtype, s, d, q, bh));  // dK = dSᵀ·Q
   }
 
   // MLP or MoE.
