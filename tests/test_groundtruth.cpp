@@ -38,12 +38,7 @@ Estimate predict(const nlohmann::json& cfg, const HardwareProfile& profile) {
   }
   for (const auto& [field, v] : rules["fixed"].items()) sets.push_back({field, text(v)});
   sets.push_back({"hardware.gpu", profile.gpu_id});
-  Scenario s = scenario(sets);
-  attach_profile(s, profile);
-  Result<Estimate> e = estimate(s);
-  INFO((e ? "" : e.error().text()));
-  REQUIRE(e.ok());
-  return std::move(e).value();
+  return run_with_profile(scenario(sets), profile);
 }
 
 double rel(double predicted, double measured) { return (predicted - measured) / measured; }

@@ -10,9 +10,7 @@ namespace {
 double params_of(const ModelSpec& m) {
   Scenario s = default_scenario();
   s.model = m;
-  Result<Estimate> e = estimate(s);
-  REQUIRE(e.ok());
-  return e->params.total;
+  return run_scenario(s).params.total;
 }
 }  // namespace
 

@@ -20,20 +20,17 @@ TEST_CASE("a valid profile drives the time estimate") {
   REQUIRE(p.ok());
   CHECK(p->intra_node.alpha_s == doctest::Approx(15e-6));
   Scenario s = scenario({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
-  Result<Estimate> base = estimate(s);
-  attach_profile(s, *p);
-  Result<Estimate> prof = estimate(s);
-  REQUIRE(base.ok());
-  REQUIRE(prof.ok());
+  const Estimate base = run_scenario(s);
+  const Estimate prof = run_with_profile(s, *p);
   // This profile has no kernel tables or fits: its kernels are timed from the spec peaks at the
   // datasheet fractions (the same rates as the datasheet profile's fits, labelled "spec"), and
   // its collectives replace the datasheet's.
-  CHECK(prof->time.kernels_from_spec > 0);
-  CHECK(prof->time.kernels_from_fit == 0);
-  CHECK(base->time.kernels_from_fit > 0);
-  CHECK(prof->time.gemm_s == doctest::Approx(base->time.gemm_s).epsilon(1e-12));
-  CHECK(prof->time.comm_exposed_s != base->time.comm_exposed_s);
-  CHECK(prof->r.s.hardware.profile->source == "published");
+  CHECK(prof.time.kernels_from_spec > 0);
+  CHECK(prof.time.kernels_from_fit == 0);
+  CHECK(base.time.kernels_from_fit > 0);
+  CHECK(prof.time.gemm_s == doctest::Approx(base.time.gemm_s).epsilon(1e-12));
+  CHECK(prof.time.comm_exposed_s != base.time.comm_exposed_s);
+  CHECK(prof.r.s.hardware.profile->source == "published");
 }
 
 TEST_CASE("round trip: the datasheet profile written out reads back") {
@@ -150,12 +147,10 @@ TEST_CASE("the published H100 profile: cited kernel numbers, read by the time mo
   // as ring all-gather + reduce-scatter (slower than the NVLS all-reduce fit of the same node).
   Scenario s = scenario({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"},
                          {"training.global_batch_seqs", "8"}, {"training.sequence_parallel", "true"}});
-  attach_profile(s, *p);
-  Result<Estimate> e = estimate(s);
-  REQUIRE(e.ok());
-  CHECK(e->time.kernels_from_table > 0);
+  const Estimate e = run_with_profile(s, *p);
+  CHECK(e.time.kernels_from_table > 0);
   bool tp = false;
-  for (const CommItem& c : e->comm)
+  for (const CommItem& c : e.comm)
     if (c.name == "tp") tp = c.collective == "all_gather+reduce_scatter";
   CHECK(tp);
 }
@@ -181,15 +176,12 @@ TEST_CASE("the measured H100 profile: loads, meets the anchors, and times the la
   // The bench measured Llama 3.1 8B's layer GEMMs (tp 1, 8192 tokens): an estimate of that model
   // reads them from the table, and comes out faster than the datasheet's fits.
   Scenario s = scenario({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h100-sxm"}});
-  Result<Estimate> sheet = estimate(s);
-  attach_profile(s, *p);
-  Result<Estimate> e = estimate(s);
-  REQUIRE(sheet.ok());
-  REQUIRE(e.ok());
-  CHECK(e->time.kernels_from_table > 20);
-  CHECK(e->time.gemm_s < sheet->time.gemm_s);
+  const Estimate sheet = run_scenario(s);
+  const Estimate e = run_with_profile(s, *p);
+  CHECK(e.time.kernels_from_table > 20);
+  CHECK(e.time.gemm_s < sheet.time.gemm_s);
   // Capacity: the free memory the bench found (84,465,090,560 B after its context) and the
   // context llmcalc counts, instead of the datasheet's 80 GiB.
-  CHECK(sheet->mem.capacity_bytes == 80.0 * 1073741824.0);
-  CHECK(e->mem.capacity_bytes == 84465090560.0 + e->mem.cuda_context_bytes);
+  CHECK(sheet.mem.capacity_bytes == 80.0 * 1073741824.0);
+  CHECK(e.mem.capacity_bytes == 84465090560.0 + e.mem.cuda_context_bytes);
 }

@@ -10,6 +10,7 @@
 
 #include "llmc/estimate.h"
 #include "llmc/fields.h"
+#include "llmc/profile.h"
 
 namespace llmc::test {
 
@@ -27,11 +28,19 @@ inline Scenario scenario(const Sets& sets) {
   return s;
 }
 
-inline Estimate run(const Sets& sets) {
-  Result<Estimate> e = estimate(scenario(sets));
+inline Estimate run_scenario(const Scenario& s) {
+  Result<Estimate> e = estimate(s);
   INFO((e ? "" : e.error().text()));
   REQUIRE(e.ok());
   return std::move(e).value();
+}
+
+inline Estimate run(const Sets& sets) { return run_scenario(scenario(sets)); }
+
+// The estimate of `s` timed with profile `p` (s itself keeps the profile it had).
+inline Estimate run_with_profile(Scenario s, const HardwareProfile& p) {
+  attach_profile(s, p);
+  return run_scenario(s);
 }
 
 // The communication item of this name (and collective, when given), or null.
