@@ -18,6 +18,7 @@ Usage: python3 gpu/groundtruth/compare.py MEASURED.json --out docs/measurements/
            [--llmcalc build/native/native/cli/llmcalc] [--gpu h100-sxm] [--profile site/profiles/h100-sxm.json]
 """
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -27,12 +28,17 @@ import sys
 SETS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "llmcalc_sets.json")
 
 
+@functools.lru_cache(maxsize=None)
+def sets_rules():
+    with open(SETS_FILE) as f:
+        return json.load(f)
+
+
 def llmcalc_sets(cfg, gpu):
     """The --set flags of one configuration, from llmcalc_sets.json (shared with tests/test_groundtruth.cpp).
     attention math is PyTorch's math SDPA with TF32 matmuls (train_llama.py allows TF32);
     elementwise compiled is torch.compile's fused kernels."""
-    with open(SETS_FILE) as f:
-        rules = json.load(f)
+    rules = sets_rules()
     sets = {k: cfg["model"][v] for k, v in rules["from_model"].items()}
     sets.update({k: cfg[v] for k, v in rules["from_config"].items()})
     sets.update(rules["by_attention"][cfg.get("attention", "flash")])
