@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "formulas.h"
+#include "precision.h"
 #include "llmc/profile.h"
 #include "test_util.h"
 

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <string_view>
 
-#include "formulas.h"
-#include "step_ops.h"
+#include "compute_times.h"
+#include "pipeline_split.h"
+#include "placement.h"
+#include "precision.h"
 
 namespace llmc::detail {
 
@@ -151,30 +153,14 @@ double collective_time_s(const Resolved& r, const char* collective, int64_t grou
   return collective_seconds(r, collective, group, 1, bytes, &tier).seconds;
 }
 
-double compute_efficiency(const Resolved& r) {
-  const HardwareSpec& hw = r.s.hardware;
-  return hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile->compute_efficiency;
-}
-
-double compute_seconds(const Resolved& r, const FlopCounts& f) {
-  const HardwareSpec& hw = r.s.hardware;
-  const double eff = compute_efficiency(r);
-  const double peak = hw.gpu.peak_tflops(r.compute_dtype) * 1e12;
-  const double flops_per_gpu = f.hardware_per_token * r.s.training.global_batch_tokens / double(r.gpu_count);
-  return flops_per_gpu / (peak * eff);
-}
-
-std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, Trace* t) {
-  return comm_per_step(r, p, f, compute_times(r, p), t);
-}
-
-std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const FlopCounts& f, const ComputeTimes& ct, Trace* t) {
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct,
+                                    Trace* t) {
   std::vector<CommItem> out;
   const ParallelSpec& par = r.s.parallel;
   const TrainingSpec& ts = r.s.training;
   const ModelSpec& m = r.m;
-  const double e = ts.precision == Precision::fp32 ? 4.0 : 2.0;
-  // Overlap windows come from the kernel times of the slowest stage (step_ops.cpp); with the
+  const double e = activation_bytes(r);
+  // Overlap windows come from the kernel times of the slowest stage (compute_times.cpp); with the
   // flat-efficiency basis, from its compute time.
   const double mb = double(r.micro_batches);
   const bool flat = r.s.hardware.compute_efficiency > 0;
@@ -225,13 +211,13 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   const int64_t dpg = par.dp * par.cp;
   if (dpg > 1) {
     // Parameters of the most loaded GPU (after tp, pp and ep); LoRA reduces only the adapters.
-    double local_params = p.per_gpu;
+    double local_params = held.all;
     if (ts.finetune == Finetune::lora) local_params = p.trainable / double(par.tp * par.pp);
     const double grad_bytes = local_params * bytes_of(r.grad_dtype);
     // FP8 parameters (training.fp8_params) are gathered as they are stored: the linear weights in
     // one byte (Megatron's --fp8-param-gather), the rest in weight_dtype.
     const bool fp8_gather = ts.fp8_params && ts.finetune != Finetune::lora;
-    const double weight_bytes = local_params * bytes_of(r.weight_dtype) - (fp8_gather ? p.per_gpu_linear * (bytes_of(r.weight_dtype) - 1.0) : 0.0);
+    const double weight_bytes = local_params * bytes_of(r.weight_dtype) - (fp8_gather ? held.linear * (bytes_of(r.weight_dtype) - 1.0) : 0.0);
     // Gradient reductions per step: one per micro-batch, each hiding behind that micro-batch's
     // backward (ZeRO-2/3 keep only their shard, so they cannot wait; DeepSpeed ZeRO-2/3 and FSDP
     // by default), or one after the last (training.grad_reduce; memory.cpp holds whole gradients).
@@ -241,7 +227,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // all-reduced across the dp·cp/g replicas, ranks g·t apart (PyTorch FSDP HYBRID_SHARD:
     // reduce-scatter in the shard group, all-reduce in the replicate group, both in the
     // post-backward hook, so the all-reduce shares the reduce-scatter's window).
-    const int64_t shard = ts.zero_stage >= 1 && ts.zero_shard_group > 0 ? ts.zero_shard_group : dpg;
+    const int64_t shard = ts.zero_stage >= 1 ? int64_t(zero_shard_groups(r, par.dp).dense) : dpg;
     const int64_t replicas = dpg / shard;
     auto replicate = [&](const CommItem& rs, double window) {  // one all-reduce of 1/shard of each reduce-scatter call's bytes
       CommItem ar = make(r, "hsdp", "all_reduce", replicas, par.tp * shard, rs.bytes_per_step / rs.calls / double(shard), rs.calls);
@@ -314,7 +300,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   }
   // Each tp rank routes its own 1/tp of the micro-batch's tokens (Megatron-core requires sequence
   // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
-  // all-to-all), the same share step_ops.cpp gives the experts.
+  // all-to-all), the same share the layer plan gives the experts.
   const double routed_rows = tokens_micro / double(par.tp) * double(m.top_k);
   const double moe_calls = L * moe_share * mb * (fwd_passes + 1);  // dispatch + combine pairs
   if (par.ep > 1 && m.is_moe()) {

@@ -1,36 +1,39 @@
-// Training FLOPs. Detailed count: 2 FLOPs per multiply-add of every weight matrix a token passes
-// (attention projections, MLP or top-k + shared experts and router, logits), plus the attention
-// score term 2·s·(d_qk + d_v)·a per token per layer, halved under a causal mask (Megatron-LM
-// #831); backward = 2 × forward (Kaplan et al. 2020; Narayanan et al. 2021 eq. 3).
-#include "formulas.h"
+// Training FLOPs, read from the layer plan: 2 FLOPs per multiply-add of every weight matrix a
+// token passes (attention projections, MLP or top-k + shared experts and router, logits), plus
+// the attention score matmuls 2·s·(d_qk + d_v)·a per token per layer, halved under a causal mask
+// (Megatron-LM #831); backward = 2 × forward (Kaplan et al. 2020; Narayanan et al. 2021 eq. 3).
+// Hardware FLOPs add what the recompute rules run again (layer_plan.h tags).
+#include "estimate_parts.h"
+#include "layer_plan.h"
 
 namespace llmc::detail {
 namespace {
 
-// Weights that take part in matrix multiplies (no norms, no biases: they cost O(h), not O(h²)).
-double attention_matmul_weights(const ModelSpec& m) {
-  const double h = m.hidden, a = m.heads;
-  if (m.attention == AttentionKind::mla) {
-    const double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
-    const double q = m.q_lora_rank > 0 ? h * m.q_lora_rank + m.q_lora_rank * a * qk : h * a * qk;
-    return q + h * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank * a * (m.qk_nope_head_dim + m.v_head_dim) + a * m.v_head_dim * h;
-  }
-  return 2 * h * a * m.head_dim + 2 * h * m.kv_heads * m.head_dim;
-}
-
-double mlp_matmul_weights(const ModelSpec& m, double ffn) { return (m.mlp == MlpKind::gelu ? 2 : 3) * m.hidden * ffn; }
-
-// Weights of the matmuls torchtitan's per-op policy runs again in backward, per dense layer. It
-// counts the layer's mms in forward order (wq, wk, wv, wo, w1, w3, w2) and recomputes every
-// second one: wk, wo and w3 (a GeLU MLP's second mm, w2, has an output backward never needs).
-double selective_op_matmul_weights(const ModelSpec& m) {
-  const double h = m.hidden, qd = double(m.heads) * m.head_dim, kvd = double(m.kv_heads) * m.head_dim;
-  return h * kvd + qd * h + (m.mlp == MlpKind::gelu ? 0 : h * double(m.ffn_hidden));
+// Forward FLOPs per token of the whole model's layers, and what the rules in `tags` re-run.
+struct LayerFlops {
+  double weights = 0, scores = 0;               // forward matmuls against weights; attention scores
+  double rerun_weights = 0, rerun_scores = 0;   // of them, what the rules re-run in backward (+ their extra matmuls)
+};
+LayerFlops layer_flops(const Resolved& r, const ParamCounts& p, const StepPlan& plan) {
+  LayerFlops f;
+  const uint32_t tags = recompute_tags(r);
+  auto add = [&](const Plan& layer, double layers) {
+    if (layers <= 0) return;
+    for (const Op& o : layer) {
+      f.weights += layers * o.weight_flops;
+      f.scores += layers * o.score_flops;
+      if (o.tags & tags) f.rerun_weights += layers * o.weight_flops, f.rerun_scores += layers * o.score_flops;
+      if (o.extra_tags & tags) f.rerun_weights += layers * o.extra_weight_flops;
+    }
+  };
+  add(plan.dense, double(p.dense_layers));
+  add(plan.moe, double(p.moe_layers));
+  return f;
 }
 
 }  // namespace
 
-FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, Trace* t) {
+FlopCounts count_flops(const Resolved& r, const ParamCounts& p, const StepPlan& plan, double tokens, Trace* t) {
   FlopCounts f;
   Trace scratch(false);
   Trace& tr = t ? *t : scratch;
@@ -43,8 +46,9 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
   double recompute_share = 0;  // fraction of the forward that full recompute runs again
   if (ts.recompute == Recompute::full)
     recompute_share = ts.recompute_layers > 0 && r.layers_per_stage > 0 ? double(ts.recompute_layers) / double(r.layers_per_stage) : 1.0;
-  // selective_op (dense layers only, scenario.cpp): its recomputed matmuls, in either FLOP basis.
-  const double selective_op_fwd = ts.recompute == Recompute::selective_op ? m.layers * 2 * selective_op_matmul_weights(m) : 0;
+  const LayerFlops lf = m.has_shape() ? layer_flops(r, p, plan) : LayerFlops{};
+  // The per-op policy's recomputed matmuls (dense layers only, resolve()), in either FLOP basis.
+  const double selective_op_fwd = ts.recompute == Recompute::selective_op ? lf.rerun_weights : 0;
 
   if (!detailed) {
     // C = 6ND split as forward 2N, backward 4N per token (seed 001).
@@ -56,21 +60,13 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
                            {{"N", p.active}, {"D", tokens}});
     f.hardware_per_token = f.model_per_token + recompute_share * f.forward_per_token + selective_op_fwd;
   } else {
-    const double s = double(ts.seq_len);
-    const double attn_w = attention_matmul_weights(m);
-    const double moe_w = m.is_moe() ? m.top_k * mlp_matmul_weights(m, double(m.expert_ffn_hidden)) +
-                                          (m.shared_expert_ffn_hidden ? mlp_matmul_weights(m, double(m.shared_expert_ffn_hidden)) : 0) +
-                                          double(m.hidden) * m.experts
-                                    : 0;
-    const double layer_w = p.dense_layers * (attn_w + mlp_matmul_weights(m, double(m.ffn_hidden))) + p.moe_layers * (attn_w + moe_w);
     const double linear_fwd = tr.add("flops.linear_forward_per_token", "2 × matmul weights per token (all layers, top-k + shared experts)", "FLOPs",
-                                     "2 FLOPs per multiply-add (seed 002: 2MNK per GEMM)", 2 * layer_w, {{"matmul_weights", layer_w}});
-    const double d_qk = double(m.head_dim);
+                                     "2 FLOPs per multiply-add (seed 002: 2MNK per GEMM)", lf.weights, {{"matmul_weights", lf.weights / 2}});
+    const double s = double(ts.seq_len), d_qk = double(m.head_dim);
     const double d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
     const double causal = ts.causal_attention_flops ? 0.5 : 1.0;
     const double attn_fwd = tr.add("flops.attention_forward_per_token", "layers × 2·s·a·(d_qk + d_v) × causal", "FLOPs",
-                                   "QKᵀ and AV; causal halves the s² work (Megatron-LM #831, torchtitan #341)",
-                                   m.layers * 2 * s * m.heads * (d_qk + d_v) * causal,
+                                   "QKᵀ and AV; causal halves the s² work (Megatron-LM #831, torchtitan #341)", lf.scores,
                                    {{"layers", double(m.layers)}, {"s", s}, {"a", double(m.heads)}, {"d_qk", d_qk}, {"d_v", d_v}, {"causal", causal}});
     const double logits_fwd = 2.0 * m.vocab * m.hidden;
     f.logits_per_token = (lora ? 2 : 3) * logits_fwd;
@@ -83,24 +79,23 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, double tokens, T
                                   "Kaplan et al. 2020", linear_bwd + 2 * attn_fwd, {{"forward", f.forward_per_token}, {"lora", lora ? 1.0 : 0.0}});
     f.model_per_token = tr.add("flops.model_per_token", "forward + backward", "FLOPs", "model FLOPs (MFU basis, PaLM appendix B)",
                                f.forward_per_token + f.backward_per_token, {{"forward", f.forward_per_token}, {"backward", f.backward_per_token}});
-    f.model_total = tr.add("flops.model_total", "model_per_token × D", "FLOPs", "per-token model FLOPs times training tokens (seed 002: FLOPs per token × tokens)", f.model_per_token * tokens, {{"model_per_token", f.model_per_token}, {"D", tokens}});
-    double extra = recompute_share * (linear_fwd + attn_fwd);
-    if (ts.recompute == Recompute::selective) {
-      // Megatron's selective: the attention core (core_attn) and MLA's up-projections (mla_up_proj);
-      // its norm and activation modules re-run no matmul.
-      extra = r.recompute_modules & kRecomputeCoreAttn ? attn_fwd : 0;
-      if (r.recompute_modules & kRecomputeMlaUpProj) extra += m.layers * 2 * mla_up_proj(m).weights();
-    }
-    if (ts.recompute == Recompute::selective_op) extra = selective_op_fwd + (ts.flash_attention ? 0 : attn_fwd);  // math SDPA is not saved
-    if (ts.flash_attention) extra += 0.5 * attn_fwd;             // flash backward recomputes QKᵀ: bwd = 2.5 × fwd (Dao 2023)
+    f.model_total = tr.add("flops.model_total", "model_per_token × D", "FLOPs", "per-token model FLOPs times training tokens (seed 002: FLOPs per token × tokens)",
+                           f.model_per_token * tokens, {{"model_per_token", f.model_per_token}, {"D", tokens}});
+    // Full recompute re-runs the forward of the layers it covers; selective and the per-op
+    // policy re-run what their tags mark (Megatron's core_attn and mla_up_proj; its norm and
+    // activation modules re-run no matmul); flash attention's backward recomputes QKᵀ itself:
+    // backward = 2.5 × forward (Dao 2023).
+    double extra = ts.recompute == Recompute::full ? recompute_share * (linear_fwd + attn_fwd) : lf.rerun_scores + lf.rerun_weights;
+    if (ts.flash_attention) extra += 0.5 * attn_fwd;
     f.hardware_per_token = f.model_per_token + extra;
   }
   f.hardware_per_token = tr.add("flops.hardware_per_token", "model_per_token + recomputed forward (+ flash attention's backward recompute)", "FLOPs",
-                                "HFU basis (Korthikanti et al. 2022 §6)", f.hardware_per_token, {{"model_per_token", f.model_per_token}, {"recompute_share", recompute_share}, {"selective_op_recomputed", selective_op_fwd}});
-  f.hardware_total = tr.add("flops.hardware_total", "hardware_per_token × D", "FLOPs", "per-token hardware FLOPs (with recompute) times training tokens", f.hardware_per_token * tokens,
-                            {{"hardware_per_token", f.hardware_per_token}, {"D", tokens}});
-  f.pflop_days = tr.add("flops.pflop_days", "model_total / (1e15 × 86400)", "PFLOP-days", "seed 001: 1 PFLOP-day = 1e15 · 24 · 3600 FLOP", f.model_total / 8.64e19,
-                        {{"model_total", f.model_total}});
+                                "HFU basis (Korthikanti et al. 2022 §6)", f.hardware_per_token,
+                                {{"model_per_token", f.model_per_token}, {"recompute_share", recompute_share}, {"selective_op_recomputed", selective_op_fwd}});
+  f.hardware_total = tr.add("flops.hardware_total", "hardware_per_token × D", "FLOPs", "per-token hardware FLOPs (with recompute) times training tokens",
+                            f.hardware_per_token * tokens, {{"hardware_per_token", f.hardware_per_token}, {"D", tokens}});
+  f.pflop_days = tr.add("flops.pflop_days", "model_total / (1e15 × 86400)", "PFLOP-days", "seed 001: 1 PFLOP-day = 1e15 · 24 · 3600 FLOP",
+                        f.model_total / 8.64e19, {{"model_total", f.model_total}});
   return f;
 }
 

@@ -1,7 +1,7 @@
 // Parameter counts from the model shape. Sources: Megatron-LM / Narayanan et al. 2021 (eq. 2
 // counts 12·l·h² + 13·l·h + (V+s)·h for GPT); Hugging Face modeling code for GQA, gated MLPs,
 // MoE (Mixtral) and MLA (DeepSeek-V3). Published totals are checked in tests/test_params.cpp.
-#include "formulas.h"
+#include "estimate_parts.h"
 
 namespace llmc::detail {
 namespace {
@@ -41,6 +41,12 @@ double lora_params(const ModelSpec& m, int64_t rank) {
   const int64_t moe_layers = moe_layer_count(m);
   const double moe = m.experts * mats * r * (h + m.expert_ffn_hidden) + (m.shared_expert_ffn_hidden ? mats * r * (h + m.shared_expert_ffn_hidden) : 0);
   return m.layers * attn + (m.layers - moe_layers) * dense_mlp + moe_layers * moe;
+}
+
+MlaUpProj mla_up_proj(const ModelSpec& m) {
+  const double a = double(m.heads);
+  return {m.q_lora_rank > 0 ? double(m.q_lora_rank) : double(m.hidden), a * double(m.head_dim), double(m.kv_lora_rank),
+          a * double(m.qk_nope_head_dim + m.v_head_dim)};
 }
 
 ParamCounts count_params(const Resolved& r, Trace* t) {

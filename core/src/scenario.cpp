@@ -7,7 +7,7 @@
 
 #include "llmc/scenario.h"
 
-#include "formulas.h"
+#include "pipeline_split.h"
 
 namespace llmc {
 

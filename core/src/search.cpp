@@ -6,8 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
-#include "formulas.h"
+#include "estimate_parts.h"
+#include "layer_plan.h"
+#include "memory.h"
+#include "pipeline_split.h"
+#include "placement.h"
 #include "llmc/search.h"
 #include "search_internal.h"
 
@@ -117,13 +122,17 @@ class Searcher {
   double tokens_ = 0, price_ = 0, steps_ = 0;
   std::map<std::pair<int, int64_t>, FlopCounts> flops_;
   std::vector<std::string> warnings_;
+  std::unique_ptr<detail::StepPlan> plan_ = std::make_unique<detail::StepPlan>();  // the layout being read
 };
 
 const FlopCounts& Searcher::flops_for(Recompute rec, int64_t layers_per_stage) {
   // FLOPs depend on the layout only through recompute (and partial recompute's layers per stage).
   const auto k = std::make_pair(int(rec), work_.s.training.recompute_layers > 0 ? layers_per_stage : 0);
   auto it = flops_.find(k);
-  if (it == flops_.end()) it = flops_.emplace(k, detail::count_flops(work_, params_, tokens_, nullptr)).first;
+  if (it == flops_.end()) {
+    detail::build_step_plan(*plan_, work_, params_, detail::PlanShape{work_.s.training.micro_batch, 1, false});
+    it = flops_.emplace(k, detail::count_flops(work_, params_, *plan_, tokens_, nullptr)).first;
+  }
   return it->second;
 }
 
@@ -172,7 +181,8 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
                   ++c.valid;
                   Candidate cand;
                   cand.l = l;
-                  cand.mem = detail::memory_per_gpu(work_, params_, nullptr, &cand.held);
+                  int64_t peak_stage = 0;
+                  cand.mem = detail::memory_per_gpu(work_, params_, detail::layer_activations(work_, params_, b), nullptr, &peak_stage);
                   if (cand.mem.headroom_bytes < 0) {
                     ++c.does_not_fit;
                     const double over = -cand.mem.headroom_bytes;
@@ -182,6 +192,8 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
                     }
                     continue;
                   }
+                  const detail::StageParams held = detail::stage_params(work_, params_, peak_stage);
+                  cand.held = {held.all(), held.linear};
                   cand.bound_step = detail::step_time_lower_bound(work_, flops_for(rec, work_.layers_per_stage));
                   std::tie(cand.key1, cand.key2) = key(cand.bound_step, cand.bound_step * cost_per_step_second(gpus), gpus);
                   fits.push_back(cand);
@@ -194,11 +206,9 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
 SearchLayout Searcher::time_layout(const Candidate& c, bool& bound_ok) {
   detail::apply_layout(work_, lb_, c.l);
   const FlopCounts& f = flops_for(c.l.rec, work_.layers_per_stage);
-  ParamCounts p = params_;
-  p.per_gpu = c.held.all;
-  p.per_gpu_linear = c.held.linear;
   warnings_.clear();
-  const TimeEstimate te = detail::layout_step_time(work_, p, f, tokens_, warnings_);
+  detail::build_step_plan(*plan_, work_, params_, detail::plan_shape(work_));
+  const TimeEstimate te = detail::step_time(work_, params_, *plan_, c.held, f, tokens_, nullptr, warnings_);
   bound_ok = !(te.step_s < c.bound_step * (1 - 1e-9));
   SearchLayout s;
   s.gpus = c.l.gpus;

@@ -3,7 +3,8 @@
 // The search checks the contract on every layout it times and, if it ever fails, reruns without
 // pruning (SearchResult::pruning_disabled), so a time model change can slow the search, never
 // change its answer. When the time model changes, this is the one function to revisit.
-#include "formulas.h"
+#include "estimate_parts.h"
+#include "schedule.h"
 #include "search_internal.h"
 
 namespace llmc::detail {

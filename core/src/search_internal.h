@@ -36,7 +36,4 @@ bool apply_layout(Resolved& r, const LayoutBase& base, const Layout& l);
 // stay below the time model's step time, which the search also checks on every layout it times.
 double step_time_lower_bound(const Resolved& r, const FlopCounts& f);
 
-// The step time of a layout as estimate() computes it (search_time.cpp), without a trace.
-TimeEstimate layout_step_time(const Resolved& r, const ParamCounts& p, const FlopCounts& f, double tokens, std::vector<std::string>& warnings);
-
 }  // namespace llmc::detail

@@ -1,7 +1,7 @@
 // apply_layout(): one layout of the search written into a resolved scenario, with the
 // layout-dependent rules of resolve() (core/src/scenario.cpp). Copying and re-resolving the whole
 // scenario per candidate costs more than the formulas themselves; this only touches integers.
-#include "formulas.h"
+#include "pipeline_split.h"
 #include "search_internal.h"
 
 namespace llmc::detail {

@@ -3,15 +3,14 @@
 //  achieved_tflops:    step = model FLOPs per step / (gpus × achieved)     (seeds 000/003: "1000/400 TFLOPS")
 //  compute_efficiency: step = hardware FLOPs / (gpus × peak × efficiency) + bubble + exposed comm
 //  profile:            step = the slowest stage's kernels × micro-batches + optimizer + bubble +
-//                      exposed comm, every kernel timed from the hardware profile (step_ops.cpp)
+//                      exposed comm, every kernel timed from the hardware profile (compute_times.cpp)
 // The user's MFU is end-to-end by definition (PaLM appendix B), so in the first two bases the
 // bubble and communication are shown as parts of the given step time, not added to it.
 #include <algorithm>
-
 #include <cmath>
 
-#include "formulas.h"
-#include "step_ops.h"
+#include "compute_times.h"
+#include "schedule.h"
 
 namespace llmc::detail {
 
@@ -20,33 +19,22 @@ namespace llmc::detail {
 // Korthikanti 2022 3.5%; torchtitan FSDP2 6.3% and NVIDIA's FP8 runs on H100 8.4%, other frameworks).
 constexpr double kModelRelErr = 0.05;
 
-double bubble_fraction(const Resolved& r) {
-  const ParallelSpec& par = r.s.parallel;
-  const double p = double(par.pp), m = double(r.micro_batches);
-  switch (par.schedule) {
-    case Schedule::afab:
-    case Schedule::one_f_one_b: return (p - 1) / m;
-    case Schedule::interleaved: return (p - 1) / (m * double(par.virtual_stages));
-    case Schedule::zero_bubble: return (p - 1) / (3 * m);  // ZB-H1 with T_F = T_B = T_W (Qi et al. 2023)
-  }
-  return 0;
+double compute_efficiency(const Resolved& r) {
+  const HardwareSpec& hw = r.s.hardware;
+  return hw.compute_efficiency > 0 ? hw.compute_efficiency : hw.profile->compute_efficiency;
 }
 
-TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const FlopCounts& f, double tokens, Trace* t,
-                       std::vector<std::string>& warnings, std::vector<CommItem>* comm_out) {
-  const ComputeTimes ct = compute_times(r, p);
-  std::vector<CommItem> comm = comm_per_step(r, p, f, ct, t);
-  TimeEstimate te = time_per_step(r, f, ct, comm, tokens, t, warnings);
-  if (comm_out) *comm_out = std::move(comm);
-  return te;
+double compute_seconds(const Resolved& r, const FlopCounts& f) {
+  const HardwareSpec& hw = r.s.hardware;
+  const double eff = compute_efficiency(r);
+  const double peak = hw.gpu.peak_tflops(r.compute_dtype) * 1e12;
+  const double flops_per_gpu = f.hardware_per_token * r.s.training.global_batch_tokens / double(r.gpu_count);
+  return flops_per_gpu / (peak * eff);
 }
 
-TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const std::vector<CommItem>& comm, double tokens, Trace* t,
-                           std::vector<std::string>& warnings) {
-  // Callers without the kernel times: recount them (estimate() and searches pass theirs).
-  return time_per_step(r, f, compute_times(r, count_params(r, nullptr)), comm, tokens, t, warnings);
-}
+namespace {
 
+// Kernels, communication and the schedule composed into a step, then the totals.
 TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const ComputeTimes& ct, const std::vector<CommItem>& comm,
                            double tokens, Trace* t, std::vector<std::string>& warnings) {
   TimeEstimate te;
@@ -189,6 +177,17 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   te.hfu = tr.add("time.hfu", "hardware_flops_per_step / (step_s × gpus × peak)", "fraction", "Korthikanti et al. 2022 §6", hw_step / (te.step_s * gpus * peak),
                   {{"hardware_flops_per_step", hw_step}, {"step_s", te.step_s}});
   te.achieved_model_tflops_per_gpu = model_step / (te.step_s * gpus) / 1e12;
+  return te;
+}
+
+}  // namespace
+
+TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held, const FlopCounts& f, double tokens,
+                       Trace* t, std::vector<std::string>& warnings, std::vector<CommItem>* comm_out) {
+  const ComputeTimes ct = compute_times(r, p, plan, held);
+  std::vector<CommItem> comm = comm_per_step(r, p, held, f, ct, t);
+  TimeEstimate te = time_per_step(r, f, ct, comm, tokens, t, warnings);
+  if (comm_out) *comm_out = std::move(comm);
   return te;
 }
 

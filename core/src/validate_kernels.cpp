@@ -15,7 +15,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "formulas.h"
+#include "estimate_parts.h"
 #include "kernel_time.h"
 #include "llmc/fields.h"
 #include "llmc/profile.h"

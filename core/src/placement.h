@@ -1,0 +1,36 @@
+// Internal: what each GPU holds, computed once after resolve() and read by memory, time and
+// communication (never written back): the parameters of each pipeline stage after tensor,
+// pipeline and expert parallelism, and the groups ZeRO shards them over.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+
+#include "llmc/estimate.h"
+
+namespace llmc::detail {
+
+// Parameters one GPU of a pipeline stage holds, before ZeRO shards them.
+struct StageParams {
+  double dense = 0;      // non-expert parameters (after the tp/pp split)
+  double expert = 0;     // routed-expert parameters (after the ep/etp split)
+  double max_layer = 0;  // the largest single layer (ZeRO-3's gather buffer)
+  double linear = 0;     // of dense + expert, the layers' linear weights: what FP8 GEMMs read
+  double all() const { return dense + expert; }
+};
+// Stage `stage` (0 … pp − 1): the first holds the embedding, the last the output layer.
+StageParams stage_params(const Resolved& r, const ParamCounts& p, int64_t stage);
+
+// The ranks ZeRO shards over with `dp` data-parallel replicas: the hybrid-shard group
+// (training.zero_shard_group) or all of dp × cp for the other parameters; the expert-data-parallel
+// ranks for routed experts, tp·cp·dp / (ep·etp) (capped by the hybrid-shard group).
+struct ShardGroups {
+  double dense = 1, expert = 1;
+};
+inline ShardGroups zero_shard_groups(const Resolved& r, int64_t dp) {
+  const ParallelSpec& par = r.s.parallel;
+  const int64_t group = r.s.training.zero_shard_group;
+  const double de = std::max(1.0, double(par.tp * par.cp * dp) / double(par.ep * r.etp));
+  return {group > 0 ? double(group) : double(dp * par.cp), group > 0 ? std::min(de, double(group)) : de};
+}
+
+}  // namespace llmc::detail

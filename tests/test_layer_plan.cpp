@@ -1,0 +1,110 @@
+// The layer plan (core/src/layer_plan.h): one description of a layer read as FLOPs, memory and
+// kernels. The readings' published figures are tested in test_params/test_memory/test_time; here,
+// that the plan itself says what those readings rely on.
+#include <string>
+#include <string_view>
+
+#include "estimate_parts.h"
+#include "layer_plan.h"
+#include "precision.h"
+#include "test_util.h"
+
+using namespace llmc;
+using namespace llmc::detail;
+
+namespace {
+
+Resolved resolve_or_fail(const test::Sets& sets) {
+  Result<Resolved> r = resolve(test::scenario(sets));
+  INFO((r ? "" : r.error().text()));
+  REQUIRE(r.ok());
+  return *r;
+}
+
+const Op* find_op(const Plan& p, std::string_view name) {
+  for (const Op& o : p)
+    if (name == o.name) return &o;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("layer plan: the largest layers the input fields allow fit its fixed arrays") {
+  // Eight norms (model.norms_per_layer's maximum), eager kernels, PyTorch's math attention with
+  // dropout, an MoE block with shared experts, and autocast casts or FP8 casts on every linear.
+  for (const char* precision : {"bf16_mixed", "fp8_mixed"}) {
+    test::Sets sets = {{"model.preset", "mixtral-8x7b"},         {"model.norms_per_layer", "8"},      {"model.dropout", "true"},
+                       {"model.shared_experts", "2"},            {"training.fused_elementwise", "false"}, {"training.flash_attention", "false"},
+                       {"training.unfused_attention", "sdpa_math_fp32"}, {"training.precision", precision}, {"training.recompute", "selective"},
+                       {"training.recompute_modules", "core_attn,layernorm,moe_act"}};
+    if (std::string_view(precision) == "bf16_mixed") sets.push_back({"training.weight_dtype", "fp32"}), sets.push_back({"training.master_weights", "false"});
+    const Resolved r = resolve_or_fail(sets);
+    const ParamCounts p = count_params(r, nullptr);
+    for (bool moe : {false, true}) {
+      Plan plan;
+      plan_layer(plan, r, p, PlanShape{1, 1, true}, moe);
+      const std::string what = std::string(precision) + (moe ? " moe: " : " dense: ") + std::to_string(plan.n_ops) + " ops, " + std::to_string(plan.n_kernels) + " kernels";
+      INFO(what);
+      CHECK_FALSE(plan.overflow);
+      CHECK(plan.n_ops < Plan::kMaxOps);
+      CHECK(plan.n_kernels < Plan::kMaxKernels);
+    }
+  }
+}
+
+TEST_CASE("layer plan: its weight FLOPs are 2 per matmul weight of the parameter count") {
+  // Llama 3.1 8B has no biases: a layer's linear weights are its attention and MLP parameters.
+  const Resolved r = resolve_or_fail({{"model.preset", "llama3.1-8b"}});
+  const ParamCounts p = count_params(r, nullptr);
+  Plan plan;
+  plan_layer(plan, r, p, PlanShape{}, false);
+  double weight_flops = 0;
+  for (const Op& o : plan) weight_flops += o.weight_flops;
+  CHECK(weight_flops == 2 * (p.attention_per_layer + p.mlp_per_dense_layer));
+  const Op* attn = find_op(plan, "core_attention");
+  REQUIRE(attn);
+  // 2·s·a·(d_qk + d_v), halved by the causal mask: 2 · 8192 · 32 · 256 / 2.
+  CHECK(attn->score_flops == 2.0 * 8192 * 32 * 256 / 2);
+}
+
+TEST_CASE("layer plan: the recompute rules as tags") {
+  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}})) == 0u);
+  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "full"}})) == 0u);
+  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective"}})) == uint32_t(kTagCoreAttn));
+  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective"}, {"training.recompute_modules", "layernorm"}})) ==
+        uint32_t(kTagLayernorm));
+  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective_op"}})) == uint32_t(kTagOpPolicy));
+
+  // Megatron's selective recompute re-runs the attention core (flash included) and drops the
+  // scores it would keep without flash; the per-op policy re-runs wo, not the q/k/v GEMM.
+  const Resolved r = resolve_or_fail({{"model.preset", "gpt3-175b"}, {"training.flash_attention", "false"}});
+  Plan plan;
+  plan_layer(plan, r, count_params(r, nullptr), PlanShape{}, false);
+  const Op* core = find_op(plan, "core_attention");
+  REQUIRE(core);
+  CHECK((core->tags & kTagCoreAttn) != 0);
+  CHECK((core->drop_tags & kTagCoreAttn) != 0);
+  CHECK(core->dropped_bytes > 0);
+  CHECK((find_op(plan, "out_proj")->tags & kTagOpPolicy) != 0);
+  CHECK((find_op(plan, "qkv_proj")->tags & kTagOpPolicy) == 0);
+  CHECK((find_op(plan, "qkv_proj")->extra_tags & kTagOpPolicy) != 0);  // torchtitan's separate wk
+}
+
+TEST_CASE("Adafactor: memory and the optimizer step count the same factored states") {
+  // A row and a column vector per matrix ≈ 2/h of the parameters (Shazeer & Stern 2018). The
+  // optimizer step once counted none while memory counted 2/h; both read optimizer_states() now.
+  const test::Sets sets = {{"model.preset", "llama3.1-8b"}, {"training.optimizer", "adafactor"}, {"training.precision", "bf16_mixed"}};
+  const Resolved r = resolve_or_fail(sets);
+  const OptimizerStates st = optimizer_states(r);
+  CHECK(st.per_param == doctest::Approx(2.0 / 4096).epsilon(1e-15));
+  const Estimate e = test::run(sets);
+  const double local = e.params.per_gpu;  // one GPU, no ZeRO
+  CHECK(e.mem.optimizer_bytes - e.mem.master_weights_bytes == doctest::Approx(local * st.per_param * st.bytes).epsilon(1e-12));
+  // The step reads and writes master weights, gradients and both states, then writes the 16-bit
+  // weights: 2·4 + 2·2 + 2·(2/h)·4 + 2 bytes per parameter.
+  Plan opt;
+  plan_optimizer(opt, r, local);
+  double bytes = 0;
+  for (int i = 0; i < opt.n_kernels; ++i) bytes += opt.kernels[size_t(i)].bytes;
+  CHECK(bytes == doctest::Approx(local * (8 + 4 + 2 * st.per_param * st.bytes + 2)).epsilon(1e-12));
+}
