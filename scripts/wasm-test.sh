@@ -16,7 +16,7 @@
 #
 # Known cause of last-bit differences: libm. core's estimate() uses only + − × ÷, sqrt, floor and
 # ceil (correctly rounded everywhere; -ffp-contract=off keeps FMA out of compiled code), but the
-# compute-optimal law (core/src/scaling.cpp) calls std::pow. glibc (x86-64) dispatches pow/exp/log
+# compute-optimal law (core/src/estimate/scaling.cpp) calls std::pow. glibc (x86-64) dispatches pow/exp/log
 # to FMA builds on CPUs that have FMA; Emscripten's musl compiles the same ARM optimized-routines
 # source without FMA, and about 1 pow result in 1,600 then differs by 1 ULP. The lasting fix is a
 # pow that core compiles itself (e.g. musl's pow.c, MIT), so both builds run identical code.

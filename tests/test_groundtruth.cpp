@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "precision.h"
+#include "estimate/precision.h"
 #include "llmc/profile.h"
 #include "test_util.h"
 

@@ -3,7 +3,7 @@
 // fractions; each time says which it used. Also the hierarchical all-reduce across nodes.
 #include <cmath>
 
-#include "kernel_time.h"
+#include "estimate/kernel_time.h"
 #include "llmc/catalog.h"
 #include "llmc/profile.h"
 #include "test_util.h"

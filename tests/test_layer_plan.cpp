@@ -1,12 +1,12 @@
-// The layer plan (core/src/layer_plan.h): one description of a layer read as FLOPs, memory and
+// The layer plan (core/src/estimate/layer_plan.h): one description of a layer read as FLOPs, memory and
 // kernels. The readings' published figures are tested in test_params/test_memory/test_time; here,
 // that the plan itself says what those readings rely on.
 #include <string>
 #include <string_view>
 
-#include "estimate_parts.h"
-#include "layer_plan.h"
-#include "precision.h"
+#include "estimate/estimate_parts.h"
+#include "estimate/layer_plan.h"
+#include "estimate/precision.h"
 #include "test_util.h"
 
 using namespace llmc;

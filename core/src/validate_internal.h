@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "json_util.h"
+#include "common/json_util.h"
 #include "llmc/estimate.h"
 #include "llmc/validate.h"
 

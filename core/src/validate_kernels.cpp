@@ -15,8 +15,8 @@
 #include <cstdlib>
 #include <memory>
 
-#include "estimate_parts.h"
-#include "kernel_time.h"
+#include "estimate/estimate_parts.h"
+#include "estimate/kernel_time.h"
 #include "llmc/fields.h"
 #include "llmc/profile.h"
 #include "validate_internal.h"

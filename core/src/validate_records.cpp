@@ -9,7 +9,7 @@
 
 #include "llmc/catalog.h"
 #include "llmc/fields.h"
-#include "estimate_parts.h"
+#include "estimate/estimate_parts.h"
 #include "validate_internal.h"
 
 namespace llmc::detail::validation {

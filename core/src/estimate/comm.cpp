@@ -1,0 +1,359 @@
+// Communication per training step, per collective on the tier it crosses:
+// time = latency + factor × bytes / busbw, with the nccl-tests factors: all-reduce 2(n−1)/n,
+// all-gather / reduce-scatter / all-to-all (n−1)/n, send/recv 1 (NVIDIA/nccl-tests PERFORMANCE.md).
+// The latency of a ring collective (all-reduce, all-gather, reduce-scatter) is NCCL's own model,
+// which grows with the ring (nccl_ring); send/recv and all-to-all pay the tier's alpha.
+// Rank order is Megatron's: tp innermost, then cp, then dp, then pp.
+#include <algorithm>
+#include <string_view>
+
+#include "estimate/compute_times.h"
+#include "inputs/pipeline_split.h"
+#include "estimate/placement.h"
+#include "estimate/precision.h"
+
+namespace llmc::detail {
+
+double ring_factor(std::string_view collective, double n) {
+  if (n <= 1) return 0;
+  if (collective == "all_reduce") return 2 * (n - 1) / n;
+  if (collective == "send_recv") return 1;
+  return (n - 1) / n;
+}
+
+namespace {
+
+AlphaBeta tier_ab(const Resolved& r, bool intra) {
+  const HardwareProfile& prof = *r.s.hardware.profile;
+  AlphaBeta ab = intra ? prof.intra_node : prof.inter_node;
+  const std::optional<double>& user = intra ? r.s.hardware.intra_node_bandwidth_gbps : r.s.hardware.inter_node_bandwidth_gbps;
+  if (user) ab.busbw_gbps = intra ? intra_node_busbw_gbps(*user) : inter_node_busbw_gbps(*user);
+  return ab;
+}
+
+// A measured collective of this op and group size on this tier, if the profile has one.
+const AlphaBeta* measured(const Resolved& r, const char* collective, int64_t group, bool intra) {
+  if (r.s.hardware.intra_node_bandwidth_gbps || r.s.hardware.inter_node_bandwidth_gbps) return nullptr;  // the user's bandwidth wins
+  for (const CollectiveTable& c : r.s.hardware.profile->collectives)
+    if (c.op == collective && c.group == group && (c.tier == "intra_node") == intra) return &c.fit;
+  return nullptr;
+}
+
+// Bandwidth time of one tier's part (no latency); raises *alpha to this tier's alpha (a measured
+// table's, at this group size, or the profile's tier fit), which the ring model never undercuts.
+double one_tier(const Resolved& r, const char* collective, int64_t group, bool intra, double bytes, double* alpha) {
+  if (group <= 1) return 0;
+  const AlphaBeta* m = measured(r, collective, group, intra);
+  const AlphaBeta ab = m ? *m : tier_ab(r, intra);
+  const double bw = ab.busbw_gbps * 1e9;
+  *alpha = std::max(*alpha, ab.alpha_s);
+  return bw > 0 ? ring_factor(collective, double(group)) * bytes / bw : 0;
+}
+
+// NCCL's own latency model for a ring collective over `ranks` GPUs on `nodes` nodes
+// (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel @ b647562): a base latency per protocol
+// plus one hop latency per ring step, NVLink (PCIe) inside a node and the network between nodes;
+// all-gather and reduce-scatter take ranks − 1 steps (nodes − 1 of them across the network),
+// all-reduce 2·(ranks − 1) (2·nodes). NCCL runs the protocol with the least latency + bytes /
+// bandwidth: LL (a quarter of the bandwidth; a third for all-gather and reduce-scatter on one
+// node), LL128 (0.92 of it, 0.7 with one rank per node; NVLink nodes only) or Simple. Left out:
+// the host's network post overhead (1-2 µs per in-node hop of a multi-node ring, ×3 for Simple,
+// depending on the CPU vendor), the ×1.4 (A100/H100) "plateau" of multi-node ring all-reduce,
+// and the tree, PAT, NVLS and CollNet algorithms. `bw_s` is the Simple-protocol bandwidth time.
+struct RingTime {
+  double seconds = 0;  // latency + bandwidth time / the protocol's share
+  double latency_s = 0;
+};
+RingTime nccl_ring(const char* collective, int64_t ranks, int64_t nodes, bool nvlink, double bw_s, double alpha_floor_s) {
+  const std::string_view c = collective;
+  const double steps = c == "all_reduce" ? 2.0 * double(ranks - 1) : double(ranks - 1);
+  const double inter = nodes > 1 ? (c == "all_reduce" ? 2.0 * double(nodes) : double(nodes - 1)) : 0;
+  const double intra = std::max(0.0, steps - inter);
+  struct Proto { double base_us, nvlink_us, pci_us, net_us, bw_share; };
+  const double ll_share = nodes > 1 || c == "all_reduce" ? 1.0 / 4.0 : 1.0 / 3.0;
+  const double ll128_share = double(ranks) / double(nodes) < 2 ? 0.7 : 0.92;
+  const Proto protos[] = {{6.6, 0.6, 1.0, 2.7, ll_share}, {14.0, 1.9, 2.5, 4.0, ll128_share}, {8.4, 3.4, 5.7, 14.0, 1.0}};  // LL, LL128, Simple
+  RingTime best;
+  for (int i = 0; i < 3; ++i) {
+    if (i == 1 && !nvlink) continue;  // NCCL enables LL128 only over NVLink
+    const Proto& p = protos[i];
+    const double lat = std::max(alpha_floor_s, 1e-6 * (p.base_us + intra * (nvlink ? p.nvlink_us : p.pci_us) + inter * p.net_us));
+    const double t = lat + bw_s / p.bw_share;
+    if (i == 0 || t < best.seconds) best = {t, lat};
+  }
+  return best;
+}
+
+// One collective over `group` ranks placed `stride` apart (Megatron order: tp innermost). Inside
+// a node it runs on NVLink. Across nodes with k > 1 ranks per node it is hierarchical, as NCCL's
+// multi-NIC rings are in effect: the intra-node part on NVLink, then the inter-node part over
+// group/k nodes on bytes/k per GPU, each GPU through its own NIC (all-reduce = reduce-scatter
+// in-node, all-reduce across, all-gather in-node).
+RingTime collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes, const char** tier) {
+  if (group <= 1) return {};
+  const int64_t per_node = std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(stride, 1));
+  const int64_t k = std::min(group, per_node);
+  const std::string_view c = collective;
+  const bool ring = c == "all_reduce" || c == "all_gather" || c == "reduce_scatter";
+  // NVLink-class links inside the node unless their bus bandwidth is no more than PCIe 5 x16's
+  // 64 GB/s.
+  const bool nvlink = tier_ab(r, true).busbw_gbps > 64;
+  double alpha = 0, bw_s = 0;
+  int64_t nodes = 1;
+  if (group <= k && group * stride <= r.gpus_per_node) {
+    *tier = "intra_node";
+    bw_s = one_tier(r, collective, group, true, bytes, &alpha);
+    if (measured(r, collective, group, true)) return {alpha + bw_s, alpha};  // measured at this size: its own fit
+  } else {
+    *tier = "inter_node";
+    if (c == "all_to_all" && k > 1 && !measured(r, collective, group, false)) {
+      // A rank sends 1/group of its bytes to each peer: (k − 1)/group to the peers on its node
+      // over NVLink and (group − k)/group through its NIC, both at once; the slower part sets
+      // the time. (group − 1)/group × bytes' = (group − k)/group × bytes on the network.
+      const double net = one_tier(r, collective, group, false, bytes * double(group - k) / double(group - 1), &alpha);
+      const double nvl = one_tier(r, collective, k, true, bytes * double(k) / double(group), &alpha);
+      return {alpha + std::max(net, nvl), alpha};
+    }
+    if (k <= 1 || !ring) {
+      nodes = group;
+      bw_s = one_tier(r, collective, group, false, bytes, &alpha);
+      if (!ring || measured(r, collective, group, false)) return {alpha + bw_s, alpha};
+    } else {
+      nodes = (group + k - 1) / k;
+      if (c == "all_reduce")
+        bw_s = one_tier(r, "reduce_scatter", k, true, bytes, &alpha) + one_tier(r, "all_reduce", nodes, false, bytes / double(k), &alpha) +
+               one_tier(r, "all_gather", k, true, bytes, &alpha);
+      else
+        bw_s = one_tier(r, collective, k, true, bytes, &alpha) + one_tier(r, collective, nodes, false, bytes / double(k), &alpha);
+    }
+  }
+  if (!ring) return {alpha + bw_s, alpha};
+  return nccl_ring(collective, group, nodes, nvlink, bw_s, alpha);
+}
+
+CommItem make(const Resolved& r, const char* name, const char* collective, int64_t group, int64_t stride, double bytes, double count) {
+  CommItem c;
+  c.name = name;
+  c.collective = collective;
+  c.group = group;
+  const char* tier = "intra_node";
+  const RingTime once = collective_seconds(r, collective, group, stride, bytes, &tier);
+  c.tier = tier;
+  c.bytes_per_step = bytes * count;
+  c.calls = count;
+  c.latency_s = once.latency_s;
+  c.time_s = count * once.seconds;
+  return c;
+}
+
+}  // namespace
+
+double collective_time_s(const Resolved& r, const char* collective, int64_t group, double bytes) {
+  const char* tier = "intra_node";
+  return collective_seconds(r, collective, group, 1, bytes, &tier).seconds;
+}
+
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct,
+                                    Trace* t) {
+  std::vector<CommItem> out;
+  const ParallelSpec& par = r.s.parallel;
+  const TrainingSpec& ts = r.s.training;
+  const ModelSpec& m = r.m;
+  const double e = activation_bytes(r);
+  // Overlap windows come from the kernel times of the slowest stage (compute_times.cpp); with the
+  // flat-efficiency basis, from its compute time.
+  const double mb = double(r.micro_batches);
+  const bool flat = r.s.hardware.compute_efficiency > 0;
+  const double per_micro = flat ? compute_seconds(r, f) / mb : ct.micro_batch_s();
+  const double compute = per_micro * mb;
+  const double bwd_micro = flat ? per_micro * 2.0 / 3.0 : ct.stage_bwd.total();
+  const double fwd_micro = flat ? per_micro / 3.0 : ct.stage_fwd.total();
+  const double attention_step = flat ? compute * (f.model_per_token > 0 ? f.attention_per_token / f.model_per_token : 0)
+                                     : (ct.stage_fwd.attention_s + ct.stage_bwd.attention_s) * mb;
+  const double tokens_micro = double(ts.micro_batch) * double(ts.seq_len) / double(par.cp);
+  // Layers on the stage the step is timed on: a full one, or with pp = 2 (no middle stage) the
+  // larger end stage.
+  const double L = par.pp == 2 ? std::max(stage_layers(r, 0), stage_layers(r, 1)) : double(r.layers_per_stage);
+  // Forward passes whose collectives run again in backward: full recompute re-runs them all.
+  // torchtitan's per-op policy re-runs half of a layer's forward tp traffic: with SP both
+  // all-gathers (it saves reduce-scatter outputs), without SP the all-reduce after wo (the one
+  // after w2 feeds nothing backward needs); it saves SDPA outputs, so no cp exchange re-runs.
+  // With SP that is 6 all-gathers and 4 reduce-scatters per layer, counted as 5 pairs: both
+  // collectives move the same bus volume, so the time is the same.
+  const double fwd_passes = ts.recompute == Recompute::full ? 2 : 1;
+  const double tp_fwd_passes = ts.recompute == Recompute::selective_op ? 1.5 : fwd_passes;
+
+  // MoE layers among this stage's, and whether their MLP keeps tp collectives: a routed-only MoE
+  // block replaces the MLP's all-gather/reduce-scatter with the dispatch below; shared experts
+  // are a tensor-parallel MLP of their own (Megatron-core).
+  const double moe_share = m.is_moe() ? double(p.moe_layers) / double(m.layers) : 0.0;
+  const bool shared_experts = m.shared_expert_ffn_hidden > 0 || m.shared_experts > 0;
+  if (par.tp > 1 && m.has_shape()) {
+    // Two all-reduces per layer forward (after attention and MLP) and two in backward; with SP
+    // each becomes all-gather + reduce-scatter with the same bus volume (Korthikanti 2022 §4.2.2),
+    // timed as those two collectives: on NVSwitch they run as rings, while a large all-reduce can
+    // use NVLink SHARP (8×H100: ring gather/scatter ~362 GB/s busbw, NVLS all-reduce ~479).
+    const double bytes = e * tokens_micro * double(m.hidden);
+    const double mlp_share = 1.0 - (shared_experts ? 0.0 : moe_share);  // layers whose MLP is tp-split
+    const double count = L * mb * (tp_fwd_passes + 1) * (1.0 + mlp_share);
+    CommItem c = make(r, "tp", ts.sequence_parallel ? "all_gather" : "all_reduce", par.tp, 1, bytes, count);
+    if (ts.sequence_parallel) {
+      const CommItem rs = make(r, "tp", "reduce_scatter", par.tp, 1, bytes, count);
+      c.collective = "all_gather+reduce_scatter";
+      c.time_s += rs.time_s;
+      c.latency_s += rs.latency_s;  // per call: one all-gather and one reduce-scatter
+    }
+    c.overlapped = par.tp_overlap;
+    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
+    c.in_micro_batch = true;
+    out.push_back(c);
+  }
+  const int64_t dpg = par.dp * par.cp;
+  if (dpg > 1) {
+    // Parameters of the most loaded GPU (after tp, pp and ep); LoRA reduces only the adapters.
+    double local_params = held.all;
+    if (ts.finetune == Finetune::lora) local_params = p.trainable / double(par.tp * par.pp);
+    const double grad_bytes = local_params * bytes_of(r.grad_dtype);
+    // FP8 parameters (training.fp8_params) are gathered as they are stored: the linear weights in
+    // one byte (Megatron's --fp8-param-gather), the rest in weight_dtype.
+    const bool fp8_gather = ts.fp8_params && ts.finetune != Finetune::lora;
+    const double weight_bytes = local_params * bytes_of(r.weight_dtype) - (fp8_gather ? held.linear * (bytes_of(r.weight_dtype) - 1.0) : 0.0);
+    // Gradient reductions per step: one per micro-batch, each hiding behind that micro-batch's
+    // backward (ZeRO-2/3 keep only their shard, so they cannot wait; DeepSpeed ZeRO-2/3 and FSDP
+    // by default), or one after the last (training.grad_reduce; memory.cpp holds whole gradients).
+    const double reductions = r.grad_reduce_per_micro_batch ? mb : 1.0;
+    // Hybrid sharding (training.zero_shard_group g < dp·cp, HSDP): the ZeRO collectives run
+    // inside each group of g consecutive ranks, and each rank's 1/g gradient shard is then
+    // all-reduced across the dp·cp/g replicas, ranks g·t apart (PyTorch FSDP HYBRID_SHARD:
+    // reduce-scatter in the shard group, all-reduce in the replicate group, both in the
+    // post-backward hook, so the all-reduce shares the reduce-scatter's window).
+    const int64_t shard = ts.zero_stage >= 1 ? int64_t(zero_shard_groups(r, par.dp).dense) : dpg;
+    const int64_t replicas = dpg / shard;
+    auto replicate = [&](const CommItem& rs, double window) {  // one all-reduce of 1/shard of each reduce-scatter call's bytes
+      CommItem ar = make(r, "hsdp", "all_reduce", replicas, par.tp * shard, rs.bytes_per_step / rs.calls / double(shard), rs.calls);
+      ar.overlapped = rs.overlapped;
+      ar.exposed_s = ar.overlapped ? std::max(0.0, reductions * std::max(0.0, (rs.time_s + ar.time_s) / reductions - window) - rs.exposed_s)
+                                   : ar.time_s;
+      out.push_back(ar);
+    };
+    if (ts.zero_stage >= 3) {
+      // FSDP: all-gather parameters before each forward and backward of every micro-batch,
+      // reduce-scatter gradients; prefetch overlaps them with compute (Zhao et al. 2023). The
+      // forward gathers can hide only behind forward passes, the backward ones behind backward
+      // passes, and the reduce-scatter behind what the last backward's gathers leave free. One
+      // FSDP unit per transformer layer (the usual wrap policy), so one collective per layer:
+      // the same bytes, but each call pays its ring latency (on thousands of GPUs, milliseconds).
+      const double units = std::max(1.0, L);
+      CommItem ag = make(r, "fsdp", "all_gather", shard, par.tp, weight_bytes / units, 2 * mb * units);
+      ag.overlapped = true;
+      const double half = ag.time_s / 2;
+      ag.exposed_s = std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb);
+      out.push_back(ag);
+      CommItem rs = make(r, "dp", "reduce_scatter", shard, par.tp, grad_bytes / units, units * reductions);
+      rs.overlapped = par.dp_overlap;
+      const double rs_window = std::max(0.0, bwd_micro - half / mb);
+      rs.exposed_s = rs.overlapped ? reductions * std::max(0.0, rs.time_s / reductions - rs_window) : rs.time_s;
+      out.push_back(rs);
+      if (replicas > 1) replicate(rs, rs_window);
+    } else {
+      // DDP / ZeRO-1/2: each gradient reduction overlaps a micro-batch's backward (2/3 of it).
+      const bool sharded = ts.zero_stage >= 1;
+      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", shard, par.tp, grad_bytes, reductions);
+      g.overlapped = par.dp_overlap;
+      g.exposed_s = g.overlapped ? reductions * std::max(0.0, g.time_s / reductions - bwd_micro) : g.time_s;
+      out.push_back(g);
+      if (sharded && replicas > 1) replicate(g, bwd_micro);
+      if (sharded) {
+        CommItem ag = make(r, "dp", "all_gather", shard, par.tp, weight_bytes, 1);  // updated params back to every rank of the group
+        ag.overlapped = par.dp_overlap;
+        ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - fwd_micro) : ag.time_s;
+        out.push_back(ag);
+      }
+    }
+  }
+  if (par.pp > 1 && m.has_shape()) {
+    // One activation forward and one gradient backward per micro-batch per chunk boundary; on
+    // the critical path (m·v + p − 1) times each way. Megatron's scatter/gather (Narayanan et al.
+    // 2021 §4.1): each tp rank sends 1/tp of the boundary tensor through its own NIC (with
+    // sequence parallelism the tensor is already split that way); without sequence parallelism
+    // the receiving ranks then all-gather the pieces over NVLink.
+    const double tensor_bytes = e * tokens_micro * double(m.hidden);
+    const double count = 2 * (mb * double(par.virtual_stages) + double(par.pp) - 1);
+    CommItem c = make(r, "pp", "send_recv", 2, par.tp * par.cp * par.dp, tensor_bytes / double(par.tp), count);
+    c.exposed_s = c.time_s;
+    out.push_back(c);
+    if (par.tp > 1 && !ts.sequence_parallel) {
+      CommItem g = make(r, "pp", "all_gather", par.tp, 1, tensor_bytes, count);
+      g.exposed_s = g.time_s;
+      out.push_back(g);
+    }
+  }
+  if (par.cp > 1 && m.has_shape()) {
+    // Ring attention: each layer passes this rank's K,V chunk cp−1 times forward, and K,V plus
+    // dK,dV backward (Liu et al. 2023; Megatron CP); overlapped with the attention blocks.
+    const double kv_bytes = 2 * e * tokens_micro * double(m.kv_heads) * double(m.head_dim) / double(par.tp);
+    CommItem c = make(r, "cp", "send_recv", par.cp, par.tp, kv_bytes, L * mb * double(par.cp - 1) * (fwd_passes + 2));
+    c.overlapped = par.cp_overlap;
+    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - attention_step) : c.time_s;
+    c.in_micro_batch = true;
+    out.push_back(c);
+  }
+  // Each tp rank routes its own 1/tp of the micro-batch's tokens (Megatron-core requires sequence
+  // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
+  // all-to-all), the same share the layer plan gives the experts.
+  const double routed_rows = tokens_micro / double(par.tp) * double(m.top_k);
+  const double moe_calls = L * moe_share * mb * (fwd_passes + 1);  // dispatch + combine pairs
+  if (par.ep > 1 && m.is_moe()) {
+    // Token dispatch and combine all-to-all per MoE layer, forward and backward (GShard); hidden
+    // behind another micro-batch's compute when the schedule pairs them (DualPipe). Expert groups
+    // put etp innermost, so an ep group's ranks are etp apart (Megatron-core's expert
+    // RankGenerator, order tp-cp-ep-dp with cp folded into the expert data-parallel size).
+    const double bytes = e * routed_rows * double(m.hidden);
+    CommItem c = make(r, "ep", "all_to_all", par.ep, r.etp, bytes, 2 * moe_calls);
+    c.overlapped = par.ep_overlap;
+    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
+    c.in_micro_batch = true;
+    out.push_back(c);
+  }
+  if (r.etp > 1 && m.is_moe()) {
+    // Expert tensor parallelism: the etp ranks of an expert all-gather the tokens before its ffn
+    // shards and reduce-scatter the outputs after, forward and backward, on the dispatch's stream
+    // (Megatron-core): with ep > 1 the routed copies each received (alltoall dispatcher), with
+    // ep = 1 the micro-batch's tokens before they are permuted (allgather dispatcher).
+    const double rows = par.ep > 1 ? routed_rows * double(r.etp) : tokens_micro / double(par.tp) * double(r.etp);
+    const double bytes = e * rows * double(m.hidden);
+    CommItem c = make(r, "etp", "all_gather", r.etp, 1, bytes, moe_calls);
+    const CommItem rs = make(r, "etp", "reduce_scatter", r.etp, 1, bytes, moe_calls);
+    c.collective = "all_gather+reduce_scatter";
+    c.time_s += rs.time_s;
+    c.latency_s += rs.latency_s;
+    c.overlapped = par.ep_overlap;
+    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
+    c.in_micro_batch = true;
+    out.push_back(c);
+  }
+  if (t) {
+    for (const CommItem& c : out) {
+      const char* key = c.name == "tp"     ? "comm.tp_s"
+                        : c.name == "pp"   ? (c.collective == "all_gather" ? "comm.pp_gather_s" : "comm.pp_s")
+                        : c.name == "cp"   ? "comm.cp_s"
+                        : c.name == "ep"   ? "comm.ep_s"
+                        : c.name == "etp"  ? "comm.etp_s"
+                        : c.name == "fsdp" ? "comm.fsdp_param_gather_s"
+                        : c.name == "hsdp" ? "comm.hsdp_grad_all_reduce_s"
+                        : c.collective == "all_gather" ? "comm.dp_param_gather_s"
+                                                       : "comm.dp_grad_reduce_s";
+      t->add(key,
+             "calls × (latency + factor × bytes / (busbw × protocol share)); factor 2(n−1)/n all-reduce, (n−1)/n gather/scatter/all-to-all, "
+             "1 send/recv; rings (all-reduce, all-gather, reduce-scatter): NCCL's base + a hop latency per ring step, at least the tier's "
+             "alpha, on the protocol (LL, LL128, Simple) with the least time; others: the tier's alpha",
+             "s", "busbw factors: NVIDIA nccl-tests PERFORMANCE.md; ring latency and protocols: NVIDIA/nccl src/graph/tuning.cc",
+             c.time_s,
+             {{"group", double(c.group)}, {"calls", c.calls}, {"latency_per_call_s", c.latency_s}, {"bytes_per_step", c.bytes_per_step},
+              {"exposed_s", c.exposed_s}});
+    }
+  }
+  return out;
+}
+
+}  // namespace llmc::detail

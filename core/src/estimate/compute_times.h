@@ -1,0 +1,34 @@
+// Internal: one training step as timed kernels, read from the layer plan (layer_plan.h): each
+// kernel timed from the hardware profile (kernel_time.h), per micro-batch and per pipeline
+// stage; the schedule, communication and the optimizer step are composed in time.cpp.
+#pragma once
+#include "estimate/estimate_parts.h"
+#include "estimate/kernel_time.h"
+#include "estimate/layer_plan.h"
+
+namespace llmc::detail {
+
+// Seconds by kernel family, and how each was timed.
+struct OpTally {
+  double gemm_s = 0, attention_s = 0, memory_s = 0;
+  double var_s2 = 0;            // Σ (time × rel_err)², for the error bar
+  int by_basis[3] = {0, 0, 0};  // kernels timed from table / fit / spec
+  double total() const { return gemm_s + attention_s + memory_s; }
+  void add_gemm(const KernelTime& k, double times = 1);
+  void add_attention(const KernelTime& k, double times = 1);
+  void add_memory(const KernelTime& k, double times = 1);
+  void add(const OpTally& o, double times);
+};
+
+struct ComputeTimes {
+  // One micro-batch through the slowest pipeline stage (its layers, plus the embedding on the
+  // first stage and the final norm, logits and loss on the last).
+  OpTally stage_fwd, stage_bwd;  // stage_bwd includes recomputed forwards
+  OpTally optimizer;             // once per step
+  double micro_batch_s() const { return stage_fwd.total() + stage_bwd.total(); }
+};
+
+// `plan` built with the scenario's micro-batch and, under ZeRO-3, its shard group (plan_shape()).
+ComputeTimes compute_times(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held);
+
+}  // namespace llmc::detail

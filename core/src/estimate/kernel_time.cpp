@@ -1,0 +1,198 @@
+// Kernel times from the hardware profile (docs/formulas.md "Kernel times").
+//
+// Measured points are used through a correction to the fitted curve: the log of
+// measured/fitted time at each point is spread to nearby shapes by inverse-square-distance
+// weighting in log2 space of the shape (m, n, k; or seq_len, head_dim), fading to the fit an
+// octave or two away. At a measured shape it returns the measurement exactly; between grid points
+// it interpolates in log space; far from every point it is the fit. The fit is physical: a fixed
+// launch/tail cost plus work at an asymptotic rate, never faster than HBM allows.
+#include "estimate/kernel_time.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/detmath.h"
+
+namespace llmc::detail {
+
+const char* to_string(KernelBasis b) {
+  switch (b) {
+    case KernelBasis::table: return "table";
+    case KernelBasis::fit: return "fit";
+    case KernelBasis::spec: return "spec";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr double kFitRelErr = 0.10;   // a fitted curve away from its points
+constexpr double kSpecRelErr = 0.20;  // spec × flat efficiency
+constexpr double kReach2 = 1.0;       // squared log2 distance at which a point's weight equals the fit's
+
+
+// Weighted mean of log(measured/fitted) over points at squared log2 distance d2; the fit itself
+// takes weight 1/kReach2. Returns the correction factor on time and the weight share of the table.
+struct Correction {
+  double factor = 1, table_share = 0, rel_err = 0;
+};
+template <class Points, class Dist, class LogRatio, class Cv>
+Correction correct(const Points& pts, Dist dist2, LogRatio log_ratio, Cv cv) {
+  double wsum = 1.0 / kReach2, lsum = 0, esum = 0;
+  for (const auto& p : pts) {
+    const double d2 = dist2(p);
+    if (d2 < 1e-12) return {det_exp(log_ratio(p)), 1, cv(p)};  // a measured shape: the measurement
+    const double w = 1 / d2;
+    wsum += w;
+    lsum += w * log_ratio(p);
+    esum += w * cv(p);
+  }
+  const double share = 1 - (1.0 / kReach2) / wsum;
+  return {det_exp(lsum / wsum), share, esum / wsum + (1 - share) * kFitRelErr};
+}
+
+double sq(double x) { return x * x; }
+
+// The entry for `key` if the profile has it and `usable` accepts it, else null.
+template <class Map, class Usable>
+const typename Map::mapped_type* find_usable(const Map& tables, const char* key, Usable usable) {
+  const auto it = tables.find(key);
+  return it != tables.end() && usable(it->second) ? &it->second : nullptr;
+}
+const auto has_fit = [](const auto& table) { return table.fit.peak > 0; };
+
+}  // namespace
+
+KernelProfile::KernelProfile(const HardwareSpec& hw_) : hw(hw_) {
+  const BandwidthTable* copy = memory(MemKernel::hbm_copy);
+  hbm_gbps = copy ? copy->fit.peak : hw.gpu.hbm_bandwidth_gbps * kDatasheetHbmFraction;
+}
+
+const GemmTable* KernelProfile::gemm(Dtype d) const {
+  return gemm_.get(int(d), [&] { return find_usable(hw.profile->gemm, to_string(d), has_fit); });
+}
+
+const BandwidthTable* KernelProfile::memory(MemKernel k) const {
+  return memory_.get(int(k), [&] { return find_usable(hw.profile->memory_bound, to_string(k), has_fit); });
+}
+
+// Any attention table: whether its forward or backward fit is usable is up to attention_time.
+const AttentionTable* KernelProfile::attention(Dtype d) const {
+  return attention_.get(int(d), [&] { return find_usable(hw.profile->attention, to_string(d), [](const AttentionTable&) { return true; }); });
+}
+
+// Wave quantization (NVIDIA, "Matrix Multiplication Background User's Guide"): a GEMM computes
+// its m×n output in tiles, one tile per SM at a time, so a last wave of tiles that does not fill
+// the SMs idles part of the GPU. cuBLAS picks among tile shapes and splits the k loop (split-K,
+// Hopper's stream-K) to fill the waves when k is long, each of s chunks adding a work unit per
+// tile. The busy share of the SMs for the best of the large tiles (128×128, 128×256, 256×128) and
+// of the splits into chunks of at least 1024 (16 k-steps of 64, enough to amortise a chunk's
+// pipeline fill). Partial tiles are not charged (libraries carry tile widths such as 64 or 192
+// that fit the output), nor is the split partial sums' reduction. Large training GEMMs lose
+// under 1 %; a 1024×2145×1024 GEMM keeps 55 % of 132 SMs busy.
+double tile_efficiency(double m, double n, double k, double batch, double sms) {
+  if (sms <= 0) return 1;
+  double best = 0;
+  for (const auto& [tm, tn] : {std::pair{128.0, 128.0}, {128.0, 256.0}, {256.0, 128.0}}) {
+    const double tiles = std::ceil(m / tm) * std::ceil(n / tn) * batch;
+    for (double split : {1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0}) {
+      if (split > 1 && split * 1024 > k) break;
+      const double units = tiles * split;
+      best = std::max(best, units / (std::ceil(units / sms) * sms));
+    }
+  }
+  return best;
+}
+
+KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, double k, double batch) {
+  const double flops = 2 * m * n * k * batch;
+  const double bytes = (m * k + k * n + m * n) * bytes_of(dtype) * batch;
+  const double hbm_bytes_per_s = kp.hbm_gbps * 1e9;
+  const double mem_s = bytes / hbm_bytes_per_s;
+  const GemmTable* table = kp.gemm(dtype);
+  if (!table) {
+    const double peak = datasheet_gemm_tflops(kp.hw.gpu, dtype) * 1e12 * tile_efficiency(m, n, k, batch, double(kp.hw.gpu.sm_count));
+    return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
+  }
+  const GemmTable& t = *table;
+  auto fitted = [&](double mm, double nn, double kk, double b) {
+    const double f = 2 * mm * nn * kk * b;
+    const double by = (mm * kk + kk * nn + mm * nn) * bytes_of(dtype) * b;
+    const double q = tile_efficiency(mm, nn, kk, b, double(kp.hw.gpu.sm_count));
+    return t.fit.overhead_us * 1e-6 + std::max(f / (t.fit.peak * 1e12 * q), by / hbm_bytes_per_s);
+  };
+  const double fit_s = fitted(m, n, k, batch);
+  if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
+  const double lm = det_log(m) / det_log(2.0), ln = det_log(n) / det_log(2.0), lk = det_log(k) / det_log(2.0);
+  const Correction c = correct(
+      t.points, [&](const GemmPoint& p) { return sq(det_log(p.m) / det_log(2.0) - lm) + sq(det_log(p.n) / det_log(2.0) - ln) + sq(det_log(p.k) / det_log(2.0) - lk); },
+      [&](const GemmPoint& p) { return det_log((2 * p.m * p.n * p.k / (p.tflops * 1e12)) / fitted(p.m, p.n, p.k, 1)); },
+      [](const GemmPoint& p) { return p.cv; });
+  return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
+}
+
+namespace {
+// ... and with its launch cost.
+double attention_fit_s(const AttentionTable& t, bool backward, double flops, double exps) {
+  return (backward ? t.bwd_fit : t.fwd_fit).overhead_us * 1e-6 + attention_work_s(t, backward, flops, exps);
+}
+}  // namespace
+
+KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, double q_len, double kv_len, double heads,
+                          double kv_heads, double head_dim, bool causal, bool backward) {
+  (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
+  const double scores = batch * q_len * kv_len * heads * (causal ? 0.5 : 1.0);  // one exponential each
+  const double flops_per_dim = attention_flops_per_score_per_dim(backward);
+  auto flops_at = [&](double d) { return flops_per_dim * scores * d; };
+  const AttentionTable* table = kp.attention(dtype);
+  if (!table || (backward ? table->bwd_fit.peak : table->fwd_fit.peak) <= 0) {
+    const AttentionTable ds = datasheet_attention_table(kp.hw.gpu, dtype, 1 / kIsolatedOverInStep);
+    return {attention_fit_s(ds, backward, flops_at(head_dim), scores), kSpecRelErr, KernelBasis::spec};
+  }
+  const AttentionTable& t = *table;
+  const double fit_s = attention_fit_s(t, backward, flops_at(head_dim), scores);
+  if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
+  // The table is keyed by (seq_len, head_dim, mask), not by batch × heads, so the correction is
+  // to the throughput, not to the time: a point measured on 16 heads × 8 sequences tells the rate
+  // of one 16-head sequence of the same length, while its time would carry the fit's overhead
+  // to a shape with a different amount of work. A point's ratio is taken at its own head dim (the
+  // fit's rate for this shape's batch, heads and length at the point's head dim against the
+  // point's), and carried to this head dim by the fit. (Rates fall once batch × heads no longer
+  // fills the GPU; that occupancy effect is not modelled.)
+  const double ls = det_log(kv_len) / det_log(2.0), ld = det_log(head_dim) / det_log(2.0);
+  // Points of the other mask type are a poorer match: one octave further away.
+  const Correction c = correct(
+      t.points, [&](const AttentionPoint& p) { return sq(det_log(p.seq_len) / det_log(2.0) - ls) + sq(det_log(p.head_dim) / det_log(2.0) - ld) + (p.causal == causal ? 0 : 1); },
+      // log(measured / fitted time) of this shape's work at the point's head dim
+      [&](const AttentionPoint& p) {
+        const double fit_rate = flops_at(p.head_dim) / attention_fit_s(t, backward, flops_at(p.head_dim), scores);
+        return det_log(fit_rate / ((backward ? p.bwd_tflops : p.fwd_tflops) * 1e12));
+      },
+      [](const AttentionPoint& p) { return p.cv; });
+  return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
+}
+
+KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes) {
+  const BandwidthTable* table = kp.memory(kernel);
+  if (!table) {
+    // Unmeasured kernel: streaming copies run at the measured (or datasheet) copy bandwidth;
+    // framework element-wise kernels at the element-wise fraction of spec.
+    const bool streaming = kernel == MemKernel::hbm_copy || kernel == MemKernel::hbm_triad || kernel == MemKernel::adamw || kernel == MemKernel::cast;
+    table = streaming ? kp.memory(MemKernel::hbm_copy) : nullptr;
+    if (!table) {
+      const double frac = streaming ? kDatasheetHbmFraction : kDatasheetElementwiseFraction;
+      return {kKernelOverheadUs * 1e-6 + bytes / (kp.hw.gpu.hbm_bandwidth_gbps * frac * 1e9), kSpecRelErr, KernelBasis::spec};
+    }
+  }
+  const BandwidthTable& t = *table;
+  auto fitted = [&](double b) { return t.fit.overhead_us * 1e-6 + b / (t.fit.peak * 1e9); };
+  const double fit_s = fitted(bytes);
+  if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
+  const double lb = det_log(bytes) / det_log(2.0);
+  const Correction c = correct(
+      t.points, [&](const BandwidthPoint& p) { return sq(det_log(p.bytes) / det_log(2.0) - lb); },
+      [&](const BandwidthPoint& p) { return det_log((p.bytes / (p.gbps * 1e9)) / fitted(p.bytes)); }, [](const BandwidthPoint& p) { return p.cv; });
+  return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
+}
+
+}  // namespace llmc::detail

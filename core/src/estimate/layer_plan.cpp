@@ -1,0 +1,556 @@
+// The layer plan: each op of a step declared once (layer_plan.h). Shapes per GPU:
+//   T  = micro_batch · seq_len / cp tokens; Tn = T / tp for norms, residuals and dropout under
+//        sequence parallelism (else T, replicated on every tp rank);
+//   linear layers C[m×n] = A[m×k]·B[k×n] with the sharded dimension divided by tp; backward is
+//   dX (m=T, n=k, k=n) and dW (m=k, n=n, k=T);
+//   attention per rank: mb sequences, s/cp queries against s keys, heads/tp heads, causal.
+// Memory-bound kernels are counted in bytes read + written, e the activation element size.
+// Saved bytes follow Korthikanti et al. 2022 (Table 2) term by term, generalised to GQA, gated
+// MLPs, MoE, flash attention, FP8 and PyTorch eager (docs/formulas.md, "Activations").
+#include "estimate/layer_plan.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <utility>
+
+#include "estimate/estimate_parts.h"
+#include "estimate/placement.h"
+#include "estimate/precision.h"
+
+namespace llmc::detail {
+
+namespace {
+
+using Kind = KernelSpec::Kind;
+
+// Appends ops and their kernels to a plan. Kernels go to the op begun last.
+class Builder {
+ public:
+  Builder(Plan& plan, bool with_kernels) : p_(plan), kernels_(with_kernels) { p_.n_ops = p_.n_kernels = 0, p_.overflow = false; }
+  Op& op(const char* name) {
+    if (p_.n_ops == Plan::kMaxOps) p_.overflow = true, --p_.n_ops;  // reuse the last slot; the plan is refused
+    Op& o = p_.ops[size_t(p_.n_ops++)];
+    o = Op{name, 0, 0, 0, 0, 0, 0, 0, 0, 0, p_.n_kernels, 0};
+    return o;
+  }
+  void gemm(Pass pass, uint32_t rerun_by, Dtype d, double m, double n, double k, double batch = 1) {
+    if (KernelSpec* s = next(Kind::gemm, pass, rerun_by)) s->dtype = d, s->m = m, s->n = n, s->k = k, s->batch = batch;
+  }
+  void attention(Pass pass, uint32_t rerun_by, Dtype d, double batch, double q, double kv, double heads, double kv_heads, double dim) {
+    if (KernelSpec* s = next(Kind::attention, pass, rerun_by))
+      s->dtype = d, s->batch = batch, s->q_len = q, s->kv_len = kv, s->heads = heads, s->kv_heads = kv_heads, s->head_dim = dim;
+  }
+  void memory(Pass pass, uint32_t rerun_by, MemKernel k, double bytes) {
+    if (bytes <= 0) return;
+    if (KernelSpec* s = next(Kind::memory, pass, rerun_by)) s->mem = k, s->bytes = bytes;
+  }
+  bool kernels() const { return kernels_; }
+
+ private:
+  KernelSpec* next(Kind kind, Pass pass, uint32_t rerun_by) {
+    if (!kernels_) return nullptr;
+    if (p_.n_kernels == Plan::kMaxKernels) {
+      p_.overflow = true;
+      return nullptr;
+    }
+    KernelSpec& s = p_.kernels[size_t(p_.n_kernels++)];
+    s.kind = kind, s.pass = pass, s.rerun_by = rerun_by;
+    ++p_.ops[size_t(p_.n_ops - 1)].kernels;
+    return &s;
+  }
+  Plan& p_;
+  bool kernels_;
+};
+
+// What every op of one plan needs to know about the recipe and the shapes.
+struct Ctx {
+  const Resolved& r;
+  Builder* b;                    // the plan being written
+  Dtype gemm_dtype, attn_dtype;  // FP8 recipes keep attention, the output layer and the router in 16 bits
+  double e;                      // activation bytes per element
+  bool eager;                    // PyTorch eager: one kernel per op (training.fused_elementwise = false)
+  // torch.autocast's weight casts per linear weight element and micro-batch (amp_cast_bytes).
+  double amp_fwd, amp_bwd;
+  double gin;                    // a saved GEMM input: 1 byte under FP8 recipes that save FP8 copies, else e
+  double T, Tn, tp, h;           // tokens per micro-batch on this rank, norm tokens, tp, hidden
+  double tok_saved;              // s/cp × b: the tokens activations are kept for
+  double rep;                    // sequence parallelism splits the tensors outside tp regions
+};
+
+Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
+  const TrainingSpec& ts = r.s.training;
+  const double tp = double(r.s.parallel.tp);
+  const double e = activation_bytes(r);
+  const auto [amp_fwd, amp_bwd] = amp_cast_bytes(r, shape.zero3_shard);
+  const double T = double(shape.micro_batch) * double(ts.seq_len) / double(r.s.parallel.cp);
+  const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;
+  return Ctx{r,  nullptr,  r.compute_dtype, attn, e, !ts.fused_elementwise, amp_fwd, amp_bwd, saves_fp8_gemm_inputs(r) ? 1.0 : e,
+             T,  ts.sequence_parallel ? T / tp : T, tp, double(r.m.hidden),
+             double(ts.seq_len) / double(r.s.parallel.cp) * double(shape.micro_batch), ts.sequence_parallel ? tp : 1.0};
+}
+
+// Where an FP8 GEMM's input comes from: a norm that already writes it in FP8 (Transformer
+// Engine's LayerNormLinear), or a tensor that needs its own cast.
+enum class Fp8Input { fused_into_norm, cast };
+
+// A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW. FP8 GEMMs
+// need FP8 inputs, and the weight-gradient GEMM needs them transposed (Hopper's FP8 tensor cores
+// take only the TN layout): Transformer Engine casts the forward input and the backward output
+// gradient with a fused cast-transpose (read e bytes, write two FP8 copies); a norm that outputs
+// FP8 leaves only the transpose (read 1, write 1). Weights are cast once per step (left out).
+// Under autocast each micro-batch casts the weight forward and its gradient backward.
+// `rerun_by`: the rules that run its forward kernels again in backward.
+void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by) {
+  if (!c.b->kernels() || T <= 0 || k <= 0 || n <= 0) return;
+  c.b->gemm(Pass::fwd, rerun_by, dtype, T, n, k, batch);
+  if (c.amp_fwd > 0) {  // a recomputed forward casts the weight again
+    c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.amp_fwd);
+    c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.amp_bwd);
+  }
+  c.b->gemm(Pass::bwd, 0, dtype, T, k, n, batch);
+  c.b->gemm(Pass::bwd, 0, dtype, k, n, T, batch);
+  if (dtype == Dtype::fp8) {
+    const double x_bytes_per_elem = input == Fp8Input::fused_into_norm ? 2 : c.e + 2;
+    c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, T * k * batch * x_bytes_per_elem);
+    c.b->memory(Pass::bwd, 0, MemKernel::cast, T * n * batch * (c.e + 2));
+  }
+}
+
+// PyTorch eager: every op is its own kernel and round-trips HBM. Each entry is one kernel's bytes
+// read + written per element, timed as a streaming copy with its own launch (docs/formulas.md,
+// "Eager element-wise kernels").
+void eager_pass(const Ctx& c, Pass pass, uint32_t rerun_by, double elems, std::initializer_list<double> bytes) {
+  if (elems <= 0) return;
+  for (double b : bytes) c.b->memory(pass, rerun_by, MemKernel::hbm_copy, b * elems);
+}
+void eager_ops(const Ctx& c, uint32_t rerun_by, double elems, std::initializer_list<double> fwd, std::initializer_list<double> bwd) {
+  eager_pass(c, Pass::fwd, rerun_by, elems, fwd);
+  eager_pass(c, Pass::bwd, 0, elems, bwd);
+}
+void elementwise(const Ctx& c, uint32_t rerun_by, MemKernel k, double fwd_bytes, double bwd_bytes) {
+  c.b->memory(Pass::fwd, rerun_by, k, fwd_bytes);
+  c.b->memory(Pass::bwd, 0, k, bwd_bytes);
+}
+
+MemKernel norm_kernel(const ModelSpec& m) { return m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm; }
+
+// A norm over Tn·h elements, keeping its input: a fused norm in 16 bits; RMSNorm as the Llama
+// reference code and torchtitan write it eagerly, (x.float() · rsqrt(mean(x.float()²) + ε)).type_as(x)
+// · w, a chain of fp32 ops keeping the fp32 x.float() and, for the weight's gradient, the
+// normalised 16-bit tensor (not with LoRA: frozen norms); eager LayerNorm is one native kernel.
+// Megatron's layernorm module re-runs the two pre-norms (one fused kernel each in backward) and
+// drops their outputs, the next GEMMs' inputs (attention_in, mlp).
+void norm(const Ctx& c, const char* name, bool pre_norm) {
+  const ModelSpec& m = c.r.m;
+  const bool eager_rms = c.eager && m.norm == NormKind::rmsnorm;
+  Op& o = c.b->op(name);
+  o.tags = kTagOpPolicy;
+  const double norm_bytes = eager_rms ? 4 + (c.r.s.training.finetune == Finetune::lora ? 0 : c.e) : c.e;
+  o.saved_bytes = norm_bytes * c.tok_saved * c.h / c.rep;
+  const double elems = c.Tn * c.h;
+  if (eager_rms) {
+    eager_ops(c, kTagOpPolicy, elems, {c.e + 4, 8, 4, 8, 4 + c.e, 2 * c.e},  // to fp32, square, mean, scale, back, × w
+              {2 * c.e, 3 * c.e, c.e, c.e + 4, 8, 12, 4, 12, 12, 4 + c.e});  // dy·w, dy·y + sum (dw), cast, ·rsqrt, ·x + sum, square', add, cast
+  } else {
+    elementwise(c, kTagOpPolicy, norm_kernel(m), 2 * elems * c.e, 3 * elems * c.e);
+  }
+  if (pre_norm) c.b->memory(Pass::rerun, kTagLayernorm, norm_kernel(m), 2 * elems * c.e);
+}
+
+// A GEMM reading a pre-norm's output keeps it as its input, unless Megatron's layernorm module
+// re-runs the norm in backward.
+void keeps_norm_output(const Ctx& c, Op& o) {
+  o.dropped_bytes = c.gin * c.tok_saved * c.h / c.rep;
+  o.saved_bytes += o.dropped_bytes;
+  o.drop_tags = kTagLayernorm;
+}
+
+// A residual add (with bias-dropout-add fused when the model has dropout: + a 1-byte mask, kept;
+// eager: dropout, then the add). Backward needs nothing from the block's last add, so the per-op
+// policy re-runs only the first.
+void residual(const Ctx& c, const char* name, bool first) {
+  const ModelSpec& m = c.r.m;
+  Op& o = c.b->op(name);
+  const uint32_t rerun = first ? uint32_t(kTagOpPolicy) : 0u;
+  o.tags = rerun;
+  const double mask = m.dropout ? 1.0 : 0.0, elems = c.Tn * c.h;
+  o.saved_bytes = mask * c.tok_saved * c.h / c.rep;
+  if (c.eager && m.dropout) eager_ops(c, rerun, elems, {2 * c.e + 1, 3 * c.e}, {2 * c.e + 1});
+  else elementwise(c, rerun, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * c.e + mask) * elems, m.dropout ? (2 * c.e + 1) * elems : 0);
+}
+
+// Unfused attention's batched GEMMs over bh = b·heads sequences-and-heads, q queries against s
+// keys of head_dim d: forward QKᵀ and PV; backward dP = dO·Vᵀ, dV = Pᵀ·dO, dQ = dS·K, dK = dSᵀ·Q.
+void score_gemms(const Ctx& c, uint32_t rerun, Dtype dtype, double q, double s, double d, double bh) {
+  c.b->gemm(Pass::fwd, rerun, dtype, q, s, d, bh);
+  c.b->gemm(Pass::fwd, rerun, dtype, q, d, s, bh);
+  c.b->gemm(Pass::bwd, 0, dtype, q, s, d, bh);
+  c.b->gemm(Pass::bwd, 0, dtype, s, d, q, bh);
+  c.b->gemm(Pass::bwd, 0, dtype, q, d, s, bh);
+  c.b->gemm(Pass::bwd, 0, dtype, s, d, q, bh);
+}
+
+// PyTorch's math SDPA (aten/src/ATen/native/transformers/attention.cpp,
+// _scaled_dot_product_attention_math, is_causal, enable_gqa) on b sequences of q queries against
+// s keys, `heads` query heads over `kv_heads` key/value heads of head_dim d, in fp32 throughout:
+// q, k and v cast up; q and the expanded k scaled by √scale; k and v repeated out to every query
+// head; QKᵀ; the causal mask added in place; _safe_softmax (softmax, then `eq -inf`, `all` over
+// the row and a `where` that zeroes fully masked rows); dropout; PV; the output cast back, and the
+// probabilities cast to 16 bits as the op's second output, which SDPA discards. Autograd keeps
+// only _safe_softmax's result, so backward is one softmax backward over the scores beside the
+// four matmul gradients and the small passes' reverses. Matmuls in `mm` (TF32 or fp32).
+void sdpa_math(const Ctx& c, uint32_t rerun, Dtype mm, double b, double q, double s, double heads, double kv_heads, double d, bool dropout) {
+  const double e = c.e, bh = b * heads, scores = bh * q * s;
+  const double q_elems = bh * q * d, kv_elems = b * kv_heads * s * d, expanded = bh * s * d;
+  const double per_expanded = 4 * kv_heads / heads + 4;  // repeat_interleave: read the kv heads, write every head
+  eager_ops(c, rerun, q_elems, {e + 4, 8}, {8, 4 + e});                                            // q: cast up, scale
+  eager_ops(c, rerun, kv_elems, {e + 4, e + 4}, {4 + e, 4 + e});                                   // k, v: cast up
+  eager_ops(c, rerun, expanded, {per_expanded, per_expanded, 8}, {per_expanded, per_expanded, 8});  // k, v repeated; k scaled
+  score_gemms(c, rerun, mm, q, s, d, bh);
+  eager_pass(c, Pass::fwd, rerun, scores, {8, 8, 5, 1, 8, 4 + e});  // mask add, softmax, eq, all, where, 16-bit copy
+  eager_pass(c, Pass::bwd, 0, scores, {12});                        // softmax backward
+  if (dropout) eager_ops(c, rerun, scores, {9}, {9});
+  eager_ops(c, rerun, q_elems, {4 + e}, {e + 4});  // output cast down
+}
+
+// Attention projections: q, k and v (one GEMM) here, the output projection after the core.
+// torchtitan's per-op policy projects q, k and v separately (wq, wk, wv), re-runs wk and wo, and
+// keeps the block's input and the outputs of wq and wv. MLA (DeepSeek-V2/V3) is its low-rank
+// projections lumped as one linear of the same parameter count, keeping the latents (their
+// norms' and the up-projections' inputs) and Q, K, V per head, which Megatron's mla_up_proj
+// re-runs instead (the up-projections of this rank's heads with their FP8 input casts; RoPE's
+// element-wise pass on them is left out).
+void attention_in(const Ctx& c, const ParamCounts& p) {
+  const ModelSpec& m = c.r.m;
+  const double a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim), h = c.h, tp = c.tp, e = c.e;
+  if (m.attention == AttentionKind::standard) {
+    Op& o = c.b->op("qkv_proj");
+    o.weight_flops = 2 * (h * (a * d + 2 * kv * d));
+    o.extra_weight_flops = 2 * (h * kv * d);  // wk
+    o.extra_tags = kTagOpPolicy;
+    keeps_norm_output(c, o);
+    o.saved_op_policy_bytes = e * c.tok_saved * h / c.rep + e * c.tok_saved * (a * d + kv * d) / tp;  // block input; wq, wv outputs
+    linear(c, c.gemm_dtype, c.T, h, (a + 2 * kv) * d / tp, 1, Fp8Input::fused_into_norm, 0);
+    c.b->gemm(Pass::rerun, kTagOpPolicy, c.gemm_dtype, c.T, kv * d / tp, h);
+    return;
+  }
+  const double qk = double(m.qk_nope_head_dim + m.qk_rope_head_dim);
+  const double q = m.q_lora_rank > 0 ? h * double(m.q_lora_rank) + double(m.q_lora_rank) * a * qk : h * a * qk;
+  Op& o = c.b->op("mla_proj");
+  o.weight_flops = 2 * (q + h * double(m.kv_lora_rank + m.qk_rope_head_dim) + double(m.kv_lora_rank) * a * double(m.qk_nope_head_dim + m.v_head_dim) +
+                        a * double(m.v_head_dim) * h);
+  keeps_norm_output(c, o);
+  o.saved_bytes += (e + c.gin) * c.tok_saved * double(m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim);
+  linear(c, c.gemm_dtype, c.T, h, p.attention_per_layer / h / tp, 1, Fp8Input::fused_into_norm, 0);
+  Op& heads = c.b->op("mla_up_proj");
+  const MlaUpProj up = mla_up_proj(m);
+  heads.extra_weight_flops = 2 * up.weights();
+  heads.extra_tags = kTagMlaUpProj;
+  heads.saved_bytes = heads.dropped_bytes = e * c.tok_saved * a * (2 * d + double(m.v_head_dim)) / tp;
+  heads.drop_tags = kTagMlaUpProj;
+  for (const auto& [k_in, n_out] : {std::pair{up.q_in, up.q_out}, std::pair{up.kv_in, up.kv_out}}) {
+    c.b->gemm(Pass::rerun, kTagMlaUpProj, c.gemm_dtype, c.T, n_out / tp, k_in);
+    if (c.gemm_dtype == Dtype::fp8) c.b->memory(Pass::rerun, kTagMlaUpProj, MemKernel::cast, c.T * k_in * (e + 2));
+  }
+}
+
+void rotary(const Ctx& c) {
+  const ModelSpec& m = c.r.m;
+  if (m.position != PositionKind::rotary) return;
+  Op& o = c.b->op("rotary");
+  o.tags = kTagOpPolicy;
+  const double qk = c.T * double(m.heads + m.kv_heads) * double(m.head_dim) / c.tp;
+  // Eager: to fp32, complex multiply, back (and the same three backward).
+  if (c.eager) eager_ops(c, kTagOpPolicy, qk, {c.e + 4, 8, 4 + c.e}, {c.e + 4, 8, 4 + c.e});
+  else elementwise(c, kTagOpPolicy, MemKernel::rotary, 2 * qk * c.e, 2 * qk * c.e);
+}
+
+// Eager grouped-query attention copies K and V out to every query head before SDPA (repeat_kv in
+// the Llama reference code, torchtitan and transformers), and SDPA keeps those copies beside the
+// kv-head ones; backward sums them. PyTorch's math SDPA repeats them itself, in fp32.
+void repeat_kv(const Ctx& c, bool sdpa_math_attention) {
+  const ModelSpec& m = c.r.m;
+  const double a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim);
+  if (!c.eager || kv >= a || m.attention != AttentionKind::standard || sdpa_math_attention) return;
+  Op& o = c.b->op("repeat_kv");
+  o.tags = kTagOpPolicy;
+  o.saved_bytes = c.e * c.tok_saved * (a - kv) * (d + d) / c.tp;
+  const double kv_elems = 2 * c.T * kv * d / c.tp, per_kv = c.e + c.e * a / kv;
+  eager_ops(c, kTagOpPolicy, kv_elems, {per_kv}, {per_kv});
+}
+
+// The attention core: fused flash attention, PyTorch's math SDPA, or batched GEMMs and a softmax.
+// It keeps Q, K and V (fp32 and repeated to every query head under the math SDPA; MLA's per-head
+// ones are the projections' op), the output O (the out-projection's input; flash attention's
+// backward reads the same O in 16 bits, which an FP8 recipe keeps beside its FP8 copy), and flash
+// attention's fp32 log-sum-exp, or without flash the softmax output and dropout mask per score,
+// which Megatron's selective recompute (core_attn) re-runs instead.
+void core_attention(const Ctx& c, bool sdpa_math_attention) {
+  const Resolved& r = c.r;
+  const ModelSpec& m = r.m;
+  const TrainingSpec& ts = r.s.training;
+  const double a = double(m.heads), kv = double(m.kv_heads), tp = c.tp, e = c.e, tok = c.tok_saved;
+  const double s = double(ts.seq_len), q = s / double(r.s.parallel.cp), b = c.tok_saved / q;
+  const double d_qk = double(m.head_dim), d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
+  const bool fp8 = c.gin < e;
+  Op& o = c.b->op("core_attention");
+  const double causal = ts.causal_attention_flops ? 0.5 : 1.0;
+  o.score_flops = 2 * s * a * (d_qk + d_v) * causal;
+  o.tags = ts.flash_attention ? uint32_t(kTagCoreAttn) : uint32_t(kTagCoreAttn | kTagOpPolicy);
+  if (m.attention == AttentionKind::standard)
+    o.saved_bytes = sdpa_math_attention ? 4 * tok * a * (2 * d_qk + d_v) / tp : e * tok * (a * d_qk + kv * d_qk + kv * d_v) / tp;
+  const double o_bytes = !fp8 ? e : ts.flash_attention ? e + c.gin : c.gin;
+  o.saved_bytes += o_bytes * tok * a * d_v / tp;
+  if (ts.flash_attention) {
+    o.saved_bytes += 4 * tok * a / tp;  // softmax log-sum-exp (fp32)
+    o.saved_op_policy_bytes = e * tok * a * d_qk / tp + 4 * tok * a / tp;  // O, log-sum-exp
+  } else {
+    const double mask = m.dropout ? 1.0 : 0.0;
+    const double scores = a / tp * b * q * s;  // this rank's query rows × all keys
+    // Softmax out (+ dropout mask and output); the math SDPA's are fp32; eager keeps the fp32
+    // softmax beside the 16-bit copy the PV matmul keeps.
+    const double per_score = sdpa_math_attention ? 4 + mask * (1 + 4) : (c.eager ? 4 + e : e) + mask * (1 + e);
+    o.dropped_bytes = per_score * scores;
+    o.saved_bytes += o.dropped_bytes;
+    o.drop_tags = kTagCoreAttn;
+  }
+  if (!c.b->kernels()) return;
+  const double heads = a / tp;
+  const uint32_t rerun = o.tags;
+  if (ts.flash_attention) {
+    c.b->attention(Pass::fwd, rerun, c.attn_dtype, b, q, s, heads, kv / tp, d_qk);
+    c.b->attention(Pass::bwd, 0, c.attn_dtype, b, q, s, heads, kv / tp, d_qk);
+  } else if (sdpa_math_attention) {
+    const Dtype mm = ts.unfused_attention == UnfusedAttention::sdpa_math_tf32 ? Dtype::tf32 : Dtype::fp32;
+    sdpa_math(c, rerun, mm, b, q, s, heads, kv / tp, d_qk, m.dropout);
+  } else {
+    // QKᵀ and PV as batched GEMMs over b·heads, softmax (scale, mask, dropout fused) over the
+    // s/cp × s score matrix (Megatron fused softmax; Korthikanti 2022 §4.1).
+    const double bh = b * heads, scores = bh * q * s;
+    score_gemms(c, rerun, c.attn_dtype, q, s, d_qk, bh);
+    if (c.eager) {
+      // Eager code (the Llama reference's and Hugging Face's eager attention): each op its own
+      // pass over the scores: the causal mask added (read the scores, write them; the s × s
+      // mask is shared by every sequence and head, so left out), softmax in fp32 (cast up,
+      // softmax, cast down for the PV matmul), dropout; backward their gradients in reverse.
+      eager_ops(c, rerun, scores, {2 * e, e + 4, 8, 4 + e}, {e + 4, 12, 4 + e, 2 * e});
+      if (m.dropout) eager_ops(c, rerun, scores, {2 * e + 1}, {2 * e + 1});
+    } else {
+      c.b->memory(Pass::fwd, rerun, MemKernel::softmax, scores * (2 * e + (m.dropout ? 2 * e + 1 : 0)));
+      c.b->memory(Pass::bwd, 0, MemKernel::softmax, scores * (3 * e + (m.dropout ? 2 * e + 1 : 0)));
+    }
+  }
+}
+
+void attention_out(const Ctx& c) {
+  const ModelSpec& m = c.r.m;
+  if (m.attention != AttentionKind::standard) return;  // part of MLA's lumped projections
+  const double ad = double(m.heads) * double(m.head_dim);
+  Op& o = c.b->op("out_proj");
+  o.weight_flops = 2 * (ad * c.h);
+  o.tags = kTagOpPolicy;
+  // With sequence parallelism the per-op policy also keeps the reduce-scatter's output.
+  if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1) o.saved_op_policy_bytes = c.e * c.tok_saved * c.h / c.tp;
+  linear(c, c.gemm_dtype, c.T, ad / c.tp, c.h, 1, Fp8Input::cast, kTagOpPolicy);
+}
+
+// An MLP of `width` (split `shard` ways) on `tokens` rows, `batch` of them (routed experts):
+// up projection (two matrices when gated), activation, down projection. The activation keeps its
+// inputs (GeLU's; gate and up, and with eager SwiGLU silu(x₁)) and its output, fc2's input, which
+// Megatron's moe_act re-runs instead for routed experts; `saved_rows` rows are kept.
+// torchtitan's per-op policy (dense MLPs) re-runs w3 of w1 and w3 (one up projection here) and
+// keeps w1's output and w2's, the row-parallel partial sum, T × h on every tp rank, though
+// backward never reads it (a GeLU MLP's w2 is the 6th matmul: not kept); with sequence
+// parallelism also the reduce-scatter's output.
+struct MlpSpec {
+  const char *up, *act, *down;  // op names
+  double tokens, width, shard, batch, saved_rows;
+  Fp8Input up_input;
+  bool routed;
+  double flops_per_token;  // FLOPs per matmul weight and token: 2, × top-k for routed experts
+  bool dense;              // a dense layer's MLP: reads the pre-norm's output; the per-op policy covers it
+};
+void mlp(const Ctx& c, const MlpSpec& s) {
+  const ModelSpec& m = c.r.m;
+  const double e = c.e, h = c.h;
+  const bool gated = m.mlp != MlpKind::gelu;
+  {
+    Op& o = c.b->op(s.up);
+    o.weight_flops = s.flops_per_token * (gated ? 2 : 1) * h * s.width;
+    if (s.dense) {  // (the router keeps the norm's output in an MoE layer)
+      keeps_norm_output(c, o);
+      o.saved_op_policy_bytes = e * c.tok_saved * s.width / c.tp;  // w1's output
+      if (gated) o.extra_weight_flops = s.flops_per_token * h * s.width, o.extra_tags = kTagOpPolicy;
+    }
+    linear(c, c.gemm_dtype, s.tokens, h, (gated ? 2 : 1) * s.width / s.shard, s.batch, s.up_input, 0);
+    if (gated && s.dense) c.b->gemm(Pass::rerun, kTagOpPolicy, c.gemm_dtype, s.tokens, s.width / s.shard, h, s.batch);
+  }
+  {
+    Op& o = c.b->op(s.act);
+    o.tags = kTagOpPolicy;
+    const double act_mats = !gated ? 2 : c.eager ? 4 : 3;
+    o.saved_bytes = ((act_mats - 1) * e + c.gin) * s.saved_rows * s.width / s.shard;
+    if (s.routed) {
+      o.dropped_bytes = c.gin * s.saved_rows * s.width / s.shard;
+      o.drop_tags = kTagMoeAct;
+    }
+    const double elems = s.tokens * s.width / s.shard * s.batch;
+    const MemKernel act = gated ? MemKernel::swiglu : MemKernel::gelu;
+    // Eager SwiGLU: silu(x₁) · x₃ as two kernels; backward two products and silu's derivative.
+    if (c.eager && gated) eager_ops(c, kTagOpPolicy, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e});
+    else elementwise(c, kTagOpPolicy, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e);
+    if (s.routed) c.b->memory(Pass::rerun, kTagMoeAct, act, (gated ? 3 : 2) * elems * e);
+  }
+  Op& o = c.b->op(s.down);
+  o.weight_flops = s.flops_per_token * h * s.width;
+  if (s.dense) {
+    if (gated) o.saved_op_policy_bytes = e * c.tok_saved * h;
+    if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1) o.saved_op_policy_bytes += e * c.tok_saved * h / c.tp;
+  }
+  linear(c, c.gemm_dtype, s.tokens, s.width / s.shard, h, s.batch, Fp8Input::cast, 0);
+}
+
+// A mixture-of-experts block in place of the MLP: router, token permutation, routed experts,
+// unpermutation, and the shared experts (a tensor-parallel MLP of their own).
+void moe(const Ctx& c) {
+  const Resolved& r = c.r;
+  const ModelSpec& m = r.m;
+  const double E = double(m.experts), k = double(m.top_k), ep = double(r.s.parallel.ep), etp = double(r.etp), h = c.h, e = c.e;
+  {
+    Op& o = c.b->op("router");  // replicated, in 16 bits; reads the norm's output, keeps fp32 logits
+    o.weight_flops = 2 * (h * E);
+    keeps_norm_output(c, o);
+    o.saved_bytes += 4 * c.tok_saved * E / c.rep;
+    linear(c, c.attn_dtype, c.T, h, E, 1, Fp8Input::cast, 0);
+  }
+  // The tp·cp·dp ranks regroup as etp × ep × expert-data-parallel. Under balanced routing each
+  // rank runs its E/ep experts (ffn split etp ways) on T·top_k·etp/tp token copies in all: the
+  // tp ranks share one micro-batch, each routing its own 1/tp of it, and an expert's etp shards
+  // all see its tokens (Megatron-core MoE; comm.cpp times the dispatch of the same rows).
+  const double rows = c.T * k * etp / c.tp, saved_rows = k * c.tok_saved * etp / c.tp;
+  {
+    Op& o = c.b->op("permute");  // gather and scatter of the routed rows; keeps the experts' inputs
+    o.saved_bytes = saved_rows * c.gin * h;
+    elementwise(c, 0, MemKernel::hbm_copy, 4 * rows * h * e, 4 * rows * h * e);
+  }
+  mlp(c, {"expert_up", "expert_act", "expert_down", rows * ep / E, double(m.expert_ffn_hidden), etp, E / ep, saved_rows, Fp8Input::cast, true, 2 * k, false});
+  const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
+  if (shared > 0)
+    mlp(c, {"shared_up", "shared_act", "shared_down", c.T, shared, c.tp, 1, c.tok_saved, Fp8Input::fused_into_norm, false, 2, false});
+}
+
+
+// The plans' builders on one context (the recipe and shapes are the same for every part of a step).
+void layer(Ctx c, Plan& plan, const ParamCounts& p, bool kernels, bool moe_layer) {
+  Builder b(plan, kernels);
+  c.b = &b;
+  const Resolved& r = c.r;
+  const ModelSpec& m = r.m;
+  const TrainingSpec& ts = r.s.training;
+  const bool sdpa = runs_sdpa_math(ts.flash_attention, ts.unfused_attention);
+  // Norms: before attention and before the MLP (Megatron's layernorm module re-runs these two),
+  // then any others after attention and after the MLP (Gemma 2: four in all).
+  const int64_t norms = m.norms_per_layer, post = std::max<int64_t>(norms - 2, 0);
+  if (norms >= 1) norm(c, "attn_norm", true);
+  attention_in(c, p);
+  rotary(c);
+  repeat_kv(c, sdpa);
+  core_attention(c, sdpa);
+  attention_out(c);
+  for (int64_t i = 0; i < (post + 1) / 2; ++i) norm(c, "attn_post_norm", false);
+  residual(c, "attn_residual", true);
+  if (norms >= 2) norm(c, "mlp_norm", true);
+  if (moe_layer) {
+    moe(c);
+  } else {
+    mlp(c, {"mlp_up", "mlp_act", "mlp_down", c.T, double(m.ffn_hidden), c.tp, 1, c.tok_saved, Fp8Input::fused_into_norm, false, 2, true});
+  }
+  for (int64_t i = 0; i < post / 2; ++i) norm(c, "mlp_post_norm", false);
+  residual(c, "mlp_residual", false);
+}
+
+void embedding(Ctx c, Plan& plan, bool kernels) {
+  Builder b(plan, kernels);
+  c.b = &b;
+  b.op("embedding");  // gather forward, scatter-add backward
+  elementwise(c, 0, MemKernel::hbm_copy, 2 * c.T * c.h * c.e, 2 * c.T * c.h * c.e);
+}
+
+// Final norm, output layer and the loss. Megatron's vocab-parallel cross-entropy (and other fused
+// losses) holds the 16-bit logits and one fp32 copy: e + 4 bytes per logit. PyTorch eager
+// F.cross_entropy(logits.float()) saves log-softmax's fp32 output; its backward then allocates the
+// fp32 gradients of that output and of its input while it lives, with every layer's activations
+// still held: 12 bytes per logit (measured: docs/measurements/README.md, "Ground truth").
+void head(Ctx c, Plan& plan, bool kernels) {
+  Builder b(plan, kernels);
+  c.b = &b;
+  const Resolved& r = c.r;
+  const ModelSpec& m = r.m;
+  const double V = double(m.vocab);
+  b.op("final_norm");
+  if (c.eager && m.norm == NormKind::rmsnorm) {
+    eager_ops(c, 0, c.Tn * c.h, {c.e + 4, 8, 4, 8, 4 + c.e, 2 * c.e}, {2 * c.e, 3 * c.e, c.e, c.e + 4, 8, 12, 4, 12, 12, 4 + c.e});
+  } else {
+    elementwise(c, 0, norm_kernel(m), 2 * c.Tn * c.h * c.e, 3 * c.Tn * c.h * c.e);
+  }
+  Op& out = b.op("output_layer");
+  out.weight_flops = 2.0 * V * c.h;
+  linear(c, c.attn_dtype, c.T, c.h, V / c.tp, 1, Fp8Input::cast, 0);  // FP8 recipes keep it in 16 bits
+  Op& loss = b.op("loss");
+  const double per_logit = r.s.training.fused_elementwise ? c.e + 4 : 12.0;
+  loss.saved_bytes = per_logit * c.tok_saved * V / c.tp;
+  // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,
+  // log-softmax's backward and the cast back.
+  const double logits = c.T * V / c.tp;
+  if (c.eager) eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
+  else elementwise(c, 0, MemKernel::cross_entropy, logits * (c.e + 8), logits * (4 + c.e));
+}
+
+}  // namespace
+
+void plan_layer(Plan& out, const Resolved& r, const ParamCounts& p, const PlanShape& shape, bool moe_layer) {
+  layer(make_ctx(r, shape), out, p, shape.kernels, moe_layer);
+}
+void plan_embedding(Plan& out, const Resolved& r, const PlanShape& shape) { embedding(make_ctx(r, shape), out, shape.kernels); }
+void plan_head(Plan& out, const Resolved& r, const PlanShape& shape) { head(make_ctx(r, shape), out, shape.kernels); }
+
+// Read master (or weights), gradients and states, write master, states and the 16-bit weights;
+// gradient-norm clipping reads the gradients once more. torch.optim.AdamW's foreach path is eight
+// passes over the shard (decay, m lerp, v scale, v += g², sqrt, ÷ bias correction, + ε,
+// p −= step·m/denom) after clipping's two, then the 16-bit copy.
+void plan_optimizer(Plan& plan, const Resolved& r, double local) {
+  Builder b(plan, true);
+  const TrainingSpec& ts = r.s.training;
+  b.op("optimizer_step");
+  const OptimizerStates st = optimizer_states(r);
+  const double P = r.master_weights ? 4 : bytes_of(r.weight_dtype), G = bytes_of(r.grad_dtype), S = st.bytes, states = st.per_param;
+  const double opt_bytes = local * (2 * P + 2 * G + 2 * states * S + (r.master_weights ? bytes_of(r.weight_dtype) : 0));
+  if (ts.cpu_offload_optimizer || opt_bytes <= 0) return;
+  if (ts.optimizer == Optimizer::adamw && adamw_runs_foreach(ts.optimizer_kernel, ts.fused_elementwise)) {
+    for (double bytes : {G, 2 * G, 2 * P, 2 * S + G, 2 * S, 2 * S + 2 * G, 2 * S, 2 * S, 2 * S, 2 * P + 2 * S})
+      b.memory(Pass::fwd, 0, MemKernel::hbm_copy, bytes * local);
+    if (r.master_weights) b.memory(Pass::fwd, 0, MemKernel::hbm_copy, local * (P + bytes_of(r.weight_dtype)));
+  } else {
+    b.memory(Pass::fwd, 0, MemKernel::adamw, opt_bytes);
+  }
+}
+
+PlanShape plan_shape(const Resolved& r) {
+  const TrainingSpec& ts = r.s.training;
+  return {ts.micro_batch, ts.zero_stage >= 3 ? zero_shard_groups(r, r.s.parallel.dp).dense : 1.0, true};
+}
+
+void build_step_plan(StepPlan& out, const Resolved& r, const ParamCounts& p, const PlanShape& shape) {
+  const ModelSpec& m = r.m;
+  out.moe_share = m.is_moe() && m.layers > 0 ? double(p.moe_layers) / double(m.layers) : 0;
+  out.dense.n_ops = out.dense.n_kernels = out.moe.n_ops = out.moe.n_kernels = 0;
+  const Ctx c = make_ctx(r, shape);
+  if (m.has_shape()) {
+    if (out.has_dense()) layer(c, out.dense, p, shape.kernels, false);
+    if (out.has_moe()) layer(c, out.moe, p, shape.kernels, true);
+  }
+  embedding(c, out.embedding, shape.kernels);
+  head(c, out.head, shape.kernels);
+}
+
+}  // namespace llmc::detail

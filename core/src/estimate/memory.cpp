@@ -1,0 +1,235 @@
+// Memory per GPU at the peak of a training step: model states from the placement (ZeRO,
+// Rajbhandari et al. 2020), activations as the layer plan's kept bytes (Korthikanti et al. 2022,
+// term by term: layer_plan.cpp), in-flight micro-batches per pipeline schedule (Narayanan et al.
+// 2021; schedule.cpp).
+#include <algorithm>
+#include <cmath>
+
+#include "estimate/estimate_parts.h"
+#include "estimate/layer_plan.h"
+#include "estimate/memory.h"
+#include "inputs/pipeline_split.h"
+#include "estimate/placement.h"
+#include "estimate/precision.h"
+#include "estimate/schedule.h"
+
+namespace llmc::detail {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+struct StageMemory {
+  MemoryPerGpu mem;
+  int64_t stage = 0;
+};
+
+double kept_bytes(const Plan& plan, uint32_t tags) {
+  double bytes = 0;
+  for (const Op& o : plan) bytes += o.saved_bytes - (o.drop_tags & tags ? o.dropped_bytes : 0.0);
+  return bytes;
+}
+
+StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k, const LayerActivations& act, Trace* t) {
+  const int64_t b = k.b;
+  const TrainingSpec& ts = r.s.training;
+  const ParallelSpec& par = r.s.parallel;
+  const HardwareSpec& hw = r.s.hardware;
+  const ModelSpec& m = r.m;
+  Trace scratch(false);
+  Trace& tr = t ? *t : scratch;
+  StageMemory out;
+  out.stage = stage;
+  MemoryPerGpu& mem = out.mem;
+  const StageParams sh = stage_params(r, p, stage);
+  const ShardGroups zero = zero_shard_groups(r, k.dp);
+  const double d = zero.dense, d_experts = zero.expert;
+  const int z = ts.zero_stage;
+  auto shard = [&](double dense, double expert, int from_stage) {
+    return z >= from_stage ? dense / d + expert / d_experts : dense + expert;
+  };
+  const double wb = bytes_of(r.weight_dtype), gb = bytes_of(r.grad_dtype);
+
+  // Trainable parameters on this GPU: everything, or the LoRA adapters (split like the layers).
+  double tr_dense = sh.dense, tr_expert = sh.expert;
+  const bool lora = ts.finetune == Finetune::lora;
+  if (lora) {
+    tr_dense = p.trainable / double(par.tp * par.pp);
+    tr_expert = 0;
+  }
+  const double local_params = shard(sh.dense, sh.expert, 3);
+  const double local_gemm = shard(sh.linear - sh.expert, sh.expert, 3);
+  const double fp8_extra = fp8_weight_extra_bytes(r);
+  mem.weights_bytes = tr.add("memory.per_gpu.weights_bytes",
+                             "params_local / (dp under ZeRO-3) × bytes_per_param (+ LoRA adapters) + linear_weights_local × fp8_extra_bytes", "bytes",
+                             "seed 001 (4/2/1 bytes per param); ZeRO-3 shards parameters (Rajbhandari et al. 2020); FP8 copies: Transformer Engine's weight workspaces",
+                             (local_params + (lora ? tr_dense : 0)) * wb + local_gemm * fp8_extra,
+                             {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"zero_stage", double(z)}, {"dp_shard", d},
+                              {"linear_weights_local", local_gemm}, {"fp8_extra_bytes", fp8_extra}});
+  // Autocast's 16-bit weight copies live for a forward and its backward, like activations: each
+  // micro-batch in flight holds its own. They cover the output layer too (last stage: V × h / tp).
+  const double amp_copy = amp_weight_copy_bytes(r);
+  const double head_local = stage == par.pp - 1 ? double(m.vocab) * double(m.hidden) / double(par.tp) : 0.0;
+  const double autocast_weights = amp_copy > 0 ? local_gemm + head_local : 0.0;
+  const double stages_grad_bytes = gb + (ts.grad_fp32_accum_buffer ? 4.0 : 0.0);
+  // ZeRO-2/3 keep only their shard of the gradients when they reduce after every micro-batch; one
+  // reduction per step of several micro-batches means each GPU accumulates the whole gradient.
+  const bool accumulate_whole = k.m > 1 && !r.grad_reduce_per_micro_batch;
+  const double grads_local = accumulate_whole ? tr_dense + tr_expert : shard(tr_dense, tr_expert, 2);
+  mem.gradients_bytes = tr.add("memory.per_gpu.gradients_bytes",
+                               "trainable_local / (dp under ZeRO-2+, unless m > 1 micro-batches accumulate before one reduction) × (grad_bytes + 4 if fp32 accumulation buffer)",
+                               "bytes", "seed 001 (same dtype as params); seed 004 (fp32 grads: 20Ψ recipe); ZeRO-2; training.grad_reduce",
+                               grads_local * stages_grad_bytes,
+                               {{"trainable_local", tr_dense + tr_expert}, {"grad_bytes", stages_grad_bytes}, {"dp_shard", d},
+                                {"micro_batches", double(k.m)}, {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0}});
+  const OptimizerStates optimizer = optimizer_states(r);
+  const double states = optimizer.per_param, state_bytes = optimizer.bytes;
+  const double opt_params = shard(tr_dense, tr_expert, 1);
+  mem.master_weights_bytes = tr.add("memory.per_gpu.master_weights_bytes", "trainable_local / (dp under ZeRO-1+) × 4 (fp32 master copy)", "bytes",
+                                    "mixed precision (Micikevicius et al. 2018); seed 001 counts it in the optimizer", r.master_weights ? opt_params * 4 : 0,
+                                    {{"trainable_local_sharded", opt_params}, {"master", r.master_weights ? 1.0 : 0.0}});
+  const double opt_states = opt_params * states * state_bytes;
+  mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes", "master_weights + trainable_local_sharded × states × state_bytes", "bytes",
+                               "seed 001: AdamW 12, 8-bit Adam 6, SGD+momentum 8 bytes/param; ZeRO-1 shards them",
+                               mem.master_weights_bytes + opt_states,
+                               {{"master_weights", mem.master_weights_bytes}, {"trainable_local_sharded", opt_params}, {"states", states}, {"state_bytes", state_bytes}});
+  if (ts.cpu_offload_optimizer) {
+    mem.cpu_offload_bytes = mem.optimizer_bytes;
+    mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes", "0 on the GPU: optimizer states and master weights offloaded to host memory", "bytes",
+                                 "ZeRO-Offload (Ren et al. 2021)", 0, {{"cpu_bytes", mem.cpu_offload_bytes}});
+  }
+  // A frozen reference model (DPO) in the weight dtype; with LoRA the base model is the reference.
+  mem.reference_model_bytes = tr.add("memory.per_gpu.reference_model_bytes", "params_local / (dp under ZeRO-3) × bytes_per_param if a reference model is kept", "bytes",
+                                     "seed 000 (reference model N×P, after the DPO blog); LoRA reuses the base", ts.reference_model && !lora ? local_params * wb : 0,
+                                     {{"params_local", local_params}, {"bytes_per_param", wb}});
+  const double gather = z >= 3 && d > 1 ? 2 * sh.max_layer * wb : 0;  // the layer in use + the prefetched one (FSDP)
+  mem.model_states_bytes = tr.add("memory.per_gpu.model_states_bytes", "weights + gradients + optimizer + reference + ZeRO-3 gather buffers", "bytes",
+                                  "ZeRO paper's 'model states'", mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather,
+                                  {{"weights", mem.weights_bytes}, {"gradients", mem.gradients_bytes}, {"optimizer", mem.optimizer_bytes},
+                                   {"reference", mem.reference_model_bytes}, {"gather_buffers", gather}});
+
+  // Activations.
+  if (m.has_shape()) {
+    const double full_layer = act.full_layer, checkpoint = act.checkpoint;
+    mem.activations_per_layer_bytes = tr.add("memory.per_gpu.activations_per_layer_bytes",
+                                             "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence); "
+                                             "saved GEMM inputs in 1 byte under FP8; less what selective recompute's modules re-run; "
+                                             "PyTorch's math SDPA keeps 4 bytes per score and fp32 Q, K, V for every query head",
+                                             "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h); Transformer Engine (FP8); Megatron-core --recompute-modules; "
+                                             "PyTorch aten attention.cpp (_scaled_dot_product_attention_math)", full_layer,
+                                             {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
+                                              {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0},
+                                              {"sdpa_math", runs_sdpa_math(ts.flash_attention, ts.unfused_attention) ? 1.0 : 0.0},
+                                              {"fp8_saved_inputs", saves_fp8_gemm_inputs(r) ? 1.0 : 0.0},
+                                              {"recompute_layernorm", r.recompute_modules & kRecomputeLayernorm ? 1.0 : 0.0},
+                                              {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},
+                                              {"recompute_moe_act", r.recompute_modules & kRecomputeMoeAct ? 1.0 : 0.0}});
+    const double L = stage_layers(r, stage);
+    double per_micro = L * full_layer, working = 0;
+    if (ts.recompute == Recompute::full && L > 0) {
+      const double k = ts.recompute_layers > 0 ? std::min(double(ts.recompute_layers), L) : L;
+      per_micro = k * checkpoint + (L - k) * full_layer;
+      working = full_layer;  // the layer being recomputed during backward
+    } else if (ts.recompute == Recompute::selective_op && L > 0) {
+      per_micro = L * act.selective_op;
+      working = full_layer;  // the layer whose re-runs are live during its backward
+    }
+    const bool last_stage = stage == par.pp - 1;
+    if (last_stage && k.last_stage_in_flight_m != k.m) k.last_stage_in_flight = in_flight(r, k.m, stage), k.last_stage_in_flight_m = k.m;
+    const double flights = last_stage ? k.last_stage_in_flight : in_flight(r, k.m, stage);
+    mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
+    const double autocast = autocast_weights * amp_copy;
+    mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes",
+                                   "in_flight × (stored_per_micro_batch + autocast_weights × amp_copy_bytes) + recompute working layer (on the peak stage i)", "bytes",
+                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks); "
+                                   "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast)",
+                                   flights * (per_micro + autocast) + working,
+                                   {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working},
+                                    {"autocast_weights", autocast_weights}, {"amp_copy_bytes", amp_copy}});
+    const double per_logit = ts.fused_elementwise ? activation_bytes(r) + 4 : 12.0;
+    const double logits = last_stage ? act.loss : 0;
+    mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes",
+                              "bytes_per_logit × s/cp × b × V / t on the last stage (fused loss: act_bytes + 4, logits + fp32 copy; "
+                              "eager: 12, fp32 log-softmax output + its gradient + its input's gradient)", "bytes",
+                              "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)", logits,
+                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"V", double(m.vocab)}, {"t", double(par.tp)}, {"bytes_per_logit", per_logit}});
+  }
+  int groups = 0;
+  for (int64_t g : {par.tp, par.pp, k.dp * par.cp, par.cp, par.ep}) groups += g > 1 ? 1 : 0;
+  mem.comm_buffers_bytes = tr.add("memory.per_gpu.comm_buffers_bytes", "0.25 GiB × active process groups (tp, pp, dp, cp, ep)", "bytes",
+                                  "assumption: NCCL channel buffers (NCCL_BUFFSIZE 4 MiB × 2 × up to 32 channels)", 0.25 * kGiB * groups,
+                                  {{"groups", double(groups)}});
+  mem.cuda_context_bytes = tr.add("memory.per_gpu.cuda_context_bytes", "hardware.cuda_context_gib × 2^30", "bytes",
+                                  "assumption: CUDA context + cuBLAS/cuDNN kernels with lazy loading", hw.cuda_context_gib * kGiB,
+                                  {{"cuda_context_gib", hw.cuda_context_gib}});
+  const double allocated = mem.model_states_bytes + mem.activations_bytes + mem.logits_bytes + mem.comm_buffers_bytes;
+  mem.fragmentation_bytes = tr.add("memory.per_gpu.fragmentation_bytes", "fragmentation_fraction × allocated", "bytes",
+                                   "assumption: PyTorch caching allocator reserves ~5% beyond allocated", hw.fragmentation_fraction * allocated,
+                                   {{"fragmentation_fraction", hw.fragmentation_fraction}, {"allocated", allocated}});
+  mem.total_bytes = tr.add("memory.per_gpu.total_bytes", "model_states + activations + logits + comm_buffers + cuda_context + fragmentation", "bytes",
+                           "sum", allocated + mem.cuda_context_bytes + mem.fragmentation_bytes,
+                           {{"model_states", mem.model_states_bytes}, {"activations", mem.activations_bytes}, {"logits", mem.logits_bytes}});
+  // A measured profile knows what the GPU really offers: what cudaMemGetInfo left free after the
+  // bench's CUDA context (H100 80GB: 78.7 GiB), plus the context llmcalc counts in the total.
+  const double usable = hw.profile ? hw.profile->usable_memory_bytes : 0.0;
+  mem.capacity_bytes = tr.add("memory.per_gpu.capacity_bytes",
+                              usable > 0 ? "profile usable_memory_bytes + cuda_context" : "gpu.memory_gib × 2^30", "bytes",
+                              usable > 0 ? "measured free memory on an idle GPU (hardware profile)" : "datasheet memory size",
+                              usable > 0 ? usable + mem.cuda_context_bytes : hw.gpu.memory_gib * kGiB,
+                              {{"memory_gib", hw.gpu.memory_gib}, {"usable_memory_bytes", usable}, {"cuda_context", mem.cuda_context_bytes}});
+  mem.headroom_bytes = mem.capacity_bytes - mem.total_bytes;
+  return out;
+}
+
+}  // namespace
+
+LayerActivations layer_activations(const Resolved& r, const StepPlan& plan, int64_t b) {
+  LayerActivations a;
+  if (!r.m.has_shape()) return a;
+  const uint32_t tags = recompute_tags(r);
+  const double dense = plan.has_dense() ? kept_bytes(plan.dense, tags) : 0.0;
+  const double moe = plan.has_moe() ? kept_bytes(plan.moe, tags) : 0.0;
+  a.full_layer = (1 - plan.moe_share) * dense + plan.moe_share * moe;
+  a.checkpoint = checkpoint_bytes(r, b);
+  if (r.s.training.recompute == Recompute::selective_op)  // dense layers only (resolve())
+    for (const Op& o : plan.dense) a.selective_op += o.saved_op_policy_bytes;
+  a.loss = kept_bytes(plan.head, 0);
+  return a;
+}
+
+LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int64_t b) {
+  StepPlan plan;
+  build_step_plan(plan, r, p, PlanShape{b, 1, false});
+  return layer_activations(r, plan, b);
+}
+
+MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const MemoryKnobs& b, const LayerActivations& act, Trace* t, int64_t* peak_stage_out) {
+  // The first stage holds the embedding and the most in-flight micro-batches; the last holds the
+  // output layer and logits. When the end stages give up layers (stage_layers), the second
+  // stage, a full one with one micro-batch fewer in flight, can hold more than the first.
+  // Report the largest (with pp = 1 they are the same GPU).
+  const int64_t pp = r.s.parallel.pp;
+  if (pp == 1) {
+    StageMemory s = stage_memory(r, p, 0, b, act, t);
+    if (peak_stage_out) *peak_stage_out = 0;
+    return s.mem;
+  }
+  // The candidates silently, then the peak one again with its terms: cheaper than recording all
+  // and keeping one.
+  int64_t peak_stage = 0;
+  StageMemory peak = stage_memory(r, p, 0, b, act, nullptr);
+  auto consider = [&](int64_t stage) {
+    StageMemory s = stage_memory(r, p, stage, b, act, nullptr);
+    if (s.mem.total_bytes > peak.mem.total_bytes) peak = std::move(s), peak_stage = stage;
+  };
+  if (pp > 2 && stage_layers(r, 0) < double(r.layers_per_stage)) consider(1);
+  consider(pp - 1);
+  if (peak_stage_out) *peak_stage_out = peak_stage;
+  if (t) return stage_memory(r, p, peak_stage, b, act, t).mem;
+  return peak.mem;
+}
+
+MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, const LayerActivations& act, Trace* t, int64_t* peak_stage) {
+  return peak_memory(r, p, MemoryKnobs{r.s.training.micro_batch, r.micro_batches, r.s.parallel.dp}, act, t, peak_stage);
+}
+
+}  // namespace llmc::detail
