@@ -1,6 +1,6 @@
 // estimate_timer: how long one llmc::estimate() takes, with nothing but the standard clock, so
 // the same source runs natively and as WebAssembly under node (V8, the engine of Chromium).
-// Goal (../shared/docs/anchors.md): <= 5 us native, <= 10 us wasm. Google Benchmark
+// Goal: <= 5 us native, <= 10 us wasm (docs/benchmarks.md). Google Benchmark
 // (bench_core) does not build for wasm; this is the wasm side of the same five scenarios.
 // Prints, per scenario, the median and the fastest of the repetitions in us per estimate; it
 // asserts nothing (a benchmark, not a test). Results: docs/benchmarks.md.

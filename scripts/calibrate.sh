@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command on a GPU box (CUDA toolkit, CMake, ninja, a compiler; PyTorch optional; no network):
 # builds llmcalc-bench (gpu preset), measures this machine into site/profiles/<gpu>.json, and
-# keeps the evidence in docs/measurements/<date>-<gpu>/ (raw samples, nvidia-smi -q, versions,
+# keeps the evidence in gpu/measurements/<date>-<gpu>/ (raw samples, nvidia-smi -q, versions,
 # the log, and, when PyTorch is importable, attention timings and the ground-truth training runs
 # compared with llmcalc's predictions). Usage: scripts/calibrate.sh [--quick] [bench options...]
 # Headers: the build needs nlohmann/json.hpp (Debian nlohmann-json3-dev). Without it in
@@ -28,8 +28,9 @@ fi
 
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9\n' '-' | tr 'A-Z' 'a-z' | sed 's/--*/-/g; s/-$//')
 name=${name:-unknown-gpu}
-dir=docs/measurements/$(date -u +%Y-%m-%d)-$name
-mkdir -p "$dir" site/profiles
+run=$(date -u +%Y-%m-%d)-$name
+dir=gpu/measurements/$run
+mkdir -p "$dir" "docs/measurements/$run" site/profiles
 nvidia-smi -q > "$dir/nvidia-smi-q.txt" 2>&1 || true
 nvidia-smi topo -m > "$dir/nvidia-smi-topo.txt" 2>&1 || true
 {
@@ -53,13 +54,18 @@ fi
 
 # The GPU id follows from the device name inside the bench; the profile lands in site/profiles/.
 set +e
-"$bench" "$@" "${attention[@]}" --out "$dir/profile.json" 2> >(tee "$dir/bench.log" >&2)
+# The profile is written once, to site/profiles/<gpu>.json; its raw samples stay with the evidence.
+profile=$dir/profile.json
+"$bench" "$@" "${attention[@]}" --out "$profile" --raw "$dir/profile.raw.json" 2> >(tee "$dir/bench.log" >&2)
 rc=$?
 set -e
-if [[ -f $dir/profile.json ]]; then
-  gpu=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["gpu"])' "$dir/profile.json")
-  cp "$dir/profile.json" "site/profiles/$gpu.json"
-  echo "calibrate.sh: profile site/profiles/$gpu.json (evidence in $dir)" >&2
+if [[ -s $profile ]]; then
+  gpu=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["gpu"])' "$profile")
+  mv "$profile" "site/profiles/$gpu.json"
+  profile=site/profiles/$gpu.json
+  echo "calibrate.sh: profile $profile (evidence in $dir)" >&2
+else
+  profile=
 fi
 
 if ((have_torch)); then
@@ -72,8 +78,8 @@ if ((have_torch)); then
   fi
   if [[ -x $cli && -f $dir/train_llama.json ]]; then
     prof=()
-    [[ -f $dir/profile.json ]] && prof=(--profile "$dir/profile.json")
-    python3 gpu/groundtruth/compare.py "$dir/train_llama.json" --out "$dir/comparison.md" --llmcalc "$cli" \
+    [[ -n $profile ]] && prof=(--profile "$profile")
+    python3 gpu/groundtruth/compare.py "$dir/train_llama.json" --out "docs/measurements/$run/comparison.md" --llmcalc "$cli" \
       --gpu "${gpu:-h100-sxm}" "${prof[@]}" || true
   else
     echo "calibrate.sh: llmcalc CLI not built (needs CLI11 headers); run compare.py later on a dev machine" >&2

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/measurements/<run>/comparison<suffix>.md for every ground-truth file of a
-# measured run (train_llama<suffix>.json, e.g. train_llama_heldout.json): llmcalc's predictions, from this build, with that run's own profile, beside
+# measured run (gpu/measurements/<run>/train_llama<suffix>.json, e.g. train_llama_heldout.json):
+# llmcalc's predictions, from this build, with that run's own profile (the measured
+# site/profiles/ file whose metadata names the run), beside
 # what was measured. scripts/test.sh fails when a committed comparison differs from what this
 # writes, so the tables always show the current model's errors. Needs python3 and the CLI:
 #   LLMCALC=build/native/native/cli/llmcalc bash scripts/groundtruth-doc.sh
@@ -8,16 +10,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cli=${LLMCALC:-build/native/native/cli/llmcalc}
 found=0
-for measured in docs/measurements/*/train_llama*.json; do
+for measured in gpu/measurements/*/train_llama*.json; do
   [[ -f $measured ]] || continue
-  dir=$(dirname "$measured")
+  run=$(basename "$(dirname "$measured")")
   suffix=$(basename "$measured" .json)
   suffix=${suffix#train_llama}
-  profile=$dir/profile.json
+  profile=$(python3 -c '
+import glob, json, sys
+for p in sorted(glob.glob("site/profiles/*.json")):
+    d = json.load(open(p))
+    if isinstance(d, dict) and d.get("source") == "measured" and sys.argv[1] in json.dumps(d.get("metadata")):
+        print(p)
+        break' "$run")
+  [[ -n $profile ]] || { echo "groundtruth-doc.sh: no site/profiles/*.json cites $run" >&2; exit 1; }
   gpu=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["gpu"])' "$profile")
-  python3 gpu/groundtruth/compare.py "$measured" --out "$dir/comparison$suffix.md" --llmcalc "$cli" --gpu "$gpu" \
+  mkdir -p "docs/measurements/$run"
+  python3 gpu/groundtruth/compare.py "$measured" --out "docs/measurements/$run/comparison$suffix.md" --llmcalc "$cli" --gpu "$gpu" \
     --profile "$profile" >/dev/null
-  echo "groundtruth-doc.sh: $dir/comparison$suffix.md ($gpu)"
+  echo "groundtruth-doc.sh: docs/measurements/$run/comparison$suffix.md ($gpu, $profile)"
   found=$((found + 1))
 done
-((found > 0)) || { echo "groundtruth-doc.sh: no docs/measurements/*/train_llama*.json" >&2; exit 1; }
+((found > 0)) || { echo "groundtruth-doc.sh: no gpu/measurements/*/train_llama*.json" >&2; exit 1; }

@@ -1,5 +1,5 @@
 // llmcalc against its own ground truth: gpu/groundtruth/train_llama.py trained Llama-style models
-// on an H100 and an H200 on 2026-11-22 (docs/measurements/2026-11-22-*/train_llama.json), and
+// on an H100 and an H200 on 2026-11-22 (gpu/measurements/2026-11-22-*/train_llama.json), and
 // llmcalc-bench measured each GPU into the profile beside it. These cases rebuild each
 // configuration as gpu/groundtruth/compare.py does (its comparison.md shows every number) and
 // hold the model to what was measured, with bands from the errors of the model as it stands:
@@ -47,17 +47,18 @@ struct Run {
   const char* dir;
   const char* file;  // train_llama.json: the configurations the model was checked against while it
                      // was changed; train_llama_heldout.json: measured after those changes
+  const char* profile;  // the profile the same run measured
 };
-constexpr Run kRuns[] = {{"docs/measurements/2026-11-22-nvidia-h100-80gb-hbm3", "train_llama.json"},
-                         {"docs/measurements/2026-11-22-nvidia-h100-80gb-hbm3", "train_llama_heldout.json"},
-                         {"docs/measurements/2026-11-22-nvidia-h200", "train_llama.json"}};
+constexpr Run kRuns[] = {{"gpu/measurements/2026-11-22-nvidia-h100-80gb-hbm3", "train_llama.json", "site/profiles/h100-sxm.json"},
+                         {"gpu/measurements/2026-11-22-nvidia-h100-80gb-hbm3", "train_llama_heldout.json", "site/profiles/h100-sxm.json"},
+                         {"gpu/measurements/2026-11-22-nvidia-h200", "train_llama.json", "site/profiles/h200.json"}};
 
 }  // namespace
 
 TEST_CASE("ground truth: model states, optimizer, step time and peak memory against the H100 and H200 runs") {
   for (const Run& run : kRuns) {
     const nlohmann::json doc = nlohmann::json::parse(source_text(std::string(run.dir) + "/" + run.file));
-    const HardwareProfile profile = read_profile(std::string(run.dir) + "/profile.json");
+    const HardwareProfile profile = read_profile(run.profile);
     const double context = doc["context_bytes"].get<double>();
     double flash_abs = 0, alloc_abs = 0;
     int flash_n = 0, alloc_n = 0;

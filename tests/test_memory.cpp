@@ -7,7 +7,7 @@ using namespace llmc;
 using namespace llmc::test;
 
 TEST_CASE("ZeRO paper Figure 1: 7.5B on 64 GPUs, K = 12: 120 / 31.4 / 16.6 / 1.9 GB") {
-  // Rajbhandari et al. 2020 (arXiv:1910.02054) Fig. 1; also ../shared/validation record zero_paper_fig1_7p5B_64gpu.
+  // Rajbhandari et al. 2020 (arXiv:1910.02054) Fig. 1; also validation/public.json record zero_paper_fig1_7p5B_64gpu.
   const double published[4] = {120, 31.4, 16.6, 1.9};
   for (int z = 0; z < 4; ++z) {
     CAPTURE(z);

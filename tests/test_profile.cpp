@@ -156,8 +156,8 @@ TEST_CASE("the published H100 profile: cited kernel numbers, read by the time mo
 }
 
 // site/profiles/h100-sxm.json: measured by llmcalc-bench on an H100 80GB HBM3 (SXM, 700 W) on
-// 2026-11-22 (docs/measurements/2026-11-22-nvidia-h100-80gb-hbm3). Its maxima against the anchors
-// of shared/docs/anchors.md, with bands wide enough for run-to-run variation (three runs that day
+// 2026-11-22 (gpu/measurements/2026-11-22-nvidia-h100-80gb-hbm3). Its maxima against the anchors
+// the project compares against (the mamf-finder maxima, BabelStream/nvbandwidth copy rates), with bands wide enough for run-to-run variation (three runs that day
 // gave bf16 812, 789 and 808 TFLOP/s) and narrow enough to catch a broken suite.
 TEST_CASE("the measured H100 profile: loads, meets the anchors, and times the layers it measured") {
   Result<HardwareProfile> p = profile_from_json(source_text("site/profiles/h100-sxm.json"));

@@ -1,4 +1,4 @@
-// Every worked example in the five seed documents (../shared/seeds/), with the seeds' own
+// Every worked example in the five seed documents (listed in docs/seeds.md), with the seeds' own
 // numbers. Where a seed is wrong the test pins the right value; docs/seeds.md explains each.
 #include "test_util.h"
 

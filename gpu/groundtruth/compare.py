@@ -12,7 +12,7 @@ step) and compares:
   - step time: llmcalc time.step_s (with --profile when given) vs the median measured step;
   - where it comes from: model states vs the memory allocated before a step, forward + backward
     and the optimizer step vs their CUDA-event medians.
-scripts/groundtruth-doc.sh runs it for every docs/measurements/*/train_llama*.json.
+scripts/groundtruth-doc.sh runs it for every gpu/measurements/*/train_llama*.json.
 
 Usage: python3 gpu/groundtruth/compare.py MEASURED.json --out docs/measurements/<dir>/comparison.md
            [--llmcalc build/native/native/cli/llmcalc] [--gpu h100-sxm] [--profile site/profiles/h100-sxm.json]

@@ -56,7 +56,7 @@ FULL_CONFIGS = [
     ("llama-1b", 4, 2048, "none", "flash", "compiled"), ("llama-3b", 1, 2048, "none", "flash", "compiled"),
 ]
 QUICK_CONFIGS = [("llama-1b", 1, 2048, "none", "flash", "eager"), ("llama-1b", 2, 4096, "full", "flash", "eager")]
-# Held out: measured after llmcalc's model was changed to fit FULL_CONFIGS (docs/measurements/
+# Held out: measured after llmcalc's model was changed to fit FULL_CONFIGS (gpu/measurements/
 # README.md), to see whether those changes carry to shapes and settings they were not made on.
 HELDOUT_CONFIGS = [
     ("small-0.6b", 8, 2048, "none", "flash", "eager"), ("small-0.6b", 4, 4096, "full", "flash", "eager"),

@@ -59,7 +59,7 @@ class LtGemm {
     // B scaled by 1/√k keeps fp16 outputs O(1) (fp16 overflows at 65504). Not for fp8: e4m3's
     // smallest normal is 2^-6, so 1/√k would make most of B subnormals and zeros, unlike real
     // data. fp8 takes unit variance, as MAMF's torch.randn; its bf16 output holds the √k growth.
-    // (On the H100 of docs/measurements/2026-11-22-*, 8192³ ran at 1546 TFLOP/s scaled, 1535 not.)
+    // (On the H100 of gpu/measurements/2026-11-22-*, 8192³ ran at 1546 TFLOP/s scaled, 1535 not.)
     const float b_scale = d.in == Elem::fp8_e4m3 ? 1.0f : float(1 / std::sqrt(double(s.k)));
     fill_normal(A_.get(), d.in, std::size_t(s.m) * s.k, 1.0f, 1, stream);
     fill_normal(B_.get(), d.in, std::size_t(s.k) * s.n, b_scale, 2, stream);

@@ -21,7 +21,7 @@ Result<Estimate> estimate(const Scenario& s) {
   e.params = detail::count_params(r, &e.trace);
   if (r.tokens_defaulted) {
     r.s.training.tokens = e.trace.add("training.tokens", "20 × N (training.tokens not set)", "tokens",
-                                      "compute-optimal D ≈ 20N (Hoffmann et al. 2022; seed 001)", 20 * e.params.total, {{"N", e.params.total}});
+                                      "compute-optimal D ≈ 20N (Hoffmann et al. 2022)", 20 * e.params.total, {{"N", e.params.total}});
     e.warnings.push_back("training.tokens not set: using the compute-optimal 20 × params = " + format_value(r.s.training.tokens, "tokens"));
   }
   const double tokens = r.s.training.tokens;
@@ -50,7 +50,7 @@ Result<Estimate> estimate(const Scenario& s) {
   e.min_gpus = detail::min_gpus_that_fit(r, e.params, act);
 
   e.time = detail::step_time(r, e.params, plan, {held.all(), held.linear}, e.flops, tokens, &e.trace, e.warnings, &e.comm);
-  e.dataset_bytes = e.trace.add("data.dataset_bytes", "D × bytes_per_token_on_disk", "bytes", "seed 000: 15.6T tokens × ~4 bytes ≈ 60 TB",
+  e.dataset_bytes = e.trace.add("data.dataset_bytes", "D × bytes_per_token_on_disk", "bytes", "assumption: ~4 bytes of text per token (training.bytes_per_token_on_disk)",
                                 tokens * r.s.training.bytes_per_token_on_disk, {{"D", tokens}, {"bytes_per_token", r.s.training.bytes_per_token_on_disk}});
   // Safety net: extreme but in-range inputs must give an error, never a NaN or infinity.
   for (const Term& t : e.trace.terms())

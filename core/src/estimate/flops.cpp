@@ -39,7 +39,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, const StepPlan& 
   Trace& tr = t ? *t : scratch;
   const TrainingSpec& ts = r.s.training;
   const ModelSpec& m = r.m;
-  f.six_nd = tr.add("flops.six_nd", "6 × N × D", "FLOPs", "Kaplan et al. 2020; seeds 000/001/003 (C = 6ND)", 6 * p.active * tokens,
+  f.six_nd = tr.add("flops.six_nd", "6 × N × D", "FLOPs", "Kaplan et al. 2020 (C = 6ND)", 6 * p.active * tokens,
                     {{"N", p.active}, {"D", tokens}});
   const bool detailed = ts.flops_formula == FlopsFormula::detailed && m.has_shape();
   const bool lora = ts.finetune == Finetune::lora;
@@ -54,14 +54,14 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, const StepPlan& 
     // C = 6ND split as forward 2N, backward 4N per token (seed 001).
     f.forward_per_token = 2 * p.active;
     f.backward_per_token = (lora ? 2 : 4) * p.active;
-    f.model_per_token = tr.add("flops.model_per_token", "forward 2N + backward 4N", "FLOPs", "Kaplan et al. 2020; seed 001",
+    f.model_per_token = tr.add("flops.model_per_token", "forward 2N + backward 4N", "FLOPs", "Kaplan et al. 2020",
                                f.forward_per_token + f.backward_per_token, {{"N", p.active}});
-    f.model_total = tr.add("flops.model_total", "6 × N × D (training.flops_formula = 6nd)", "FLOPs", "seeds 000/001/003", f.model_per_token * tokens,
+    f.model_total = tr.add("flops.model_total", "6 × N × D (training.flops_formula = 6nd)", "FLOPs", "Kaplan et al. 2020 (C = 6ND)", f.model_per_token * tokens,
                            {{"N", p.active}, {"D", tokens}});
     f.hardware_per_token = f.model_per_token + recompute_share * f.forward_per_token + selective_op_fwd;
   } else {
     const double linear_fwd = tr.add("flops.linear_forward_per_token", "2 × matmul weights per token (all layers, top-k + shared experts)", "FLOPs",
-                                     "2 FLOPs per multiply-add (seed 002: 2MNK per GEMM)", lf.weights, {{"matmul_weights", lf.weights / 2}});
+                                     "2 FLOPs per multiply-add (2·M·N·K per GEMM)", lf.weights, {{"matmul_weights", lf.weights / 2}});
     const double s = double(ts.seq_len), d_qk = double(m.head_dim);
     const double d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
     const double causal = ts.causal_attention_flops ? 0.5 : 1.0;
@@ -79,7 +79,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, const StepPlan& 
                                   "Kaplan et al. 2020", linear_bwd + 2 * attn_fwd, {{"forward", f.forward_per_token}, {"lora", lora ? 1.0 : 0.0}});
     f.model_per_token = tr.add("flops.model_per_token", "forward + backward", "FLOPs", "model FLOPs (MFU basis, PaLM appendix B)",
                                f.forward_per_token + f.backward_per_token, {{"forward", f.forward_per_token}, {"backward", f.backward_per_token}});
-    f.model_total = tr.add("flops.model_total", "model_per_token × D", "FLOPs", "per-token model FLOPs times training tokens (seed 002: FLOPs per token × tokens)",
+    f.model_total = tr.add("flops.model_total", "model_per_token × D", "FLOPs", "per-token model FLOPs times training tokens",
                            f.model_per_token * tokens, {{"model_per_token", f.model_per_token}, {"D", tokens}});
     // Full recompute re-runs the forward of the layers it covers; selective and the per-op
     // policy re-run what their tags mark (Megatron's core_attn and mla_up_proj; its norm and
@@ -94,7 +94,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, const StepPlan& 
                                 {{"model_per_token", f.model_per_token}, {"recompute_share", recompute_share}, {"selective_op_recomputed", selective_op_fwd}});
   f.hardware_total = tr.add("flops.hardware_total", "hardware_per_token × D", "FLOPs", "per-token hardware FLOPs (with recompute) times training tokens",
                             f.hardware_per_token * tokens, {{"hardware_per_token", f.hardware_per_token}, {"D", tokens}});
-  f.pflop_days = tr.add("flops.pflop_days", "model_total / (1e15 × 86400)", "PFLOP-days", "seed 001: 1 PFLOP-day = 1e15 · 24 · 3600 FLOP",
+  f.pflop_days = tr.add("flops.pflop_days", "model_total / (1e15 × 86400)", "PFLOP-days", "1 PFLOP/s-day = 1e15 · 24 · 3600 FLOP (Brown et al. 2020, appendix D)",
                         f.model_total / 8.64e19, {{"model_total", f.model_total}});
   return f;
 }

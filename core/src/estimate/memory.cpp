@@ -61,7 +61,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   const double fp8_extra = fp8_weight_extra_bytes(r);
   mem.weights_bytes = tr.add("memory.per_gpu.weights_bytes",
                              "params_local / (dp under ZeRO-3) × bytes_per_param (+ LoRA adapters) + linear_weights_local × fp8_extra_bytes", "bytes",
-                             "seed 001 (4/2/1 bytes per param); ZeRO-3 shards parameters (Rajbhandari et al. 2020); FP8 copies: Transformer Engine's weight workspaces",
+                             "4, 2 or 1 bytes per parameter (fp32, 16-bit, 8-bit); ZeRO-3 shards parameters (Rajbhandari et al. 2020); FP8 copies: Transformer Engine's weight workspaces",
                              (local_params + (lora ? tr_dense : 0)) * wb + local_gemm * fp8_extra,
                              {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"zero_stage", double(z)}, {"dp_shard", d},
                               {"linear_weights_local", local_gemm}, {"fp8_extra_bytes", fp8_extra}});
@@ -77,7 +77,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   const double grads_local = accumulate_whole ? tr_dense + tr_expert : shard(tr_dense, tr_expert, 2);
   mem.gradients_bytes = tr.add("memory.per_gpu.gradients_bytes",
                                "trainable_local / (dp under ZeRO-2+, unless m > 1 micro-batches accumulate before one reduction) × (grad_bytes + 4 if fp32 accumulation buffer)",
-                               "bytes", "seed 001 (same dtype as params); seed 004 (fp32 grads: 20Ψ recipe); ZeRO-2; training.grad_reduce",
+                               "bytes", "gradients in training.grad_dtype (+ an fp32 accumulation buffer, as nanotron keeps one); ZeRO-2 (Rajbhandari et al. 2020); training.grad_reduce",
                                grads_local * stages_grad_bytes,
                                {{"trainable_local", tr_dense + tr_expert}, {"grad_bytes", stages_grad_bytes}, {"dp_shard", d},
                                 {"micro_batches", double(k.m)}, {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0}});
@@ -85,11 +85,11 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   const double states = optimizer.per_param, state_bytes = optimizer.bytes;
   const double opt_params = shard(tr_dense, tr_expert, 1);
   mem.master_weights_bytes = tr.add("memory.per_gpu.master_weights_bytes", "trainable_local / (dp under ZeRO-1+) × 4 (fp32 master copy)", "bytes",
-                                    "mixed precision (Micikevicius et al. 2018); seed 001 counts it in the optimizer", r.master_weights ? opt_params * 4 : 0,
+                                    "mixed precision (Micikevicius et al. 2018)", r.master_weights ? opt_params * 4 : 0,
                                     {{"trainable_local_sharded", opt_params}, {"master", r.master_weights ? 1.0 : 0.0}});
   const double opt_states = opt_params * states * state_bytes;
   mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes", "master_weights + trainable_local_sharded × states × state_bytes", "bytes",
-                               "seed 001: AdamW 12, 8-bit Adam 6, SGD+momentum 8 bytes/param; ZeRO-1 shards them",
+                               "with an fp32 master copy AdamW keeps 12, 8-bit Adam 6, SGD with momentum 8 bytes per parameter (Rajbhandari et al. 2020; Dettmers et al. 2021); ZeRO-1 shards them",
                                mem.master_weights_bytes + opt_states,
                                {{"master_weights", mem.master_weights_bytes}, {"trainable_local_sharded", opt_params}, {"states", states}, {"state_bytes", state_bytes}});
   if (ts.cpu_offload_optimizer) {
@@ -99,7 +99,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   }
   // A frozen reference model (DPO) in the weight dtype; with LoRA the base model is the reference.
   mem.reference_model_bytes = tr.add("memory.per_gpu.reference_model_bytes", "params_local / (dp under ZeRO-3) × bytes_per_param if a reference model is kept", "bytes",
-                                     "seed 000 (reference model N×P, after the DPO blog); LoRA reuses the base", ts.reference_model && !lora ? local_params * wb : 0,
+                                     "a frozen reference model, as DPO keeps (Rafailov et al. 2023); LoRA reuses the base", ts.reference_model && !lora ? local_params * wb : 0,
                                      {{"params_local", local_params}, {"bytes_per_param", wb}});
   const double gather = z >= 3 && d > 1 ? 2 * sh.max_layer * wb : 0;  // the layer in use + the prefetched one (FSDP)
   mem.model_states_bytes = tr.add("memory.per_gpu.model_states_bytes", "weights + gradients + optimizer + reference + ZeRO-3 gather buffers", "bytes",
@@ -114,7 +114,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
                                              "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence); "
                                              "saved GEMM inputs in 1 byte under FP8; less what selective recompute's modules re-run; "
                                              "PyTorch's math SDPA keeps 4 bytes per score and fp32 Q, K, V for every query head",
-                                             "bytes", "Korthikanti et al. 2022 Table 2 (seed 004 drops the s in 5·a·s/h); Transformer Engine (FP8); Megatron-core --recompute-modules; "
+                                             "bytes", "Korthikanti et al. 2022 Table 2; Transformer Engine (FP8); Megatron-core --recompute-modules; "
                                              "PyTorch aten attention.cpp (_scaled_dot_product_attention_math)", full_layer,
                                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
                                               {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0},

@@ -32,9 +32,9 @@ ComputeOptimal optimal_20_tokens_per_param(double c, Trace* t) {
   Trace& tr = t ? *t : scratch;
   ComputeOptimal o;
   o.compute_flops = c;
-  o.params = tr.add("optimal.rule20.params", "sqrt(C / 120)  (C = 6·N·D, D = 20·N)", "params", "Hoffmann et al. 2022; seed 001 (D = 20P)",
+  o.params = tr.add("optimal.rule20.params", "sqrt(C / 120)  (C = 6·N·D, D = 20·N)", "params", "Hoffmann et al. 2022 (D ≈ 20N)",
                     std::sqrt(c / 120), {{"C", c}});
-  o.tokens = tr.add("optimal.rule20.tokens", "20 × N", "tokens", "seed 001", 20 * o.params, {{"N", o.params}});
+  o.tokens = tr.add("optimal.rule20.tokens", "20 × N", "tokens", "Hoffmann et al. 2022 (D ≈ 20N)", 20 * o.params, {{"N", o.params}});
   o.loss = chinchilla_loss(o.params, o.tokens);
   o.tokens_per_param = 20;
   return o;
@@ -45,8 +45,8 @@ ComputeOptimal budget_for_params(double n, Trace* t) {
   Trace& tr = t ? *t : scratch;
   ComputeOptimal o;
   o.params = n;
-  o.tokens = tr.add("optimal.rule20.tokens", "20 × N", "tokens", "seed 001 (D = 20P)", 20 * n, {{"N", n}});
-  o.compute_flops = tr.add("optimal.rule20.compute_flops", "6 × N × D", "FLOPs", "seed 001 (C = 6PD)", 6 * n * o.tokens, {{"N", n}, {"D", o.tokens}});
+  o.tokens = tr.add("optimal.rule20.tokens", "20 × N", "tokens", "Hoffmann et al. 2022 (D ≈ 20N)", 20 * n, {{"N", n}});
+  o.compute_flops = tr.add("optimal.rule20.compute_flops", "6 × N × D", "FLOPs", "Kaplan et al. 2020 (C = 6ND)", 6 * n * o.tokens, {{"N", n}, {"D", o.tokens}});
   o.loss = chinchilla_loss(n, o.tokens);
   o.tokens_per_param = 20;
   return o;
@@ -55,7 +55,7 @@ ComputeOptimal budget_for_params(double n, Trace* t) {
 double gpus_for_deadline(double model_flops, double deadline_s, double flops_per_gpu_s, Trace* t) {
   Trace scratch(false);
   Trace& tr = t ? *t : scratch;
-  return tr.add("optimal.gpus_for_deadline", "ceil(C / (deadline × model FLOP/s per GPU))", "GPUs", "seed 000 (16,000 H100s → 27 days)",
+  return tr.add("optimal.gpus_for_deadline", "ceil(C / (deadline × model FLOP/s per GPU))", "GPUs", "definition: the compute over what the GPUs sustain in the deadline",
                 std::ceil(model_flops / (deadline_s * flops_per_gpu_s)), {{"C", model_flops}, {"deadline_s", deadline_s}, {"flops_per_gpu_s", flops_per_gpu_s}});
 }
 

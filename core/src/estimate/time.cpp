@@ -53,7 +53,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   const double p = double(par.pp), m = double(r.micro_batches);
   const double bubble = bubble_fraction(r);
   te.bubble_fraction = tr.add("time.bubble_fraction", "(p − 1) / m  (interleaved: ÷ v; zero bubble H1: ÷ 3)", "",
-                              "Narayanan et al. 2021 §2.2; seed 004", bubble,
+                              "Narayanan et al. 2021 §2.2", bubble,
                               {{"p", p}, {"m", m}, {"v", double(par.virtual_stages)}});
 
   double exposed = 0, slot_comm = 0, hidden = 0;  // slot_comm: exposed communication inside the micro-batches
@@ -73,7 +73,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     const double rate = hw.mfu > 0 ? hw.mfu * peak : hw.achieved_tflops * 1e12;
     te.basis = hw.mfu > 0 ? "mfu" : "achieved_tflops";
     te.step_s = tr.add("time.step_s", "model_flops_per_step / (gpus × rate), rate = MFU × peak or achieved TFLOP/s", "s",
-                       "definition of MFU (Chowdhery et al. 2022, appendix B); seeds 000/002/003", model_step / (gpus * rate),
+                       "definition of MFU (Chowdhery et al. 2022, appendix B)", model_step / (gpus * rate),
                        {{"model_flops_per_step", model_step}, {"gpus", gpus}, {"rate_flops", rate}});
     // Share the given step time out: bubble and comm as modelled, the rest is compute.
     te.comm_exposed_s = exposed;
@@ -152,12 +152,12 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
          te.comm_contention_s, {{"hidden_comm_s", hidden}, {"nccl_sms", double(hw.nccl_sms)}, {"sm_count", double(hw.gpu.sm_count)}});
   te.tokens_per_s = tr.add("time.tokens_per_s", "global_batch_tokens / step_s", "tokens/s", "definition of throughput", tokens_step / te.step_s,
                            {{"global_batch_tokens", tokens_step}, {"step_s", te.step_s}});
-  te.tokens_per_gpu_per_step = tr.add("time.tokens_per_gpu_per_step", "global_batch_tokens / gpus", "tokens", "seed 000: 16M tokens / 16,000 GPUs = 1000",
+  te.tokens_per_gpu_per_step = tr.add("time.tokens_per_gpu_per_step", "global_batch_tokens / gpus", "tokens", "definition: the tokens of a step shared over the GPUs",
                                       tokens_step / gpus, {{"global_batch_tokens", tokens_step}, {"gpus", gpus}});
-  te.steps = tr.add("time.steps", "D / global_batch_tokens (not rounded)", "steps", "seed 004: tokens per step = gbs × seq", tokens / tokens_step, {{"D", tokens}, {"global_batch_tokens", tokens_step}});
-  te.total_s = tr.add("time.total_s", "steps × step_s", "s", "equals C / (GPUs × throughput) as in seeds 000/003", te.steps * te.step_s, {{"steps", te.steps}, {"step_s", te.step_s}});
-  te.total_days = tr.add("time.total_days", "total_s / 86400", "days", "seeds 000/003 (days of training)", te.total_s / 86400, {{"total_s", te.total_s}});
-  te.gpu_hours = tr.add("time.gpu_hours", "total_s × gpus / 3600", "GPU-hours", "seed 001 (GPU-hours)", te.total_s * gpus / 3600, {{"total_s", te.total_s}, {"gpus", gpus}});
+  te.steps = tr.add("time.steps", "D / global_batch_tokens (not rounded)", "steps", "definition: tokens per step = global batch (sequences) × sequence length", tokens / tokens_step, {{"D", tokens}, {"global_batch_tokens", tokens_step}});
+  te.total_s = tr.add("time.total_s", "steps × step_s", "s", "equals C / (GPUs × throughput per GPU)", te.steps * te.step_s, {{"steps", te.steps}, {"step_s", te.step_s}});
+  te.total_days = tr.add("time.total_days", "total_s / 86400", "days", "definition", te.total_s / 86400, {{"total_s", te.total_s}});
+  te.gpu_hours = tr.add("time.gpu_hours", "total_s × gpus / 3600", "GPU-hours", "definition", te.total_s * gpus / 3600, {{"total_s", te.total_s}, {"gpus", gpus}});
   const double price = hw.price_per_gpu_hour_usd.value_or(hw.gpu.price_per_gpu_hour_usd);
   te.cost_usd = tr.add("time.cost_usd", "gpu_hours × price_per_gpu_hour", "USD", "price: hardware.price_per_gpu_hour_usd or the GPU catalog (core/data/gpus/<id>.json sources.price)", te.gpu_hours * price,
                        {{"gpu_hours", te.gpu_hours}, {"price_per_gpu_hour", price}});
@@ -172,7 +172,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                             te.total_days_high * 24 * gpus * price, {{"total_days_high", te.total_days_high}, {"gpus", gpus}, {"price_per_gpu_hour", price}});
   te.energy_kwh = tr.add("time.energy_kwh", "gpu_hours × TDP / 1000 (GPUs only at TDP; no host, network or cooling)", "kWh", "assumption: GPUs draw TDP",
                          te.gpu_hours * hw.gpu.tdp_w / 1000, {{"gpu_hours", te.gpu_hours}, {"tdp_w", hw.gpu.tdp_w}});
-  te.mfu = tr.add("time.mfu", "model_flops_per_step / (step_s × gpus × peak)", "fraction", "Chowdhery et al. 2022 appendix B; seed 002",
+  te.mfu = tr.add("time.mfu", "model_flops_per_step / (step_s × gpus × peak)", "fraction", "Chowdhery et al. 2022 appendix B",
                   model_step / (te.step_s * gpus * peak), {{"model_flops_per_step", model_step}, {"step_s", te.step_s}, {"gpus", gpus}, {"peak_flops", peak}});
   te.hfu = tr.add("time.hfu", "hardware_flops_per_step / (step_s × gpus × peak)", "fraction", "Korthikanti et al. 2022 §6", hw_step / (te.step_s * gpus * peak),
                   {{"hardware_flops_per_step", hw_step}, {"step_s", te.step_s}});
