@@ -153,7 +153,7 @@ double collective_time_s(const Resolved& r, const char* collective, int64_t grou
   return collective_seconds(r, collective, group, 1, bytes, &tier).seconds;
 }
 
-std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct,
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct,
                                     Trace* t) {
   std::vector<CommItem> out;
   const ParallelSpec& par = r.s.parallel;
@@ -183,19 +183,16 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   const double fwd_passes = ts.recompute == Recompute::full ? 2 : 1;
   const double tp_fwd_passes = ts.recompute == Recompute::selective_op ? 1.5 : fwd_passes;
 
-  // MoE layers among this stage's, and whether their MLP keeps tp collectives: a routed-only MoE
-  // block replaces the MLP's all-gather/reduce-scatter with the dispatch below; shared experts
-  // are a tensor-parallel MLP of their own (Megatron-core).
-  const double moe_share = m.is_moe() ? double(p.moe_layers) / double(m.layers) : 0.0;
-  const bool shared_experts = m.shared_expert_ffn_hidden > 0 || m.shared_experts > 0;
+  // MoE layers among this stage's: a routed-only MoE block replaces the MLP's tp collectives with
+  // the dispatch below; shared experts are a tensor-parallel MLP of their own (Megatron-core).
+  const double moe_share = plan.moe_share;
   if (par.tp > 1 && m.has_shape()) {
     // Two all-reduces per layer forward (after attention and MLP) and two in backward; with SP
     // each becomes all-gather + reduce-scatter with the same bus volume (Korthikanti 2022 §4.2.2),
     // timed as those two collectives: on NVSwitch they run as rings, while a large all-reduce can
     // use NVLink SHARP (8×H100: ring gather/scatter ~362 GB/s busbw, NVLS all-reduce ~479).
     const double bytes = e * tokens_micro * double(m.hidden);
-    const double mlp_share = 1.0 - (shared_experts ? 0.0 : moe_share);  // layers whose MLP is tp-split
-    const double count = L * mb * (tp_fwd_passes + 1) * (1.0 + mlp_share);
+    const double count = L * mb * (tp_fwd_passes + 1) * plan.tp_collectives_per_layer();
     CommItem c = make(r, "tp", ts.sequence_parallel ? "all_gather" : "all_reduce", par.tp, 1, bytes, count);
     if (ts.sequence_parallel) {
       const CommItem rs = make(r, "tp", "reduce_scatter", par.tp, 1, bytes, count);

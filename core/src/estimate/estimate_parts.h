@@ -56,7 +56,7 @@ double ring_factor(std::string_view collective, double n);
 // Seconds of one collective over `group` consecutive ranks moving `bytes` per rank (nccl-tests'
 // size), on the tier(s) it crosses, as comm_per_step times each of the step's collectives.
 double collective_time_s(const Resolved& r, const char* collective, int64_t group, double bytes);
-std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const HeldParams& held, const FlopCounts& f,
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held, const FlopCounts& f,
                                     const ComputeTimes& ct, Trace* t);
 
 // The flat kernel efficiency in use: hardware.compute_efficiency if set, else the profile's

@@ -30,7 +30,7 @@ class Builder {
   Op& op(const char* name) {
     if (p_.n_ops == Plan::kMaxOps) p_.overflow = true, --p_.n_ops;  // reuse the last slot; the plan is refused
     Op& o = p_.ops[size_t(p_.n_ops++)];
-    o = Op{name, 0, 0, 0, 0, 0, 0, 0, 0, 0, p_.n_kernels, 0};
+    o = Op{name, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, p_.n_kernels, 0};
     return o;
   }
   void gemm(Pass pass, uint32_t rerun_by, Dtype d, double m, double n, double k, double batch = 1) {
@@ -236,7 +236,8 @@ void attention_in(const Ctx& c, const ParamCounts& p) {
   }
   const double qk = double(m.qk_nope_head_dim + m.qk_rope_head_dim);
   const double q = m.q_lora_rank > 0 ? h * double(m.q_lora_rank) + double(m.q_lora_rank) * a * qk : h * a * qk;
-  Op& o = c.b->op("mla_proj");
+  Op& o = c.b->op("mla_proj");  // with the output projection, and its tp collective
+  o.tp_collectives = 1;
   o.weight_flops = 2 * (q + h * double(m.kv_lora_rank + m.qk_rope_head_dim) + double(m.kv_lora_rank) * a * double(m.qk_nope_head_dim + m.v_head_dim) +
                         a * double(m.v_head_dim) * h);
   keeps_norm_output(c, o);
@@ -349,6 +350,7 @@ void attention_out(const Ctx& c) {
   Op& o = c.b->op("out_proj");
   o.weight_flops = 2 * (ad * c.h);
   o.tags = kTagOpPolicy;
+  o.tp_collectives = 1;
   // With sequence parallelism the per-op policy also keeps the reduce-scatter's output.
   if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1) o.saved_op_policy_bytes = c.e * c.tok_saved * c.h / c.tp;
   linear(c, c.gemm_dtype, c.T, ad / c.tp, c.h, 1, Fp8Input::cast, kTagOpPolicy);
@@ -403,6 +405,7 @@ void mlp(const Ctx& c, const MlpSpec& s) {
   }
   Op& o = c.b->op(s.down);
   o.weight_flops = s.flops_per_token * h * s.width;
+  o.tp_collectives = s.routed ? 0 : 1;  // routed experts' outputs go back by the combine all-to-all
   if (s.dense) {
     if (gated) o.saved_op_policy_bytes = e * c.tok_saved * h;
     if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1) o.saved_op_policy_bytes += e * c.tok_saved * h / c.tp;
@@ -533,6 +536,15 @@ void plan_optimizer(Plan& plan, const Resolved& r, double local) {
   } else {
     b.memory(Pass::fwd, 0, MemKernel::adamw, opt_bytes);
   }
+}
+
+double StepPlan::tp_collectives_per_layer() const {
+  auto count = [](const Plan& p) {
+    int n = 0;
+    for (const Op& o : p) n += o.tp_collectives;
+    return double(n);
+  };
+  return (has_dense() ? (1 - moe_share) * count(dense) : 0.0) + (has_moe() ? moe_share * count(moe) : 0.0);
 }
 
 PlanShape plan_shape(const Resolved& r) {

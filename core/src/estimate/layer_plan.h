@@ -66,6 +66,9 @@ struct Op {
   double saved_bytes, dropped_bytes;
   uint32_t drop_tags;
   double saved_op_policy_bytes;
+  // Tensor-parallel collectives that follow it in forward (an all-reduce, or with sequence
+  // parallelism a reduce-scatter and the next block's all-gather): the row-parallel outputs.
+  int tp_collectives;
   int first_kernel, kernels;
 };
 
@@ -108,6 +111,8 @@ struct StepPlan {
   double moe_share = 0;  // MoE layers ÷ layers
   bool has_dense() const { return moe_share < 1; }
   bool has_moe() const { return moe_share > 0; }
+  // Tensor-parallel collectives of an average layer in forward (Op::tp_collectives).
+  double tp_collectives_per_layer() const;
 };
 void build_step_plan(StepPlan& out, const Resolved& r, const ParamCounts& p, const PlanShape& shape);
 

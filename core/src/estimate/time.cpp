@@ -185,7 +185,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
 TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held, const FlopCounts& f, double tokens,
                        Trace* t, std::vector<std::string>& warnings, std::vector<CommItem>* comm_out) {
   const ComputeTimes ct = compute_times(r, p, plan, held);
-  std::vector<CommItem> comm = comm_per_step(r, p, held, f, ct, t);
+  std::vector<CommItem> comm = comm_per_step(r, p, plan, held, f, ct, t);
   TimeEstimate te = time_per_step(r, f, ct, comm, tokens, t, warnings);
   if (comm_out) *comm_out = std::move(comm);
   return te;
