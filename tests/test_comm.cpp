@@ -1,0 +1,223 @@
+// Communication per step (core/src/estimate/comm.cpp): volumes and ring factors per collective,
+// tiers (NVLink inside a node, NICs across), NCCL's ring latency, overlap windows and what NCCL's
+// SMs cost the compute they hide behind.
+#include <algorithm>
+
+#include "test_util.h"
+
+using namespace llmc;
+using namespace llmc::test;
+
+// Overlapped communication is not free: NCCL's kernels hold 16 SMs (one CTA per channel, never
+// shared with compute kernels; NVIDIA/nccl#689) of H100 SXM's 132 while a hidden collective runs,
+// so compute takes hidden × 16/132 longer. With hardware.nccl_sms = 0 the overlap is free.
+TEST_CASE("overlapped communication slows compute by the SMs NCCL holds") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"},
+               {"training.zero_stage", "3"}, {"training.recompute", "full"}};
+  Estimate e = run(base);
+  double hidden = 0;
+  for (const CommItem& c : e.comm)
+    if (c.overlapped) hidden += c.time_s - c.exposed_s;
+  REQUIRE(hidden > 0.1);
+  CHECK(e.time.comm_contention_s == doctest::Approx(hidden * 16 / 132).epsilon(1e-12));
+  base.push_back({"hardware.nccl_sms", "0"});
+  Estimate free = run(base);
+  CHECK(free.time.comm_contention_s == 0);
+  CHECK(e.time.compute_s - free.time.compute_s == doctest::Approx(e.time.comm_contention_s).epsilon(1e-9));
+  CHECK(e.time.step_s - free.time.step_s == doctest::Approx(e.time.comm_contention_s).epsilon(1e-9));
+}
+
+// Gradient reductions per step (training.grad_reduce): ZeRO-2/3 reduce after every micro-batch
+// by default, each hiding behind that micro-batch's backward; ZeRO-0/1 once, after the last.
+TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.seq_len", "2048"},
+               {"training.global_batch_seqs", "64"}, {"hardware.inter_node_bandwidth_gbps", "2"}};  // dp 16, m = 4
+  auto grads = [](const Estimate& e) {
+    for (const CommItem& c : e.comm)
+      if (c.name == "dp" && c.collective != "all_gather") return c;
+    return CommItem{};
+  };
+  auto with = [&](Sets extra) {
+    Sets s = base;
+    s.insert(s.end(), extra.begin(), extra.end());
+    return run(s);
+  };
+  const CommItem z2 = grads(with({{"training.zero_stage", "2"}}));
+  const CommItem z2_once = grads(with({{"training.zero_stage", "2"}, {"training.grad_reduce", "step"}}));
+  CHECK(z2.calls == 4);
+  CHECK(z2_once.calls == 1);
+  CHECK(z2.bytes_per_step == doctest::Approx(4 * z2_once.bytes_per_step).epsilon(1e-12));
+  // Each reduction is longer than a micro-batch's backward at 2 GB/s, so each leaves the same
+  // remainder exposed: what hides is one backward per reduction.
+  REQUIRE(z2_once.exposed_s > 0);
+  const double backward = z2_once.time_s - z2_once.exposed_s;
+  CHECK(z2.time_s - z2.exposed_s == doctest::Approx(4 * backward).epsilon(1e-9));
+  CHECK(grads(with({{"training.zero_stage", "1"}})).calls == 1);
+  CHECK(grads(with({{"training.zero_stage", "0"}, {"training.grad_reduce", "micro_batch"}})).calls == 4);  // DDP without no_sync
+  // FSDP: one reduce-scatter per layer per reduction.
+  const CommItem z3 = grads(with({{"training.zero_stage", "3"}}));
+  const CommItem z3_once = grads(with({{"training.zero_stage", "3"}, {"training.grad_reduce", "step"}}));
+  CHECK(z3.calls == 4 * 32);
+  CHECK(z3_once.calls == 32);
+}
+
+// Hybrid sharding (HSDP, training.zero_shard_group = 8 on 8-GPU nodes): FSDP's gathers and
+// reduce-scatters stay on NVLink inside each node, and each rank's 1/8 gradient shard is
+// all-reduced across the 8 nodes (PyTorch FSDP HYBRID_SHARD), sharing the reduce-scatter's
+// window. The same holds for ZeRO-1/2 with a shard group.
+TEST_CASE("communication: hybrid sharding gathers inside the shard group and all-reduces the shard across replicas") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"},
+               {"training.zero_stage", "3"}, {"hardware.inter_node_bandwidth_gbps", "5"}};
+  auto item = [](const Estimate& e, const std::string& name, const std::string& collective) {
+    for (const CommItem& c : e.comm)
+      if (c.name == name && c.collective == collective) return c;
+    FAIL("no " << name << " " << collective);
+    return CommItem{};
+  };
+  const Estimate full = run(base);
+  base.push_back({"training.zero_shard_group", "8"});
+  const Estimate hsdp = run(base);
+  const CommItem ag = item(hsdp, "fsdp", "all_gather"), rs = item(hsdp, "dp", "reduce_scatter"), ar = item(hsdp, "hsdp", "all_reduce");
+  CHECK(ag.group == 8);
+  CHECK(ag.tier == "intra_node");
+  CHECK(rs.group == 8);
+  CHECK(rs.tier == "intra_node");
+  CHECK(ar.group == 8);
+  CHECK(ar.tier == "inter_node");
+  CHECK(ag.bytes_per_step == doctest::Approx(item(full, "fsdp", "all_gather").bytes_per_step).epsilon(1e-12));
+  CHECK(ar.bytes_per_step == doctest::Approx(rs.bytes_per_step / 8).epsilon(1e-12));  // each rank's shard
+  CHECK(ar.calls == rs.calls);  // one per FSDP unit per reduction
+  CHECK(ag.time_s < item(full, "fsdp", "all_gather").time_s);  // NVLink instead of 5 GB/s per GPU
+  // The shard's all-reduce over 8 ranks, one per node, is a flat ring on the network: 2·7/8 of
+  // the shard per call at 0.9 × 5 GB/s, plus its latency.
+  const double shard_bytes = ar.bytes_per_step / ar.calls;
+  CHECK(ar.time_s == doctest::Approx(ar.calls * (ar.latency_s + 2 * 7.0 / 8 * shard_bytes / (0.9 * 5e9))).epsilon(1e-6));
+  // Both reductions share one window: their exposed times are what the pair leaves exposed.
+  CHECK(ar.exposed_s >= 0);
+  CHECK(ar.exposed_s <= ar.time_s);
+  // Without hybrid sharding nothing is all-reduced across replicas.
+  for (const CommItem& c : full.comm) CHECK(c.name != "hsdp");
+  // ZeRO-2 with a shard group: reduce-scatter and parameter all-gather in the group, the shard
+  // all-reduced across replicas once per reduction.
+  base.push_back({"training.zero_stage", "2"});
+  const Estimate z2 = run(base);
+  CHECK(item(z2, "dp", "reduce_scatter").group == 8);
+  CHECK(item(z2, "dp", "all_gather").group == 8);
+  CHECK(item(z2, "hsdp", "all_reduce").calls == item(z2, "dp", "reduce_scatter").calls);
+}
+
+// Across nodes an all-to-all sends only the (group − k)/group of its bytes bound for other nodes
+// through the NIC; the k − 1 peers on its own node are reached over NVLink at the same time.
+TEST_CASE("communication: an all-to-all across nodes puts only the off-node share on the network") {
+  // etp = tp = 2 (the default): expert groups put etp innermost, so the ep group's ranks are 2
+  // apart and 4 of its 8 share a node (2 nodes).
+  const Estimate e = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
+                          {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.zero_stage", "1"},
+                          {"hardware.inter_node_bandwidth_gbps", "50"}});
+  const CommItem* ep = find_comm(e, "ep");
+  REQUIRE(ep);
+  CHECK(ep->tier == "inter_node");
+  const double bytes = ep->bytes_per_step / ep->calls;
+  const double net_s = bytes * (8.0 - 4.0) / 8.0 / (inter_node_busbw_gbps(50) * 1e9);
+  CHECK(ep->time_s / ep->calls == doctest::Approx(ep->latency_s + net_s).epsilon(1e-9));
+  // With etp = 1 the same 8 ranks are adjacent: one node, NVLink only (Megatron-core's expert
+  // RankGenerator; spacing them tp apart would send the all-to-all across two nodes).
+  const Estimate e1 = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"parallel.etp", "1"},
+                           {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"},
+                           {"training.zero_stage", "1"}});
+  REQUIRE(find_comm(e1, "ep"));
+  CHECK(find_comm(e1, "ep")->tier == "intra_node");
+}
+
+TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "4"}});
+  const CommItem* tp = find_comm(e, "tp");
+  REQUIRE(tp);
+  CHECK(tp->tier == "intra_node");
+  // 4 all-reduces per layer per micro-batch of b·s·h·2 bytes; 32 layers, 4 micro-batches.
+  const double bytes = 2.0 * 8192 * 4096;
+  CHECK(tp->bytes_per_step == doctest::Approx(bytes * 4 * 32 * 4));
+  const double busbw = 0.78 * 450e9;
+  // Latency: NCCL's ring model, Simple protocol (the fastest at 64 MiB): 8.4 µs + 2·(8 − 1)
+  // NVLink hops of 3.4 µs (NVIDIA/nccl src/graph/tuning.cc).
+  const double latency = 8.4e-6 + 14 * 3.4e-6;
+  CHECK(tp->time_s == doctest::Approx(4 * 32 * 4 * (latency + 2 * 7.0 / 8 * bytes / busbw)).epsilon(1e-12));
+  CHECK(tp->exposed_s == tp->time_s);
+}
+
+// Megatron's pipeline scatter/gather (Narayanan et al. 2021 §4.1): each tp rank sends 1/tp of the
+// boundary activation through its own NIC; without sequence parallelism the receivers all-gather
+// the pieces over NVLink.
+TEST_CASE("communication: pipeline sends carry 1/tp of the activation; without SP an NVLink all-gather follows") {
+  Sets base = {{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "32"},
+               {"training.global_batch_seqs", "16"}, {"training.sequence_parallel", "false"}};
+  Estimate e = run(base);
+  const double tensor_bytes = 2.0 * 8192 * 8192;  // b·s·h in bf16: one micro-batch of 8,192 tokens, hidden 8,192
+  const double count = 2 * (16 + 4 - 1);          // forward and backward, (m·v + p − 1) on the critical path
+  const CommItem* send = find_comm(e, "pp", "send_recv");
+  const CommItem* gather = find_comm(e, "pp", "all_gather");
+  REQUIRE(send);
+  REQUIRE(gather);
+  CHECK(send->tier == "inter_node");
+  CHECK(send->bytes_per_step == doctest::Approx(tensor_bytes / 8 * count));
+  CHECK(send->time_s == doctest::Approx(count * (30e-6 + tensor_bytes / 8 / (0.9 * 50e9))).epsilon(1e-12));
+  CHECK(gather->tier == "intra_node");
+  // NCCL's ring latency for an 8-GPU all-gather: 8.4 µs + 7 NVLink hops of 3.4 µs (Simple).
+  CHECK(gather->time_s == doctest::Approx(count * (8.4e-6 + 7 * 3.4e-6 + 7.0 / 8 * tensor_bytes / (0.78 * 450e9))).epsilon(1e-12));
+  // With sequence parallelism the activation is already split over tp: the same sends, no gather.
+  base.back() = {"training.sequence_parallel", "true"};
+  Estimate sp = run(base);
+  int gathers = 0;
+  for (const CommItem& c : sp.comm) {
+    if (c.name == "pp" && c.collective == "send_recv") CHECK(c.bytes_per_step == doctest::Approx(send->bytes_per_step));
+    gathers += c.name == "pp" && c.collective == "all_gather";
+  }
+  CHECK(gathers == 0);
+}
+
+TEST_CASE("data-parallel gradient all-reduce crosses nodes past one node and overlaps the backward") {
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}});
+  bool seen_rs = false;
+  for (const CommItem& c : e.comm) {
+    if (c.name == "dp" && c.collective == "reduce_scatter") {
+      seen_rs = true;
+      CHECK(c.tier == "inter_node");
+      CHECK(c.overlapped);
+      CHECK(c.exposed_s <= c.time_s);
+    }
+  }
+  CHECK(seen_rs);
+}
+
+// NCCL's ring latency (NVIDIA/nccl src/graph/tuning.cc): base + one hop per ring step, so an
+// all-gather over 2,048 GPUs waits milliseconds per call, which FSDP pays once per layer. The
+// protocol is NCCL's choice: the least latency + bytes / its share of the bandwidth.
+TEST_CASE("communication: FSDP all-gathers per layer pay NCCL's ring latency, which grows with the ring") {
+  auto fsdp_ag = [](const char* gpus) {
+    Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "a100-sxm-80gb"}, {"hardware.gpu_count", gpus}, {"training.zero_stage", "3"},
+                      {"training.seq_len", "2048"}, {"training.global_batch_seqs", gpus}});
+    for (const CommItem& c : e.comm)
+      if (c.name == "fsdp") return std::make_pair(c, e);
+    FAIL("no fsdp item");
+    return std::make_pair(CommItem{}, e);
+  };
+  const auto [ag, e] = fsdp_ag("2048");
+  CHECK(ag.tier == "inter_node");
+  const double layers = 32, calls = 2 * layers;  // one micro-batch: a forward and a backward gather per layer
+  const double bytes = e.params.per_gpu * 2 / layers;
+  CHECK(ag.bytes_per_step == doctest::Approx(bytes * calls));
+  // Bandwidth: 8 ranks on NVLink (0.78 × 300 GB/s) + 256 nodes on bytes/8 through each GPU's NIC (0.9 × 25 GB/s).
+  const double bw = 7.0 / 8 * bytes / (0.78 * 300e9) + 255.0 / 256 * (bytes / 8) / (0.9 * 25e9);
+  // 2,047 ring steps, 255 of them across the network: LL, LL128, Simple.
+  const double ll = 1e-6 * (6.6 + 1792 * 0.6 + 255 * 2.7) + bw * 4;
+  const double ll128 = 1e-6 * (14.0 + 1792 * 1.9 + 255 * 4.0) + bw / 0.92;
+  const double simple = 1e-6 * (8.4 + 1792 * 3.4 + 255 * 14.0) + bw;
+  CHECK(ag.time_s / calls == doctest::Approx(std::min({ll, ll128, simple})).epsilon(1e-9));
+  CHECK(ag.time_s / calls > bw + 1.7e-3);  // at least LL's latency: 1.77 ms
+  // Sixteen GPUs (2 nodes): the same per-GPU bytes cost 15 ring steps, not 2,047.
+  const auto [ag16, e16] = fsdp_ag("16");
+  const double bw16 = 7.0 / 8 * bytes / (0.78 * 300e9) + 1.0 / 2 * (bytes / 8) / (0.9 * 25e9);
+  const double simple16 = 1e-6 * (8.4 + 14 * 3.4 + 1 * 14.0) + bw16;
+  CHECK(ag16.time_s / calls == doctest::Approx(simple16).epsilon(1e-9));
+}
+

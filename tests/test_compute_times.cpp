@@ -1,0 +1,120 @@
+// The step as timed kernels (core/src/estimate/compute_times.cpp, reading the layer plan): what
+// each pass and each recompute rule adds, per stage.
+#include <memory>
+
+#include "estimate/compute_times.h"
+#include "estimate/kernel_time.h"
+#include "estimate/layer_plan.h"
+#include "test_util.h"
+
+using namespace llmc;
+using namespace llmc::detail;
+using namespace llmc::test;
+
+namespace {
+
+struct Timed {
+  Resolved r;
+  ComputeTimes ct;
+  double emb_head_fwd_s = 0;  // the embedding's and the head's forward kernels
+  double attention_fwd_s = 0;  // one layer's attention forward kernel
+};
+
+Timed timed(const Sets& sets) {
+  Result<Resolved> rr = resolve(scenario(sets));
+  REQUIRE(rr.ok());
+  Timed t{*rr, {}, 0, 0};
+  const ParamCounts p = count_params(t.r, nullptr);
+  auto plan = std::make_unique<StepPlan>();
+  build_step_plan(*plan, t.r, p, plan_shape(t.r));
+  t.ct = compute_times(t.r, p, *plan, HeldParams{p.total, p.total});
+  const KernelProfile kp(t.r.s.hardware);
+  for (const Plan* part : {&plan->embedding, &plan->head})
+    for (int i = 0; i < part->n_kernels; ++i) {
+      const KernelSpec& k = part->kernels[size_t(i)];
+      if (k.pass != Pass::fwd) continue;
+      t.emb_head_fwd_s += k.kind == KernelSpec::Kind::gemm ? gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch).s : memory_time(kp, k.mem, k.bytes).s;
+    }
+  for (int i = 0; i < plan->dense.n_kernels; ++i) {
+    const KernelSpec& k = plan->dense.kernels[size_t(i)];
+    if (k.kind == KernelSpec::Kind::attention && k.pass == Pass::fwd)
+      t.attention_fwd_s = attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true, false).s;
+  }
+  return t;
+}
+
+const Sets kLlama8b = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"}};
+
+}  // namespace
+
+TEST_CASE("compute times: full recompute runs every layer's forward again in backward") {
+  Sets none = kLlama8b, full = kLlama8b;
+  none.push_back({"training.recompute", "none"});
+  full.push_back({"training.recompute", "full"});
+  const Timed a = timed(none), b = timed(full);
+  CHECK(b.ct.stage_fwd.total() == doctest::Approx(a.ct.stage_fwd.total()).epsilon(1e-15));
+  CHECK(b.ct.stage_bwd.total() - a.ct.stage_bwd.total() == doctest::Approx(a.ct.stage_fwd.total() - a.emb_head_fwd_s).epsilon(1e-12));
+}
+
+TEST_CASE("compute times: Megatron's selective recompute re-runs the flash attention forward of every layer") {
+  Sets none = kLlama8b, sel = kLlama8b;
+  none.push_back({"training.recompute", "none"});
+  sel.push_back({"training.recompute", "selective"});
+  const Timed a = timed(none), b = timed(sel);
+  CHECK(a.attention_fwd_s > 0);
+  CHECK(b.ct.stage_bwd.attention_s - a.ct.stage_bwd.attention_s == doctest::Approx(32 * a.attention_fwd_s).epsilon(1e-12));
+  CHECK(b.ct.stage_bwd.gemm_s == doctest::Approx(a.ct.stage_bwd.gemm_s).epsilon(1e-15));
+}
+
+TEST_CASE("compute times: the optimizer step and the stage kernels are counted apart") {
+  const Timed a = timed(kLlama8b);
+  CHECK(a.ct.optimizer.gemm_s == 0);
+  CHECK(a.ct.optimizer.memory_s > 0);
+  CHECK(a.ct.micro_batch_s() == doctest::Approx(a.ct.stage_fwd.total() + a.ct.stage_bwd.total()));
+}
+
+// torchtitan's per-op policy re-runs a block's 2nd, 4th and 6th matmul (wk, wo, w3 in forward
+// order wq, wk, wv, wo, w1, w3, w2) and the element-wise ops up to w2's input. Llama 3 8B: hardware FLOPs exceed
+// model FLOPs (+ flash attention's backward recompute, 0.5 × the attention forward) by
+// 32 layers × 2 × (h·kv·d + a·d·h + h·ffn) per token.
+TEST_CASE("selective_op recomputes wk, wo and w3: FLOPs exactly, time between none and full") {
+  auto at = [](const char* rec, Sets more = {}) {
+    Sets s = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.seq_len", "8192"}, {"training.recompute", rec}};
+    s.insert(s.end(), more.begin(), more.end());
+    return run(s);
+  };
+  const Estimate none = at("none"), op = at("selective_op"), full = at("full");
+  const double per_layer = 4096.0 * 1024 + 4096.0 * 4096 + 4096.0 * 14336;
+  CHECK(op.flops.hardware_per_token - none.flops.hardware_per_token == doctest::Approx(32 * 2 * per_layer).epsilon(1e-12));
+  CHECK(op.flops.model_per_token == none.flops.model_per_token);
+  CHECK(none.time.step_s < op.time.step_s);
+  CHECK(op.time.step_s < full.time.step_s);
+  // The re-run share of the forward is what separates them: more than the matmuls alone (their
+  // 36.5 % of the layer's matmul FLOPs), because the element-wise ops run again, and less than all.
+  const double extra_op = op.time.step_s - none.time.step_s, extra_full = full.time.step_s - none.time.step_s;
+  CHECK(extra_op / extra_full > per_layer / (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336));
+  CHECK(extra_op / extra_full < 1);
+  // With tp, it re-runs half of the layer's forward tp traffic (the all-gathers; the
+  // reduce-scatters' outputs are saved): 5 collective pairs per layer per micro-batch, not 4 or 6.
+  auto tp_bytes = [](const Estimate& e) {
+    for (const CommItem& c : e.comm)
+      if (c.name == "tp") return c.bytes_per_step;
+    return 0.0;
+  };
+  const Sets tp = {{"parallel.tp", "8"}, {"training.sequence_parallel", "true"}};
+  CHECK(tp_bytes(at("selective_op", tp)) == doctest::Approx(tp_bytes(at("none", tp)) * 5 / 4).epsilon(1e-12));
+  CHECK(tp_bytes(at("full", tp)) == doctest::Approx(tp_bytes(at("none", tp)) * 6 / 4).epsilon(1e-12));
+}
+
+// The fp32 recipe keeps 4-byte activations, and its element-wise kernels (norms, activations,
+// rotary, residual adds, loss) move twice the bytes of a 16-bit recipe's: memory-bound time a bit
+// under twice (fixed launch costs and the profile's rate-vs-size curve). It computes in tf32, so
+// the element size comes from the recipe, not from the compute dtype.
+TEST_CASE("fp32 recipe: element-wise kernels move 4-byte activations") {
+  auto mem_s = [](const char* precision) {
+    return run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h100-sxm"}, {"training.precision", precision}}).time.memory_bound_s;
+  };
+  const double ratio = mem_s("fp32") / mem_s("bf16_mixed");
+  CHECK(ratio > 1.7);
+  CHECK(ratio < 2.0);
+}
