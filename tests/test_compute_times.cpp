@@ -38,7 +38,7 @@ Timed timed(const Sets& sets) {
   for (int i = 0; i < plan->dense.n_kernels; ++i) {
     const KernelSpec& k = plan->dense.kernels[size_t(i)];
     if (k.kind == KernelSpec::Kind::attention && k.pass == Pass::fwd)
-      t.attention_fwd_s = attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true, false).s;
+      t.attention_fwd_s = attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true, false, k.backend).s;
   }
   return t;
 }

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Attention fwd/bwd timings for llmcalc-bench --attention-json (never run in CI; needs PyTorch
 and a CUDA GPU). Times F.scaled_dot_product_attention in bf16 over seq_len, head_dim, heads, GQA
-ratio and causal, with CUDA events and an L2 flush between samples. The kernel is chosen, per
-shape, as the first of --backends that accepts it: cuDNN's fused flash SDPA first (the kernel the
-bench's attention suite is specified on), then FlashAttention-2, then memory-efficient attention;
-each point records the one that ran. Output: {"dtype", "backend", "points": [{batch, seq_len,
-heads, kv_heads, head_dim, causal, backend, fwd_seconds: [...], bwd_seconds: [...]}]}
-(gpu/host/src/attention_import.cpp reads it; the per-point backend is informational).
+ratio and causal, with CUDA events and an L2 flush between samples, once per kernel in --backends
+that takes the shape: cuDNN's fused flash SDPA (cudnn), SDPA's FlashAttention-2 (flash), its
+memory-efficient attention (efficient), and FlashAttention-3 (fa3) where the flash_attn_interface
+package (Hopper) is installed. --first keeps only the first kernel that takes each shape. Output:
+{"dtype", "backend", "points": [{batch, seq_len, heads, kv_heads, head_dim, causal, backend,
+fwd_seconds: [...], bwd_seconds: [...]}]}; gpu/host/src/attention_import.cpp files each point
+under its kernel's table (bf16.cudnn, bf16.fa2, bf16.fa3; efficient in the unnamed one), which
+training.attention_backend selects.
 
-Usage: python3 gpu/groundtruth/attention_bench.py --out attention.json [--quick]
-           [--backends cudnn,flash,efficient]
+Usage: python3 gpu/groundtruth/attention_bench.py --out attention.json [--quick] [--first]
+           [--backends cudnn,flash,fa3,efficient]
 """
 import argparse
 import contextlib
@@ -25,28 +27,47 @@ try:  # torch >= 2.3
 except ImportError:  # older torch: let PyTorch choose, and say so
     SDPBackend = sdpa_kernel = None
 
-BACKENDS = {"cudnn": "CUDNN_ATTENTION", "flash": "FLASH_ATTENTION", "efficient": "EFFICIENT_ATTENTION"}
+BACKENDS = {"cudnn": "CUDNN_ATTENTION", "flash": "FLASH_ATTENTION", "efficient": "EFFICIENT_ATTENTION", "fa3": None}
+
+try:  # FlashAttention-3 (Dao-AILab/flash-attention, hopper/): q, k, v as (batch, seq, heads, dim)
+    import flash_attn_interface
+except ImportError:
+    flash_attn_interface = None
 
 
-def pick_backend(names, q, k, v, causal, gqa):
-    """The first backend in `names` that runs this shape forward and backward, as (name, context
-    factory); ("auto", None) when this torch cannot pin one."""
-    if sdpa_kernel is None:
-        return "auto", None
-    for name in names:
+def attention_fn(name, q, k, v, causal, gqa):
+    """A callable running this kernel on the shape (SDPA layout: batch, heads, seq, dim), or None
+    when the kernel is not available here or does not take the shape (forward and backward)."""
+    if name == "fa3":
+        if flash_attn_interface is None:
+            return None
+        qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
+
+        def fn():
+            out = flash_attn_interface.flash_attn_func(qt, kt, vt, causal=causal)
+            return out[0] if isinstance(out, tuple) else out
+    elif sdpa_kernel is None:
+        if name != "flash":
+            return None
+
+        def fn():  # this torch cannot pin a kernel: whatever SDPA picks
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+    else:
         member = getattr(SDPBackend, BACKENDS[name], None)
         if member is None:  # e.g. CUDNN_ATTENTION before torch 2.5
-            continue
-        try:
+            return None
+
+        def fn():
             with sdpa_kernel([member]):
-                F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa).sum().backward()
-            torch.cuda.synchronize()
-            return name, lambda m=member: sdpa_kernel([m])
-        except RuntimeError:  # "No available kernel": this backend does not take the shape
-            continue
-        finally:
-            q.grad = k.grad = v.grad = None
-    raise RuntimeError(f"none of the backends {names} runs q={tuple(q.shape)} k={tuple(k.shape)} causal={causal}")
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+    try:
+        fn().sum().backward()
+        torch.cuda.synchronize()
+    except (RuntimeError, TypeError):  # "No available kernel": the kernel does not take the shape
+        return None
+    finally:
+        q.grad = k.grad = v.grad = None
+    return fn
 
 
 def grid(quick):
@@ -75,8 +96,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--backends", default="cudnn,flash,efficient",
-                    help="SDPA backends to try per shape, in order (cudnn, flash, efficient)")
+    ap.add_argument("--backends", default="cudnn,flash,fa3,efficient",
+                    help="kernels to time per shape (cudnn, flash, fa3, efficient)")
+    ap.add_argument("--first", action="store_true", help="only the first kernel of --backends that takes each shape")
     a = ap.parse_args()
     names = [n for n in a.backends.split(",") if n]
     if not names or any(n not in BACKENDS for n in names):
@@ -92,43 +114,51 @@ def main():
         q = torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
         k = torch.randn(b, kv, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
         v = torch.randn(b, kv, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-        backend, pinned = pick_backend(names, q, k, v, causal, kv != h)
-
-        def fwd():
-            if pinned is None:
-                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=kv != h)
-            with pinned():
-                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=kv != h)
-
-        o = fwd()
-        g = torch.randn_like(o)
-        # Correctness before timing: the chosen kernel on a small slice against the fp32 math reference.
-        with torch.no_grad():
-            qs, ks, vs = (t[:1, :, :256].contiguous() for t in (q, k, v))
-            ref = F.scaled_dot_product_attention(qs.float(), ks.float(), vs.float(), is_causal=causal, enable_gqa=kv != h)
-            with (pinned() if pinned is not None else contextlib.nullcontext()):
-                got = F.scaled_dot_product_attention(qs, ks, vs, is_causal=causal, enable_gqa=kv != h).float()
-            if (got - ref).abs().max().item() > 3e-2:
-                raise RuntimeError(f"SDPA mismatch at b={b} s={s} h={h} kv={kv} d={d}")
-        for _ in range(3):
-            fwd().backward(g)
-        fwd_s = time_ms(fwd, flush, reps)
-        bwd_s = []
-        for _ in range(reps):  # backward alone: build the graph outside the timed region
+        ran = 0
+        for backend in names:
+            fwd = attention_fn(backend, q, k, v, causal, kv != h)
+            if fwd is None:
+                continue
             o = fwd()
-            flush.zero_()
-            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            e0.record()
-            o.backward(g)
-            e1.record()
-            e1.synchronize()
-            bwd_s.append(e0.elapsed_time(e1) / 1e3)
-        points.append(dict(batch=b, seq_len=s, heads=h, kv_heads=kv, head_dim=d, causal=causal, backend=backend,
-                           fwd_seconds=fwd_s, bwd_seconds=bwd_s))
-        print(f"attention_bench.py: b={b} s={s} h={h}/{kv} d={d} causal={causal} [{backend}] "
-              f"fwd {sorted(fwd_s)[len(fwd_s)//2]*1e3:.3f} ms",
-              file=sys.stderr, flush=True)
-        del q, k, v, o, g
+            g = torch.randn_like(o)
+            # Correctness before timing: the kernel on a 256-token slice against the fp32 math reference.
+            qs, ks, vs = (t[:1, :, :256].detach().clone().requires_grad_() for t in (q, k, v))
+            check = attention_fn(backend, qs, ks, vs, causal, kv != h)
+            if check is None:
+                raise RuntimeError(f"{backend} takes b={b} s={s} but not its 256-token slice")
+            with torch.no_grad():
+                ref = F.scaled_dot_product_attention(qs.float(), ks.float(), vs.float(), is_causal=causal, enable_gqa=kv != h)
+                got = check().float()
+                if got.shape != ref.shape:
+                    got = got.transpose(1, 2)  # FlashAttention-3's (batch, seq, heads, dim)
+                if (got - ref).abs().max().item() > 3e-2:
+                    raise RuntimeError(f"{backend} mismatch at b={b} s={s} h={h} kv={kv} d={d}")
+            del qs, ks, vs, check, ref, got
+            for _ in range(3):
+                fwd().backward(g)
+            fwd_s = time_ms(fwd, flush, reps)
+            bwd_s = []
+            for _ in range(reps):  # backward alone: build the graph outside the timed region
+                o = fwd()
+                flush.zero_()
+                e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                e0.record()
+                o.backward(g)
+                e1.record()
+                e1.synchronize()
+                bwd_s.append(e0.elapsed_time(e1) / 1e3)
+            q.grad = k.grad = v.grad = None
+            points.append(dict(batch=b, seq_len=s, heads=h, kv_heads=kv, head_dim=d, causal=causal, backend=backend,
+                               fwd_seconds=fwd_s, bwd_seconds=bwd_s))
+            print(f"attention_bench.py: b={b} s={s} h={h}/{kv} d={d} causal={causal} [{backend}] "
+                  f"fwd {sorted(fwd_s)[len(fwd_s)//2]*1e3:.3f} ms", file=sys.stderr, flush=True)
+            ran += 1
+            del o, g
+            if a.first:
+                break
+        if not ran:
+            raise RuntimeError(f"none of the kernels {names} runs b={b} s={s} h={h} kv={kv} d={d} causal={causal}")
+        del q, k, v
     used = sorted({p["backend"] for p in points})
     doc = dict(dtype="bf16", backend=f"torch {torch.__version__} SDPA [{', '.join(used)}] (cudnn {torch.backends.cudnn.version()})",
                points=points)

@@ -33,9 +33,13 @@ void run_attention_suite(BenchContext& ctx) {
   ss << f.rdbuf();
   Result<ImportedAttention> imp = import_attention_samples(ss.str());
   if (!imp) throw BenchError("attention: " + imp.error().text());
-  ctx.profile.attention[imp->dtype].points = imp->points;
-  ctx.note("attention: " + std::to_string(imp->points.size()) + " points imported from " + ctx.opt.attention_json +
-           " (PyTorch SDPA, backend " + imp->backend + "); " + why);
+  std::string tables;
+  for (const auto& [key, points] : imp->tables) {
+    ctx.profile.attention[key].points = points;
+    tables += (tables.empty() ? "" : ", ") + key + " " + std::to_string(points.size());
+  }
+  ctx.note("attention: " + std::to_string(imp->points()) + " points imported from " + ctx.opt.attention_json + " (" + tables + "; " +
+           imp->backend + "); " + why);
 }
 
 }  // namespace llmc::bench

@@ -44,6 +44,16 @@ inline bool adamw_runs_foreach(OptimizerKernel k, bool fused_elementwise) {
 // value in high precision"), its matmuls in TF32 where allowed (torch.backends.cuda.matmul.
 // allow_tf32 or set_float32_matmul_precision("high")) or in full fp32 (PyTorch's default).
 enum class UnfusedAttention { matmul, sdpa_math_tf32, sdpa_math_fp32 };
+// Which kernel computes attention (docs/formulas.md, "Attention backends"). fa2: FlashAttention-2
+// (flash-attn 2, and PyTorch SDPA's flash backend); fa3: FlashAttention-3 (Hopper only); cudnn:
+// cuDNN's fused flash attention (Transformer Engine's default on Hopper, SDPA's cuDNN backend);
+// sdpa_math: PyTorch's math SDPA (training.unfused_attention picks TF32 or fp32 matmuls); eager:
+// batched GEMMs and a softmax (Megatron's unfused path, the Llama reference, HF eager). auto: the
+// framework's default: with training.flash_attention false, unfused_attention decides; else
+// Transformer Engine's choice under fused element-wise kernels (cudnn on Hopper and later, fa2
+// on Ampere) and PyTorch SDPA's under eager ones (fa2).
+enum class AttentionBackend { auto_, fa2, fa3, cudnn, sdpa_math, eager };
+inline bool is_fused(AttentionBackend b) { return b == AttentionBackend::fa2 || b == AttentionBackend::fa3 || b == AttentionBackend::cudnn; }
 inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) { return !flash_attention && u != UnfusedAttention::matmul; }
 inline bool reduces_every_micro_batch(GradReduce g, int zero_stage) {
   return g == GradReduce::auto_ ? zero_stage >= 2 : g == GradReduce::micro_batch;
@@ -73,6 +83,8 @@ struct TrainingSpec {
   std::string recompute_modules;
   bool flash_attention = true;
   UnfusedAttention unfused_attention = UnfusedAttention::matmul;  // with flash_attention false
+  // When set (not auto), decides flash_attention and unfused_attention (resolve()).
+  AttentionBackend attention_backend = AttentionBackend::auto_;
   // Norms, activations, rotary, loss and optimizer as fused kernels (Megatron-LM, Transformer
   // Engine, torch.compile); false: PyTorch eager, one kernel per op (docs/formulas.md).
   bool fused_elementwise = true;
@@ -139,6 +151,7 @@ const char* to_string(Finetune v);
 const char* to_string(GradReduce v);
 const char* to_string(OptimizerKernel v);
 const char* to_string(UnfusedAttention v);
+const char* to_string(AttentionBackend v);
 
 // Everything derived from the scenario before any formula runs: defaults resolved, divisibility
 // checked. Every estimate works from a Resolved, never from raw input.
@@ -157,6 +170,7 @@ struct Resolved {
   // Gradients reduced after every micro-batch (training.grad_reduce, auto resolved by ZeRO stage).
   bool grad_reduce_per_micro_batch = false;
   uint32_t recompute_modules = 0;  // RecomputeModule bits in force (0 unless training.recompute = selective)
+  AttentionBackend attention_backend = AttentionBackend::fa2;  // never auto: the kernel that runs
   std::vector<std::string> warnings;
 };
 

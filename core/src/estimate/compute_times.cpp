@@ -42,7 +42,8 @@ using Kind = KernelSpec::Kind;
 KernelTime time_of(const KernelProfile& kp, const KernelSpec& k) {
   switch (k.kind) {
     case Kind::gemm: return gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch);
-    case Kind::attention: return attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true, k.pass == Pass::bwd);
+    case Kind::attention:
+      return attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true, k.pass == Pass::bwd, k.backend);
     case Kind::memory: break;
   }
   return memory_time(kp, k.mem, k.bytes);

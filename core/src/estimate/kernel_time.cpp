@@ -77,8 +77,14 @@ const BandwidthTable* KernelProfile::memory(MemKernel k) const {
 }
 
 // Any attention table: whether its forward or backward fit is usable is up to attention_time.
-const AttentionTable* KernelProfile::attention(Dtype d) const {
-  return attention_.get(int(d), [&] { return find_usable(hw.profile->attention, to_string(d), [](const AttentionTable&) { return true; }); });
+const AttentionTable* KernelProfile::attention(Dtype d, AttentionBackend backend) const {
+  return attention_.get(int(d) * kBackends + int(backend), [&]() -> const AttentionTable* {
+    const auto& tables = hw.profile->attention;
+    if (is_fused(backend))
+      if (const auto it = tables.find(attention_table_key(d, backend)); it != tables.end()) return &it->second;
+    const auto it = tables.find(to_string(d));
+    return it != tables.end() ? &it->second : nullptr;
+  });
 }
 
 // Wave quantization (NVIDIA, "Matrix Multiplication Background User's Guide"): a GEMM computes
@@ -139,14 +145,14 @@ double attention_fit_s(const AttentionTable& t, bool backward, double flops, dou
 }  // namespace
 
 KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, double q_len, double kv_len, double heads,
-                          double kv_heads, double head_dim, bool causal, bool backward) {
+                          double kv_heads, double head_dim, bool causal, bool backward, AttentionBackend backend) {
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
   const double scores = batch * q_len * kv_len * heads * (causal ? 0.5 : 1.0);  // one exponential each
   const double flops_per_dim = attention_flops_per_score_per_dim(backward);
   auto flops_at = [&](double d) { return flops_per_dim * scores * d; };
-  const AttentionTable* table = kp.attention(dtype);
+  const AttentionTable* table = kp.attention(dtype, backend);
   if (!table || (backward ? table->bwd_fit.peak : table->fwd_fit.peak) <= 0) {
-    const AttentionTable ds = datasheet_attention_table(kp.hw.gpu, dtype, 1 / kIsolatedOverInStep);
+    const AttentionTable ds = datasheet_attention_table(kp.hw.gpu, dtype, 1 / kIsolatedOverInStep, attention_fractions(kp.hw.gpu, backend));
     return {attention_fit_s(ds, backward, flops_at(head_dim), scores), kSpecRelErr, KernelBasis::spec};
   }
   const AttentionTable& t = *table;

@@ -40,13 +40,17 @@ class KernelProfile {
   const HardwareSpec& hw;
   double hbm_gbps = 0;  // streaming copy bandwidth: the profile's hbm_copy fit, else datasheet × fraction
   const GemmTable* gemm(Dtype d) const;            // null when the profile has no GEMM fit for d
-  const AttentionTable* attention(Dtype d) const;  // null when the profile has no attention table for d
+  // The table that times `backend` (fa2, fa3, cudnn) in dtype d: the profile's table of that
+  // backend, else its unnamed one (a fused kernel of unrecorded make times every backend); for
+  // auto_, the unnamed one. Null when the profile has neither: the datasheet's then.
+  const AttentionTable* attention(Dtype d, AttentionBackend backend = AttentionBackend::auto_) const;
   const BandwidthTable* memory(MemKernel k) const;  // null when the profile has no fit for k
 
  private:
   static constexpr int kDtypes = int(Dtype::int8) + 1;
   LazyTables<GemmTable, kDtypes> gemm_;
-  LazyTables<AttentionTable, kDtypes> attention_;
+  static constexpr int kBackends = int(AttentionBackend::eager) + 1;
+  LazyTables<AttentionTable, kDtypes * kBackends> attention_;
   LazyTables<BandwidthTable, kMemKernels> memory_;
 };
 
@@ -59,8 +63,9 @@ KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, d
 
 // Fused (flash) attention of `batch` sequences: `q_len` queries against `kv_len` keys,
 // `heads` query heads of `head_dim`, FLOPs 4·b·q·kv·h·d (÷2 causal), backward 2.5× forward.
+// `backend`: the kernel (training.attention_backend); auto_: the profile's unnamed table.
 KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, double q_len, double kv_len, double heads,
-                          double kv_heads, double head_dim, bool causal, bool backward);
+                          double kv_heads, double head_dim, bool causal, bool backward, AttentionBackend backend = AttentionBackend::auto_);
 
 // A memory-bound kernel moving `bytes` (read + written).
 KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes);

@@ -36,9 +36,10 @@ class Builder {
   void gemm(Pass pass, uint32_t rerun_by, Dtype d, double m, double n, double k, double batch = 1) {
     if (KernelSpec* s = next(Kind::gemm, pass, rerun_by)) s->dtype = d, s->m = m, s->n = n, s->k = k, s->batch = batch;
   }
-  void attention(Pass pass, uint32_t rerun_by, Dtype d, double batch, double q, double kv, double heads, double kv_heads, double dim) {
+  void attention(Pass pass, uint32_t rerun_by, Dtype d, AttentionBackend backend, double batch, double q, double kv, double heads, double kv_heads,
+                 double dim) {
     if (KernelSpec* s = next(Kind::attention, pass, rerun_by))
-      s->dtype = d, s->batch = batch, s->q_len = q, s->kv_len = kv, s->heads = heads, s->kv_heads = kv_heads, s->head_dim = dim;
+      s->dtype = d, s->backend = backend, s->batch = batch, s->q_len = q, s->kv_len = kv, s->heads = heads, s->kv_heads = kv_heads, s->head_dim = dim;
   }
   void memory(Pass pass, uint32_t rerun_by, MemKernel k, double bytes) {
     if (bytes <= 0) return;
@@ -319,8 +320,8 @@ void core_attention(const Ctx& c, bool sdpa_math_attention) {
   const double heads = a / tp;
   const uint32_t rerun = o.tags;
   if (ts.flash_attention) {
-    c.b->attention(Pass::fwd, rerun, c.attn_dtype, b, q, s, heads, kv / tp, d_qk);
-    c.b->attention(Pass::bwd, 0, c.attn_dtype, b, q, s, heads, kv / tp, d_qk);
+    c.b->attention(Pass::fwd, rerun, c.attn_dtype, r.attention_backend, b, q, s, heads, kv / tp, d_qk);
+    c.b->attention(Pass::bwd, 0, c.attn_dtype, r.attention_backend, b, q, s, heads, kv / tp, d_qk);
   } else if (sdpa_math_attention) {
     const Dtype mm = ts.unfused_attention == UnfusedAttention::sdpa_math_tf32 ? Dtype::tf32 : Dtype::fp32;
     sdpa_math(c, rerun, mm, b, q, s, heads, kv / tp, d_qk, m.dropout);

@@ -46,6 +46,7 @@ struct KernelSpec {
   uint32_t rerun_by;  // RecomputeTag bits: rules that run this forward kernel again in backward
   Dtype dtype;
   MemKernel mem;
+  AttentionBackend backend;  // attention: the fused kernel that runs it
   double m, n, k, batch;  // gemm: C[m×n] = A[m×k]·B[k×n], `batch` products
   // attention (fused, causal): `batch` sequences, q_len queries against kv_len keys
   double q_len, kv_len, heads, kv_heads, head_dim;

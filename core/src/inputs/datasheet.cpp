@@ -4,12 +4,25 @@
 
 namespace llmc::detail {
 
+AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend backend) {
+  const double cc = gpu.compute_capability;
+  if (!is_fused(backend) || cc < 8.0) return kHopperNativeAttention;  // unnamed, AMD, pre-Ampere
+  if (cc < 9.0) return kFa2OnAmpere;
+  switch (backend) {
+    case AttentionBackend::fa3: return kFa3OnHopper;
+    case AttentionBackend::cudnn: return kCudnnOnHopper;
+    default: return kFa2OnHopper;
+  }
+}
+
+std::string attention_table_key(Dtype d, AttentionBackend backend) { return std::string(to_string(d)) + "." + to_string(backend); }
+
 AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed, AttentionFractions fractions) {
   AttentionTable t;
   const double peak = gpu.peak_tflops(d), exp_rate = gpu.exp_tera_per_s();
   const bool split = exp_rate > 0;
-  const double fwd = split ? matmul_fraction(fractions.fwd_at_128, kAttentionFwdFlopsPerScorePerDim) : fractions.fwd_at_128;
-  const double bwd = split ? matmul_fraction(fractions.bwd_at_128, kAttentionBwdFlopsPerScorePerDim) : fractions.bwd_at_128;
+  const double fwd = split ? matmul_fraction(fractions.fwd_at_128, kAttentionFwdFlopsPerScorePerDim, fractions.peak_flops_per_exp) : fractions.fwd_at_128;
+  const double bwd = split ? matmul_fraction(fractions.bwd_at_128, kAttentionBwdFlopsPerScorePerDim, fractions.peak_flops_per_exp) : fractions.bwd_at_128;
   t.fwd_fit = ThroughputFit{peak * fwd * speed, kKernelOverheadUs};
   t.bwd_fit = ThroughputFit{peak * bwd * speed, kKernelOverheadUs};
   t.exp_tera_per_s = exp_rate * speed;
@@ -68,8 +81,15 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu, KernelSetting setting) {
     if (gpu.peak_tflops(d) <= 0) continue;
     p.gemm[key].fit = ThroughputFit{detail::datasheet_gemm_tflops(gpu, d) * alone, detail::kKernelOverheadUs};
     p.gemm[key].max_tflops = p.gemm[key].fit.peak;
-    if (d == Dtype::bf16 || d == Dtype::fp16)  // fused attention runs in 16-bit
-      p.attention[key] = detail::datasheet_attention_table(gpu, d, alone / detail::kIsolatedOverInStep);
+    if (d != Dtype::bf16 && d != Dtype::fp16) continue;  // fused attention runs in 16-bit
+    p.attention[key] = detail::datasheet_attention_table(gpu, d, alone / detail::kIsolatedOverInStep);
+    // One table per backend the GPU runs (training.attention_backend).
+    if (gpu.compute_capability < 8.0) continue;
+    for (AttentionBackend b : {AttentionBackend::fa2, AttentionBackend::fa3, AttentionBackend::cudnn}) {
+      if (b == AttentionBackend::fa3 && !gpu.is_hopper()) continue;
+      p.attention[detail::attention_table_key(d, b)] =
+          detail::datasheet_attention_table(gpu, d, alone / detail::kIsolatedOverInStep, detail::attention_fractions(gpu, b));
+    }
   }
   if (gpu.hbm_bandwidth_gbps > 0) p.memory_bound["hbm_copy"].fit = ThroughputFit{gpu.hbm_bandwidth_gbps * detail::kDatasheetHbmFraction, detail::kKernelOverheadUs};
   p.comm_source = "busbw = 0.78 × NVLink one-way (nccl-tests 8×A100 235/300, 8×H100 ring 367/450), 0.9 × NIC; alpha 20/30 µs";

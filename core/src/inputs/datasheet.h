@@ -3,7 +3,10 @@
 // from (docs/formulas.md, "Kernel times"). The datasheet profile (datasheet.cpp) and the kernel
 // time model's spec fallback (estimate/kernel_time.cpp) use them.
 #pragma once
+#include <string>
+
 #include "llmc/hardware.h"
+#include "llmc/scenario.h"
 
 namespace llmc::detail {
 
@@ -54,27 +57,49 @@ constexpr double attention_flops_per_score_per_dim(bool backward) {
 // 989.4.
 constexpr double kIsolatedAttentionFwdFraction = 0.63;
 constexpr double kIsolatedAttentionBwdFraction = 0.54;
-// Those rates hold H100's exponentials (its peak is 256 × its exponential rate, 4,096 / 16 per
-// clock per SM): what is left is the matmul part's share of the tensor peak, the figure that
-// carries to other GPUs, whose exponentials cost what their own SMs and clock say.
+// Those rates hold H100's exponentials (its peak is 256 × its exponential rate, 4,096 tensor FLOPs
+// and 16 exponentials per clock per SM; A100's 2,048 and 16, 128 ×): what is left is the matmul
+// part's share of the tensor peak, the figure that carries to other GPUs, whose exponentials cost
+// what their own SMs and clock say.
 constexpr double kHopperPeakFlopsPerExp = 4096 / kExpPerClockPerSm;
-constexpr double matmul_fraction(double fraction_at_128, double flops_per_score_per_dim) {
-  return 1 / (1 / fraction_at_128 - kHopperPeakFlopsPerExp / (flops_per_score_per_dim * 128));
+constexpr double kAmperePeakFlopsPerExp = 2048 / kExpPerClockPerSm;
+constexpr double matmul_fraction(double fraction_at_128, double flops_per_score_per_dim, double peak_flops_per_exp = kHopperPeakFlopsPerExp) {
+  return 1 / (1 / fraction_at_128 - peak_flops_per_exp / (flops_per_score_per_dim * 128));
 }
 // (forward 0.92, backward 0.61 of the tensor peak).
-// FlashAttention-2 on Hopper: written for Ampere's mma.sync, it cannot use Hopper's warpgroup MMA
-// and reaches about 35 % of H100's peak (FlashAttention-3 paper, abstract); its figures give
-// forward 370 and backward 322 TFLOP/s (hdim 128, 16k), 0.374 and 0.326 of 989.4, isolated:
-// matmul parts 0.46 and 0.35 of peak.
-constexpr double kAmpereAttentionOnHopperFwdFraction = 0.374;
-constexpr double kAmpereAttentionOnHopperBwdFraction = 0.326;
 
-// Which attention kernels a datasheet table describes, and where they run.
+// Which attention kernels a datasheet table describes, and the GPU their figures were read on.
 struct AttentionFractions {
-  double fwd_at_128, bwd_at_128;  // isolated rates at head dim 128 on H100, fractions of peak
+  double fwd_at_128, bwd_at_128;  // isolated rates at head dim 128, 16k tokens, fractions of peak
+  double peak_flops_per_exp = kHopperPeakFlopsPerExp;  // of the GPU they were measured on
 };
+// A fused kernel of unnamed make (profiles without a backend): the Hopper-native mean above.
 constexpr AttentionFractions kHopperNativeAttention{kIsolatedAttentionFwdFraction, kIsolatedAttentionBwdFraction};
-constexpr AttentionFractions kAmpereAttentionOnHopper{kAmpereAttentionOnHopperFwdFraction, kAmpereAttentionOnHopperBwdFraction};
+// The backends one by one (training.attention_backend), from the FlashAttention-3 paper's H100
+// SXM5 figures at head dim 128 and 16k tokens: FlashAttention-3 648 / 561 TFLOP/s forward /
+// backward (0.655, 0.567 of 989.4), cuDNN 595 / 516 (0.601, 0.522), and FlashAttention-2, written
+// for Ampere's mma.sync, which cannot use Hopper's warpgroup MMA: 370 / 322 (0.374, 0.326),
+// "about 35 % of H100's peak" (its abstract). PyTorch's SDPA flash backend is FlashAttention-2;
+// tritonbench on an H100 shows SDPA's default at 329 TFLOP/s forward against 631 for cuDNN and
+// FlashAttention-3 on the same shape (pytorch/pytorch#142132).
+constexpr AttentionFractions kFa3OnHopper{0.655, 0.567};
+constexpr AttentionFractions kCudnnOnHopper{0.601, 0.522};
+constexpr AttentionFractions kFa2OnHopper{0.374, 0.326};
+constexpr AttentionFractions kAmpereAttentionOnHopper = kFa2OnHopper;
+// FlashAttention-2 on the GPU it was written for, A100 SXM: forward + backward 203 TFLOP/s at head
+// dim 128, 16k tokens, non-causal (0.651 of 312; Dao 2023, benchmark figures), split into
+// forward and backward in the proportion of its H100 figures (370 : 322): 0.720 and 0.627, the
+// forward matching the paper's "up to 73 % of the theoretical maximum" on A100.
+constexpr AttentionFractions kFa2OnAmpere{0.720, 0.627, kAmperePeakFlopsPerExp};
+// The fractions of `backend` (fa2, fa3, cudnn) on `gpu`: Hopper's figures on compute capability
+// 9.x; Ampere's FlashAttention-2 on 8.x (cuDNN's fused attention there is FlashAttention-2 class;
+// no published comparison); on Blackwell and later, where no attention rates are published, the
+// Hopper figures of the same backend (FlashAttention-2's code runs there as on Hopper); on GPUs
+// without a compute capability (AMD: CK's flash attention), the unnamed-make rates.
+AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend backend);
+// A profile's attention table of one backend is keyed "<dtype>.<backend>" ("bf16.fa2"); "<dtype>"
+// alone is a fused kernel of unrecorded make (docs/profile-schema.md).
+std::string attention_table_key(Dtype d, AttentionBackend backend);
 // The datasheet attention table of `gpu` in 16-bit dtype `d`: with the GPU's exponential rate,
 // matmul parts at the fractions' matmul share of peak plus the exponentials; without one, the
 // head-dim-128 rates flat. `speed` is 1 alone on the GPU and 1 / kIsolatedOverInStep inside a

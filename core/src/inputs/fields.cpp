@@ -144,6 +144,10 @@ std::vector<FieldInfo> make_fields() {
       BOOL("training.flash_attention", s.training.flash_attention, "fused attention without the s² matrix"),
       CHOICE("training.unfused_attention", s.training.unfused_attention, UnfusedAttention, "matmul|sdpa_math_tf32|sdpa_math_fp32",
              "without flash attention: batched GEMMs + softmax in the compute dtype (Megatron, Llama reference, HF eager), or PyTorch's math SDPA in fp32 with TF32 or fp32 matmuls"),
+      CHOICE("training.attention_backend", s.training.attention_backend, AttentionBackend, "auto|fa2|fa3|cudnn|sdpa_math|eager",
+             "the attention kernel: fa2 FlashAttention-2 (PyTorch SDPA's flash backend), fa3 FlashAttention-3 (Hopper), cudnn (Transformer Engine on "
+             "Hopper), sdpa_math PyTorch's math SDPA, eager batched GEMMs + softmax; auto: the framework's default (cudnn under fused kernels on Hopper "
+             "and later, else fa2; without flash attention, unfused_attention); a named one sets flash_attention"),
       BOOL("training.fused_elementwise", s.training.fused_elementwise, "fused norm/activation/rotary/loss/optimizer kernels (false: PyTorch eager ops, their kernel times and the tensors autograd keeps)"),
       BOOL("training.fp8_params", s.training.fp8_params,
            "with fp8_mixed: linear weights stored in FP8 (Megatron --fp8-param-gather, NeMo's FP8 recipes; ZeRO gathers them in FP8); false: 16-bit weights beside Transformer Engine's cached FP8 copy"),

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "inputs/profile_reader.h"
+#include "llmc/scenario.h"
 
 namespace llmc::detail {
 
@@ -103,18 +104,41 @@ Status read_gemm(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
   return ok_status();
 }
 
+// A fused attention backend's name (training.attention_backend), or false.
+bool parse_backend(const std::string& name, AttentionBackend& out) {
+  for (AttentionBackend b : {AttentionBackend::fa2, AttentionBackend::fa3, AttentionBackend::cudnn})
+    if (name == to_string(b)) return out = b, true;
+  return false;
+}
+
 Status read_attention(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
   for (auto it = all.begin(); it != all.end(); ++it) {
     const std::string path = "attention." + it.key() + ".";
+    // "<dtype>" or "<dtype>.<backend>"; a "backend" field names the kernel of a "<dtype>" table.
+    const size_t dot = it.key().find('.');
+    const std::string dtype = it.key().substr(0, dot);
+    std::string backend = dot == std::string::npos ? "" : it.key().substr(dot + 1);
     Dtype d;
-    if (it.key() == "bf16") d = Dtype::bf16;
-    else if (it.key() == "fp16") d = Dtype::fp16;
-    else if (it.key() == "fp8") d = Dtype::fp8;
-    else return make_error("profile: attention." + it.key(), "unknown dtype (known: bf16, fp16, fp8)");
+    if (dtype == "bf16") d = Dtype::bf16;
+    else if (dtype == "fp16") d = Dtype::fp16;
+    else if (dtype == "fp8") d = Dtype::fp8;
+    else return make_error("profile: attention." + it.key(), "unknown dtype (known: bf16, fp16, fp8, each optionally .fa2, .fa3 or .cudnn)");
     const double peak = gpu.peak_tflops(d);
-    if (peak <= 0) return make_error("profile: attention." + it.key(), gpu.id + " has no " + it.key() + " tensor peak in the catalog");
+    if (peak <= 0) return make_error("profile: attention." + it.key(), gpu.id + " has no " + dtype + " tensor peak in the catalog");
     const json& t = it.value();
     if (!t.is_object()) return make_error("profile: attention." + it.key(), "must be an object");
+    if (t.contains("backend")) {
+      if (!t.at("backend").is_string()) return make_error("profile: " + path + "backend", "must be a string (fa2, fa3 or cudnn)");
+      const std::string named = t.at("backend").get<std::string>();
+      if (!backend.empty() && named != backend)
+        return make_error("profile: " + path + "backend", "'" + named + "' contradicts the key's backend '" + backend + "'");
+      backend = named;
+    }
+    AttentionBackend b{};
+    if (!backend.empty() && !parse_backend(backend, b))
+      return make_error("profile: attention." + it.key(), "unknown attention backend '" + backend + "' (known: fa2, fa3, cudnn)");
+    const std::string key = backend.empty() ? dtype : dtype + "." + backend;
+    if (p.attention.count(key)) return make_error("profile: attention." + it.key(), "a second table for " + key);
     AttentionTable a;
     if (Status s = require_object(t, "fit", path); !s) return s;
     for (auto [dir, dst] : {std::pair{"fwd", &a.fwd_fit}, {"bwd", &a.bwd_fit}}) {
@@ -156,7 +180,7 @@ Status read_attention(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
       }
       a.points.push_back(pt);
     }
-    p.attention[it.key()] = std::move(a);
+    p.attention[key] = std::move(a);
   }
   return ok_status();
 }

@@ -67,6 +67,17 @@ const char* to_string(UnfusedAttention v) {
   }
   return "?";
 }
+const char* to_string(AttentionBackend v) {
+  switch (v) {
+    case AttentionBackend::auto_: return "auto";
+    case AttentionBackend::fa2: return "fa2";
+    case AttentionBackend::fa3: return "fa3";
+    case AttentionBackend::cudnn: return "cudnn";
+    case AttentionBackend::sdpa_math: return "sdpa_math";
+    case AttentionBackend::eager: return "eager";
+  }
+  return "?";
+}
 const char* to_string(GradReduce v) {
   switch (v) {
     case GradReduce::auto_: return "auto";
@@ -171,6 +182,47 @@ Status check_model(const ModelSpec& m) {
   } else if (m.top_k > 0 || m.shared_experts > 0) {
     return make_error("model.experts", "model.top_k/model.shared_experts need model.experts > 0");
   }
+  return ok_status();
+}
+
+// training.attention_backend: the kernel that runs attention. A named backend decides
+// flash_attention (and, for sdpa_math and eager, unfused_attention); auto takes the framework's
+// default. Fused backends need the GPU that runs them.
+Status resolve_attention_backend(Resolved& r) {
+  TrainingSpec& t = r.s.training;
+  const GpuSpec& gpu = r.s.hardware.gpu;
+  const bool hopper_or_later = gpu.compute_capability >= 9.0;
+  AttentionBackend b = t.attention_backend;
+  switch (b) {
+    case AttentionBackend::auto_:
+      if (!t.flash_attention) b = t.unfused_attention == UnfusedAttention::matmul ? AttentionBackend::eager : AttentionBackend::sdpa_math;
+      else b = t.fused_elementwise && hopper_or_later ? AttentionBackend::cudnn : AttentionBackend::fa2;
+      break;
+    case AttentionBackend::sdpa_math:
+      t.flash_attention = false;
+      if (t.unfused_attention == UnfusedAttention::matmul) t.unfused_attention = UnfusedAttention::sdpa_math_fp32;  // PyTorch's default: no TF32
+      break;
+    case AttentionBackend::eager:
+      t.flash_attention = false;
+      t.unfused_attention = UnfusedAttention::matmul;
+      break;
+    case AttentionBackend::fa2:
+    case AttentionBackend::fa3:
+    case AttentionBackend::cudnn:
+      t.flash_attention = true;
+      t.unfused_attention = UnfusedAttention::matmul;
+      break;
+  }
+  const std::string name = to_string(b);
+  if (b == AttentionBackend::fa3 && !gpu.is_hopper())
+    return make_error("training.attention_backend", "fa3 (FlashAttention-3) runs on Hopper GPUs (compute capability 9.x) only; " + gpu.name +
+                                                        " is not one: use fa2 or cudnn");
+  if (b == AttentionBackend::cudnn && gpu.compute_capability < 8.0)
+    return make_error("training.attention_backend", "cudnn's fused attention needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " + gpu.name +
+                                                        " is not one: use fa2" + (gpu.has_fused_attention() ? "" : ", sdpa_math or eager"));
+  if (is_fused(b) && t.attention_backend != AttentionBackend::auto_ && !gpu.has_fused_attention())
+    return make_error("training.attention_backend", name + " needs bf16 tensor cores, which " + gpu.name + " lacks: use sdpa_math or eager");
+  r.attention_backend = b;
   return ok_status();
 }
 
@@ -334,6 +386,7 @@ Result<Resolved> resolve(const Scenario& in) {
   if (h.achieved_tflops > peak)
     r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " + to_string(r.compute_dtype) + " peak of " +
                          h.gpu.name + " (" + num(peak) + " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
+  if (auto st = resolve_attention_backend(r); !st) return st.error();
   if (t.unfused_attention != UnfusedAttention::matmul && t.flash_attention)
     return make_error("training.unfused_attention", std::string(to_string(t.unfused_attention)) +
                                                         " is the attention without flash attention; set training.flash_attention=false or use matmul");

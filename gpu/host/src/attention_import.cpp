@@ -6,6 +6,23 @@
 
 namespace llmc::bench {
 
+size_t ImportedAttention::points() const {
+  size_t n = 0;
+  for (const auto& [key, pts] : tables) n += pts.size();
+  return n;
+}
+
+namespace {
+// llmcalc's name of the kernel that ran a point (training.attention_backend), or "" for kernels
+// llmcalc does not name (SDPA's memory-efficient attention, or a point PyTorch chose itself).
+std::string backend_name(const std::string& ran) {
+  if (ran == "cudnn") return "cudnn";
+  if (ran == "flash" || ran == "fa2") return "fa2";  // PyTorch SDPA's flash backend is FlashAttention-2
+  if (ran == "fa3") return "fa3";
+  return "";
+}
+}  // namespace
+
 Result<ImportedAttention> import_attention_samples(const std::string& text) {
   using json = nlohmann::json;
   json j;
@@ -41,7 +58,10 @@ Result<ImportedAttention> import_attention_samples(const std::string& text) {
         (key[0] == 'f' ? fwd : bwd).push_back(x.get<double>());
       }
     }
-    out.points.push_back(attention_point(v[0], v[1], v[2], v[3], v[4], p["causal"].get<bool>(), fwd, bwd));
+    if (p.contains("backend") && !p["backend"].is_string()) return make_error(path + ".backend", "must be a string");
+    const std::string backend = backend_name(p.value("backend", std::string()));
+    out.tables[backend.empty() ? out.dtype : out.dtype + "." + backend].push_back(
+        attention_point(v[0], v[1], v[2], v[3], v[4], p["causal"].get<bool>(), fwd, bwd));
   }
   return out;
 }

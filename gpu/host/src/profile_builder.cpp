@@ -243,7 +243,8 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
   for (auto it = p.attention.begin(); it != p.attention.end(); ++it) {
     AttentionTable& t = it->second;
     std::vector<AttentionPoint> kept;
-    const double peak = gpu.peak_tflops(it->first == "fp8" ? Dtype::fp8 : it->first == "fp16" ? Dtype::fp16 : Dtype::bf16);
+    const std::string dtype = it->first.substr(0, it->first.find('.'));  // "bf16" of "bf16.cudnn"
+    const double peak = gpu.peak_tflops(dtype == "fp8" ? Dtype::fp8 : dtype == "fp16" ? Dtype::fp16 : Dtype::bf16);
     for (const AttentionPoint& pt : t.points) {
       if (pt.fwd_tflops > 0 && pt.bwd_tflops > 0 && pt.fwd_tflops <= peak && pt.bwd_tflops <= peak) kept.push_back(pt);
       else notes.push_back("attention." + it->first + ": dropped a point at fwd " + fmt(pt.fwd_tflops) + ", bwd " + fmt(pt.bwd_tflops) + " TFLOP/s");

@@ -232,16 +232,25 @@ TEST_CASE("atomic write: complete file or none") {
 }
 
 TEST_CASE("attention points imported from the PyTorch script's JSON") {
-  const std::string text = R"({"dtype": "bf16", "backend": "cudnn", "points": [
-    {"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 8, "head_dim": 128, "causal": false,
-     "fwd_seconds": [1e-3, 1e-3, 1e-3], "bwd_seconds": [2.5e-3]}]})";
+  const std::string text = R"({"dtype": "bf16", "backend": "torch SDPA [cudnn, flash]", "points": [
+    {"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 8, "head_dim": 128, "causal": false, "backend": "cudnn",
+     "fwd_seconds": [1e-3, 1e-3, 1e-3], "bwd_seconds": [2.5e-3]},
+    {"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 8, "head_dim": 128, "causal": false, "backend": "flash",
+     "fwd_seconds": [2e-3], "bwd_seconds": [5e-3]},
+    {"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 8, "head_dim": 128, "causal": false, "backend": "efficient",
+     "fwd_seconds": [3e-3], "bwd_seconds": [7.5e-3]}]})";
   auto r = import_attention_samples(text);
   REQUIRE(r.ok());
-  CHECK(r->backend == "cudnn");
-  REQUIRE(r->points.size() == 1);
-  CHECK(r->points[0].fwd_tflops == doctest::Approx(4.0 * 1024 * 1024 * 8 * 128 / 1e-3 / 1e12));
-  CHECK(r->points[0].bwd_tflops == doctest::Approx(r->points[0].fwd_tflops));
-  CHECK_FALSE(r->points[0].causal);
+  CHECK(r->backend == "torch SDPA [cudnn, flash]");
+  // One table per backend: cuDNN's, FlashAttention-2's (SDPA's "flash"), and the unnamed one.
+  REQUIRE(r->tables.size() == 3);
+  REQUIRE(r->points() == 3);
+  const AttentionPoint& cudnn = r->tables.at("bf16.cudnn").at(0);
+  CHECK(cudnn.fwd_tflops == doctest::Approx(4.0 * 1024 * 1024 * 8 * 128 / 1e-3 / 1e12));
+  CHECK(cudnn.bwd_tflops == doctest::Approx(cudnn.fwd_tflops));
+  CHECK_FALSE(cudnn.causal);
+  CHECK(r->tables.at("bf16.fa2").at(0).fwd_tflops == doctest::Approx(cudnn.fwd_tflops / 2));
+  CHECK(r->tables.at("bf16").at(0).fwd_tflops == doctest::Approx(cudnn.fwd_tflops / 3));
   auto bad = import_attention_samples(R"({"points": [{"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 3, "head_dim": 128,
     "causal": true, "fwd_seconds": [1], "bwd_seconds": [1]}]})");
   REQUIRE_FALSE(bad.ok());

@@ -3,8 +3,12 @@
 // from that script's JSON so llmcalc-bench can put them in the profile while its own cuDNN
 // SDPA graph is not implemented (docs/bench.md).
 //   {"dtype": "bf16", "backend": "...", "points": [{"batch": 1, "seq_len": 8192, "heads": 32,
-//     "kv_heads": 8, "head_dim": 128, "causal": true, "fwd_seconds": [...], "bwd_seconds": [...]}]}
+//     "kv_heads": 8, "head_dim": 128, "causal": true, "backend": "cudnn", "fwd_seconds": [...],
+//     "bwd_seconds": [...]}]}
+// A point's backend (cudnn, fa2 or its SDPA name flash, fa3) files it under that backend's table
+// ("bf16.cudnn"); points of other kernels (efficient, auto) go to the unnamed table ("bf16").
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,8 +18,10 @@
 namespace llmc::bench {
 
 struct ImportedAttention {
-  std::string dtype, backend;
-  std::vector<AttentionPoint> points;
+  std::string dtype, backend;  // backend: the file's description of what ran
+  // Points by profile table key: "<dtype>.<backend>" or "<dtype>".
+  std::map<std::string, std::vector<AttentionPoint>> tables;
+  size_t points() const;
 };
 
 // Errors name the JSON path ("points[2].heads: ...").

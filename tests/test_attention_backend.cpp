@@ -1,0 +1,110 @@
+// training.attention_backend: which kernel runs attention, the framework defaults, the GPUs each
+// kernel needs, and the rates each is timed at (FlashAttention-3 paper figures on H100 SXM5).
+#include "test_util.h"
+
+using namespace llmc;
+using namespace llmc::test;
+
+namespace {
+
+Resolved resolved(const Sets& sets) {
+  Result<Resolved> r = resolve(scenario(sets));
+  INFO((r ? "" : r.error().text()));
+  REQUIRE(r.ok());
+  return *r;
+}
+
+Sets with(Sets s, const std::string& key, const std::string& value) {
+  s.push_back({key, value});
+  return s;
+}
+
+const Sets kLlama8k = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}};
+
+}  // namespace
+
+TEST_CASE("attention backend: auto is the framework's default") {
+  // Transformer Engine under Megatron-style fused kernels picks cuDNN's fused attention on Hopper.
+  CHECK(resolved(kLlama8k).attention_backend == AttentionBackend::cudnn);
+  // PyTorch eager code (torchtitan, Hugging Face) calls SDPA, whose flash backend is FlashAttention-2.
+  CHECK(resolved(with(kLlama8k, "training.fused_elementwise", "false")).attention_backend == AttentionBackend::fa2);
+  // On Ampere, Transformer Engine runs FlashAttention-2 too.
+  CHECK(resolved(with(kLlama8k, "hardware.gpu", "a100-sxm-80gb")).attention_backend == AttentionBackend::fa2);
+  // Without flash attention, unfused_attention decides.
+  const Sets unfused = with(kLlama8k, "training.flash_attention", "false");
+  CHECK(resolved(unfused).attention_backend == AttentionBackend::eager);
+  CHECK(resolved(with(unfused, "training.unfused_attention", "sdpa_math_tf32")).attention_backend == AttentionBackend::sdpa_math);
+}
+
+TEST_CASE("attention backend: a named backend decides flash_attention and unfused_attention") {
+  const Resolved math = resolved(with(kLlama8k, "training.attention_backend", "sdpa_math"));
+  CHECK_FALSE(math.s.training.flash_attention);
+  CHECK(math.s.training.unfused_attention == UnfusedAttention::sdpa_math_fp32);  // PyTorch's default: no TF32
+  const Resolved eager = resolved(with(kLlama8k, "training.attention_backend", "eager"));
+  CHECK_FALSE(eager.s.training.flash_attention);
+  CHECK(eager.s.training.unfused_attention == UnfusedAttention::matmul);
+  CHECK(resolved(with(with(kLlama8k, "training.flash_attention", "false"), "training.attention_backend", "fa3")).s.training.flash_attention);
+}
+
+TEST_CASE("attention backend: each needs the GPU that runs it") {
+  const Error fa3 = run_error(with(with(kLlama8k, "hardware.gpu", "a100-sxm-80gb"), "training.attention_backend", "fa3"));
+  CHECK(fa3.field == "training.attention_backend");
+  CHECK(contains(fa3.text(), "Hopper"));
+  const Error cudnn = run_error({{"model.preset", "llama2-7b"}, {"hardware.gpu", "v100-sxm2-32gb"}, {"training.precision", "fp16_mixed"},
+                                 {"training.attention_backend", "cudnn"}});
+  CHECK(cudnn.field == "training.attention_backend");
+  CHECK(contains(cudnn.text(), "compute capability 8.0"));
+}
+
+TEST_CASE("attention backend: FlashAttention-2 on Hopper is timed at its published rate, far below cuDNN and FlashAttention-3") {
+  // Forward at head dim 128, 16k tokens: FA3 648, cuDNN 595, FA2 370 TFLOP/s (FlashAttention-3
+  // paper); backward 561, 516, 322. Over a step's forward and backward FA2 takes 1.6-1.8 × cuDNN's
+  // attention time (the exponentials, at the SMs' own rate, are the same for all three).
+  const double fa2 = run(with(kLlama8k, "training.attention_backend", "fa2")).time.attention_s;
+  const double cudnn = run(with(kLlama8k, "training.attention_backend", "cudnn")).time.attention_s;
+  const double fa3 = run(with(kLlama8k, "training.attention_backend", "fa3")).time.attention_s;
+  CHECK(fa3 < cudnn);
+  CHECK(fa2 / cudnn > 1.5);
+  CHECK(fa2 / cudnn < 1.8);
+  // The other kernels of the step do not depend on the attention kernel.
+  CHECK(run(with(kLlama8k, "training.attention_backend", "fa2")).time.gemm_s == run(with(kLlama8k, "training.attention_backend", "cudnn")).time.gemm_s);
+}
+
+TEST_CASE("attention backend: a measured profile's table times its own kernel only") {
+  // site/profiles/h100-sxm.json measured PyTorch's cuDNN SDPA (table "bf16.cudnn"): cuDNN is timed
+  // from its points, FlashAttention-2 from the datasheet.
+  const HardwareProfile measured = [] {
+    Result<HardwareProfile> p = profile_from_json(source_text("site/profiles/h100-sxm.json"));
+    REQUIRE(p.ok());
+    return *p;
+  }();
+  REQUIRE(measured.attention.count("bf16.cudnn"));
+  const Sets one = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"}};
+  const Estimate cudnn = run_with_profile(scenario(with(one, "training.attention_backend", "cudnn")), measured);
+  const Estimate fa2 = run_with_profile(scenario(with(one, "training.attention_backend", "fa2")), measured);
+  CHECK(fa2.time.kernels_from_spec > cudnn.time.kernels_from_spec);  // FlashAttention-2 from the datasheet
+  CHECK(fa2.time.attention_s > 1.3 * cudnn.time.attention_s);
+}
+
+TEST_CASE("profile: attention tables per backend, by key or by a backend field") {
+  const std::string table = R"({"fit": {"fwd": {"peak_tflops": 400, "overhead_us": 5}, "bwd": {"peak_tflops": 300, "overhead_us": 5}}, "points": []})";
+  auto profile = [&](const std::string& attention) {
+    return profile_from_json(R"({"schema_version": 1, "gpu": "h100-sxm", "source": "measured", "description": "t", "compute_efficiency": 0.5,
+      "collectives": {"intra_node": {"alpha_us": 5, "busbw_gbps": 300}, "inter_node": {"alpha_us": 10, "busbw_gbps": 40}},
+      "attention": )" + attention + "}");
+  };
+  const Result<HardwareProfile> keyed = profile(R"({"bf16.fa2": )" + table + "}");
+  REQUIRE(keyed.ok());
+  CHECK(keyed->attention.count("bf16.fa2"));
+  std::string named = table;
+  named.insert(1, R"("backend": "fa3", )");
+  const Result<HardwareProfile> field = profile(R"({"bf16": )" + named + "}");
+  REQUIRE(field.ok());
+  CHECK(field->attention.count("bf16.fa3"));
+  const Result<HardwareProfile> contradicts = profile(R"({"bf16.fa2": )" + named + "}");
+  REQUIRE_FALSE(contradicts.ok());
+  CHECK(contradicts.error().field == "profile: attention.bf16.fa2.backend");
+  const Result<HardwareProfile> unknown = profile(R"({"bf16.xformers": )" + table + "}");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(contains(unknown.error().text(), "unknown attention backend 'xformers'"));
+}
