@@ -221,3 +221,30 @@ TEST_CASE("communication: FSDP all-gathers per layer pay NCCL's ring latency, wh
   CHECK(ag16.time_s / calls == doctest::Approx(simple16).epsilon(1e-9));
 }
 
+
+TEST_CASE("communication: TP overlap hides each collective behind its own GEMM, all but the first of tp chunks") {
+  // Transformer Engine's userbuffers (Megatron --tp-comm-overlap) split each all-gather and
+  // reduce-scatter into tp chunks exchanged while the adjacent GEMM computes: the first chunk is
+  // exposed, the rest hide only behind that GEMM.
+  const Sets base = {{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"},
+                     {"training.sequence_parallel", "true"}, {"training.zero_stage", "1"}};
+  Sets on = base;
+  on.push_back({"parallel.tp_overlap", "true"});
+  const Estimate off = run(base), e = run(on);
+  const CommItem* off_tp = find_comm(off, "tp");
+  const CommItem* on_tp = find_comm(e, "tp");
+  REQUIRE(off_tp);
+  REQUIRE(on_tp);
+  CHECK(off_tp->exposed_s == off_tp->time_s);
+  CHECK(on_tp->time_s == doctest::Approx(off_tp->time_s).epsilon(1e-12));
+  CHECK(on_tp->exposed_s >= on_tp->time_s / 8 * (1 - 1e-12));  // the first chunk of each collective
+  CHECK(on_tp->exposed_s < 0.5 * on_tp->time_s);                // 70B's GEMMs hide most of the rest
+  // Without sequence parallelism there is no TP overlap: all-reduces stay exposed, with a warning.
+  Sets no_sp = on;
+  no_sp.push_back({"training.sequence_parallel", "false"});
+  const Estimate w = run(no_sp);
+  CHECK(find_comm(w, "tp")->exposed_s == find_comm(w, "tp")->time_s);
+  bool warned = false;
+  for (const std::string& m : w.warnings) warned = warned || contains(m, "parallel.tp_overlap needs training.sequence_parallel");
+  CHECK(warned);
+}

@@ -200,8 +200,22 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       c.time_s += rs.time_s;
       c.latency_s += rs.latency_s;  // per call: one all-gather and one reduce-scatter
     }
-    c.overlapped = par.tp_overlap;
-    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
+    // TP overlap (Transformer Engine's userbuffers, Megatron's --tp-comm-overlap; it needs sequence
+    // parallelism) splits each all-gather and reduce-scatter into tp chunks exchanged while the
+    // GEMM next to it computes on the chunk before (Wang et al. 2022, "Overlap communication with
+    // dependent computation via decomposition"): the first chunk cannot hide, and the rest only
+    // behind that one GEMM, not behind the rest of the step. Per pair of collectives (pairs per
+    // layer from the plan), the window is the pair's two GEMMs (Op::tp_window; the backward's dX
+    // GEMMs have the same shapes): exposed = c/k + max(0, c·(k − 1)/k − window).
+    c.overlapped = par.tp_overlap && ts.sequence_parallel;
+    if (c.overlapped) {
+      const double pairs = plan.tp_collectives_per_layer();
+      const double window = flat ? fwd_micro / std::max(1.0, L * pairs) : ct.tp_window_s / pairs;
+      const double per_pair = c.time_s / count, k = double(par.tp);
+      c.exposed_s = count * (per_pair / k + std::max(0.0, per_pair * (k - 1) / k - window));
+    } else {
+      c.exposed_s = c.time_s;
+    }
     c.in_micro_batch = true;
     out.push_back(c);
   }

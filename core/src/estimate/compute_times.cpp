@@ -61,18 +61,21 @@ void tally(OpTally& t, const KernelSpec& k, const KernelTime& kt) {
 // backward (forward kernels they re-run, and their own extra kernels).
 struct PassTimes {
   OpTally fwd, bwd, rerun;
+  double tp_window_s = 0;  // forward GEMMs of the ops next to tensor-parallel collectives
 };
 PassTimes read(const KernelProfile& kp, const Plan& plan, uint32_t tags) {
   PassTimes t;
-  for (int i = 0; i < plan.n_kernels; ++i) {
-    const KernelSpec& k = plan.kernels[size_t(i)];
-    const bool rerun = (k.rerun_by & tags) != 0;
-    if (k.pass == Pass::rerun && !rerun) continue;
-    const KernelTime kt = time_of(kp, k);
-    if (k.pass == Pass::fwd) tally(t.fwd, k, kt);
-    if (k.pass == Pass::bwd) tally(t.bwd, k, kt);
-    if (rerun) tally(t.rerun, k, kt);
-  }
+  for (const Op& op : plan)
+    for (int i = op.first_kernel; i < op.first_kernel + op.kernels; ++i) {
+      const KernelSpec& k = plan.kernels[size_t(i)];
+      const bool rerun = (k.rerun_by & tags) != 0;
+      if (k.pass == Pass::rerun && !rerun) continue;
+      const KernelTime kt = time_of(kp, k);
+      if (k.pass == Pass::fwd) tally(t.fwd, k, kt);
+      if (k.pass == Pass::bwd) tally(t.bwd, k, kt);
+      if (rerun) tally(t.rerun, k, kt);
+      if (op.tp_window && k.pass == Pass::fwd && k.kind == Kind::gemm) t.tp_window_s += kt.s;
+    }
   return t;
 }
 
@@ -119,6 +122,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p, const StepPl
     layer_bwd.add(moe.bwd, moe_share);
     layer_rerun.add(moe.rerun, moe_share);
   }
+  ct.tp_window_s = (1 - moe_share) * dense.tp_window_s + moe_share * moe.tp_window_s;
   // Full recompute re-runs the whole forward of the layers it covers.
   const double L_stage = double(r.layers_per_stage);
   const double recomputed_layers = ts.recompute == Recompute::full ? (ts.recompute_layers > 0 ? double(ts.recompute_layers) : L_stage) : 0;

@@ -25,6 +25,9 @@ struct ComputeTimes {
   // first stage and the final norm, logits and loss on the last).
   OpTally stage_fwd, stage_bwd;  // stage_bwd includes recomputed forwards
   OpTally optimizer;             // once per step
+  // One average layer's forward GEMMs next to tensor-parallel collectives (Op::tp_window): the
+  // window TP overlap hides those collectives in.
+  double tp_window_s = 0;
   double micro_batch_s() const { return stage_fwd.total() + stage_bwd.total(); }
 };
 

@@ -30,7 +30,7 @@ class Builder {
   Op& op(const char* name) {
     if (p_.n_ops == Plan::kMaxOps) p_.overflow = true, --p_.n_ops;  // reuse the last slot; the plan is refused
     Op& o = p_.ops[size_t(p_.n_ops++)];
-    o = Op{name, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, p_.n_kernels, 0};
+    o = Op{name, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, p_.n_kernels, 0};
     return o;
   }
   void gemm(Pass pass, uint32_t rerun_by, Dtype d, double m, double n, double k, double batch = 1) {
@@ -226,6 +226,7 @@ void attention_in(const Ctx& c, const ParamCounts& p) {
   const double a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim), h = c.h, tp = c.tp, e = c.e;
   if (m.attention == AttentionKind::standard) {
     Op& o = c.b->op("qkv_proj");
+    o.tp_window = true;
     o.weight_flops = 2 * (h * (a * d + 2 * kv * d));
     o.extra_weight_flops = 2 * (h * kv * d);  // wk
     o.extra_tags = kTagOpPolicy;
@@ -239,6 +240,7 @@ void attention_in(const Ctx& c, const ParamCounts& p) {
   const double q = m.q_lora_rank > 0 ? h * double(m.q_lora_rank) + double(m.q_lora_rank) * a * qk : h * a * qk;
   Op& o = c.b->op("mla_proj");  // with the output projection, and its tp collective
   o.tp_collectives = 1;
+  o.tp_window = true;
   o.weight_flops = 2 * (q + h * double(m.kv_lora_rank + m.qk_rope_head_dim) + double(m.kv_lora_rank) * a * double(m.qk_nope_head_dim + m.v_head_dim) +
                         a * double(m.v_head_dim) * h);
   keeps_norm_output(c, o);
@@ -352,6 +354,7 @@ void attention_out(const Ctx& c) {
   o.weight_flops = 2 * (ad * c.h);
   o.tags = kTagOpPolicy;
   o.tp_collectives = 1;
+  o.tp_window = true;
   // With sequence parallelism the per-op policy also keeps the reduce-scatter's output.
   if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1) o.saved_op_policy_bytes = c.e * c.tok_saved * c.h / c.tp;
   linear(c, c.gemm_dtype, c.T, ad / c.tp, c.h, 1, Fp8Input::cast, kTagOpPolicy);
@@ -379,6 +382,7 @@ void mlp(const Ctx& c, const MlpSpec& s) {
   const bool gated = m.mlp != MlpKind::gelu;
   {
     Op& o = c.b->op(s.up);
+    o.tp_window = !s.routed;
     o.weight_flops = s.flops_per_token * (gated ? 2 : 1) * h * s.width;
     if (s.dense) {  // (the router keeps the norm's output in an MoE layer)
       keeps_norm_output(c, o);
@@ -407,6 +411,7 @@ void mlp(const Ctx& c, const MlpSpec& s) {
   Op& o = c.b->op(s.down);
   o.weight_flops = s.flops_per_token * h * s.width;
   o.tp_collectives = s.routed ? 0 : 1;  // routed experts' outputs go back by the combine all-to-all
+  o.tp_window = !s.routed;
   if (s.dense) {
     if (gated) o.saved_op_policy_bytes = e * c.tok_saved * h;
     if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1) o.saved_op_policy_bytes += e * c.tok_saved * h / c.tp;

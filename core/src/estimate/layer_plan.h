@@ -70,6 +70,9 @@ struct Op {
   // Tensor-parallel collectives that follow it in forward (an all-reduce, or with sequence
   // parallelism a reduce-scatter and the next block's all-gather): the row-parallel outputs.
   int tp_collectives;
+  // Its GEMM is next to a tensor-parallel collective (the column-parallel GEMM after an
+  // all-gather, the row-parallel one before a reduce-scatter): what TP overlap hides it behind.
+  bool tp_window;
   int first_kernel, kernels;
 };
 

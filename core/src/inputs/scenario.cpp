@@ -387,6 +387,9 @@ Result<Resolved> resolve(const Scenario& in) {
     r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " + to_string(r.compute_dtype) + " peak of " +
                          h.gpu.name + " (" + num(peak) + " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
   if (auto st = resolve_attention_backend(r); !st) return st.error();
+  if (p.tp_overlap && p.tp > 1 && !t.sequence_parallel)
+    r.warnings.push_back("parallel.tp_overlap needs training.sequence_parallel (Transformer Engine's userbuffers overlap sequence parallelism's "
+                         "all-gathers and reduce-scatters, Megatron-LM's --tp-comm-overlap requires it): the tensor-parallel all-reduces stay exposed");
   if (t.unfused_attention != UnfusedAttention::matmul && t.flash_attention)
     return make_error("training.unfused_attention", std::string(to_string(t.unfused_attention)) +
                                                         " is the attention without flash attention; set training.flash_attention=false or use matmul");
