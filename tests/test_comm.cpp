@@ -248,3 +248,43 @@ TEST_CASE("communication: TP overlap hides each collective behind its own GEMM, 
   for (const std::string& m : w.warnings) warned = warned || contains(m, "parallel.tp_overlap needs training.sequence_parallel");
   CHECK(warned);
 }
+
+TEST_CASE("communication: context parallelism by ring, all-gather or all-to-all (parallel.cp_method)") {
+  const Sets base = {{"model.preset", "llama3.1-8b"}, {"parallel.cp", "4"}, {"hardware.gpu_count", "8"}, {"training.seq_len", "32768"},
+                     {"training.global_batch_seqs", "8"}};
+  auto with = [&](const char* method) {
+    Sets s = base;
+    s.push_back({"parallel.cp_method", method});
+    return run(s);
+  };
+  const Estimate ring = with("p2p"), gather = with("all_gather"), ulysses = with("a2a");
+  const CommItem* r = find_comm(ring, "cp");
+  REQUIRE(r);
+  CHECK(r->collective == "send_recv");
+  // Each K,V transfer hides behind one attention block; at 32k tokens the blocks cover most of it.
+  CHECK(r->exposed_s < r->time_s);
+  // Ring blocks are cp kernels of s/cp keys each, slower per FLOP than one kernel over all keys.
+  CHECK(ring.time.attention_s > gather.time.attention_s);
+  CHECK(find_comm(gather, "cp")->collective == "all_gather+reduce_scatter");
+  CHECK(find_comm(gather, "cp")->exposed_s == find_comm(gather, "cp")->time_s);
+  CHECK(find_comm(ulysses, "cp")->collective == "all_to_all");
+  CHECK(find_comm(ulysses, "cp")->exposed_s == find_comm(ulysses, "cp")->time_s);
+  // Ulysses splits heads: 8 kv heads over cp 16 cannot.
+  Sets bad = base;
+  bad.push_back({"parallel.cp", "16"});
+  bad.push_back({"hardware.gpu_count", "16"});
+  bad.push_back({"training.global_batch_seqs", "16"});
+  bad.push_back({"parallel.cp_method", "a2a"});
+  const Error e = run_error(bad);
+  CHECK(e.field == "parallel.cp_method");
+  CHECK(contains(e.text(), "must be divisible by parallel.cp (16)"));
+}
+
+TEST_CASE("communication: a ring step's exchange that outlasts its attention block is exposed") {
+  // 4k tokens over cp 8: blocks of 512 queries × 512 keys are short; the K,V transfers are not.
+  const Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.cp", "8"}, {"hardware.gpu_count", "8"}, {"training.seq_len", "4096"},
+                          {"training.global_batch_seqs", "8"}});
+  const CommItem* c = find_comm(e, "cp");
+  REQUIRE(c);
+  CHECK(c->exposed_s > 0);
+}

@@ -22,6 +22,11 @@ enum class Recompute { none, selective, full, selective_op };
 // the routed experts' activation function (moe_act).
 enum RecomputeModule : uint32_t { kRecomputeCoreAttn = 1, kRecomputeLayernorm = 2, kRecomputeMlaUpProj = 4, kRecomputeMoeAct = 8 };
 enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
+// How context parallelism exchanges attention's keys and values (Megatron-core --cp-comm-type):
+// p2p, a ring passing K,V chunks while attention computes block by block (Liu et al. 2023); all_gather,
+// K and V gathered from every rank before attention (Llama 3 §3.3.2); a2a, DeepSpeed-Ulysses's
+// all-to-alls trading the sequence split for a head split around attention (Jacobs et al. 2023).
+enum class CpMethod { p2p, all_gather, a2a };
 enum class FlopsFormula { detailed, six_nd };
 enum class Finetune { full, lora };
 // When data-parallel gradients are reduced over a step of m micro-batches. micro_batch: after every
@@ -108,6 +113,7 @@ struct ParallelSpec {
   bool dp_overlap = true;         // gradient reduction overlapped with backward (DDP buckets)
   bool tp_overlap = false;        // tensor-parallel comm overlapped with GEMMs (TE userbuffers)
   bool cp_overlap = true;         // ring-attention KV exchange overlapped with attention compute
+  CpMethod cp_method = CpMethod::p2p;
   // Expert-parallel all-to-all hidden behind another micro-batch's compute (DeepSeek-V3's
   // DualPipe, Megatron-core's EP A2A overlap); off: dispatch and combine wait for it.
   bool ep_overlap = false;
@@ -146,6 +152,7 @@ const char* to_string(Precision v);
 const char* to_string(Optimizer v);
 const char* to_string(Recompute v);
 const char* to_string(Schedule v);
+const char* to_string(CpMethod v);
 const char* to_string(FlopsFormula v);
 const char* to_string(Finetune v);
 const char* to_string(GradReduce v);

@@ -300,12 +300,48 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     }
   }
   if (par.cp > 1 && m.has_shape()) {
-    // Ring attention: each layer passes this rank's K,V chunk cp−1 times forward, and K,V plus
-    // dK,dV backward (Liu et al. 2023; Megatron CP); overlapped with the attention blocks.
+    // Context parallelism (parallel.cp_method), per layer and pass. p2p: the ring passes this
+    // rank's K,V chunk cp − 1 times forward, and K,V plus dK,dV backward (Liu et al. 2023;
+    // Megatron CP), each transfer behind one attention block; what a block does not cover is
+    // exposed. all_gather: K,V gathered before attention, again for backward, and dK,dV
+    // reduce-scattered (Llama 3 §3.3.2), exposed. a2a (Ulysses, Jacobs et al. 2023): Q,K,V in and O
+    // out by all-to-all around attention, dO in and dQ,dK,dV out backward, exposed.
     const double kv_bytes = 2 * e * tokens_micro * double(m.kv_heads) * double(m.head_dim) / double(par.tp);
-    CommItem c = make(r, "cp", "send_recv", par.cp, par.tp, kv_bytes, L * mb * double(par.cp - 1) * (fwd_passes + 2));
-    c.overlapped = par.cp_overlap;
-    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - attention_step) : c.time_s;
+    const double passes = L * mb;
+    CommItem c;
+    switch (par.cp_method) {
+      case CpMethod::p2p: {
+        const double steps = double(par.cp - 1);
+        c = make(r, "cp", "send_recv", par.cp, par.tp, kv_bytes, passes * steps * (fwd_passes + 2));
+        c.overlapped = par.cp_overlap;
+        const double one = c.time_s / c.calls;
+        const double block_f = flat ? attention_step / (2 * passes * double(par.cp)) : ct.attention_fwd_s / double(par.cp);
+        const double block_b = flat ? attention_step / (2 * passes * double(par.cp)) : ct.attention_bwd_s / double(par.cp);
+        c.exposed_s = c.overlapped ? passes * steps * (fwd_passes * std::max(0.0, one - block_f) + std::max(0.0, 2 * one - block_b)) : c.time_s;
+        break;
+      }
+      case CpMethod::all_gather: {
+        c = make(r, "cp", "all_gather", par.cp, par.tp, kv_bytes, passes * (fwd_passes + 1));
+        const CommItem rs = make(r, "cp", "reduce_scatter", par.cp, par.tp, kv_bytes, passes);
+        c.collective = "all_gather+reduce_scatter";
+        c.time_s += rs.time_s;
+        c.calls += rs.calls;
+        c.bytes_per_step += rs.bytes_per_step;
+        c.exposed_s = c.time_s;
+        break;
+      }
+      case CpMethod::a2a: {
+        const double a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim);
+        const double qkv = e * tokens_micro * (a + 2 * kv) * d / double(par.tp), o = e * tokens_micro * a * d / double(par.tp);
+        c = make(r, "cp", "all_to_all", par.cp, par.tp, qkv, passes * (fwd_passes + 1));
+        const CommItem out_o = make(r, "cp", "all_to_all", par.cp, par.tp, o, passes * (fwd_passes + 1));
+        c.time_s += out_o.time_s;
+        c.calls += out_o.calls;
+        c.bytes_per_step += out_o.bytes_per_step;
+        c.exposed_s = c.time_s;
+        break;
+      }
+    }
     c.in_micro_batch = true;
     out.push_back(c);
   }

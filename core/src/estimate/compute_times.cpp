@@ -123,6 +123,8 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p, const StepPl
     layer_rerun.add(moe.rerun, moe_share);
   }
   ct.tp_window_s = (1 - moe_share) * dense.tp_window_s + moe_share * moe.tp_window_s;
+  ct.attention_fwd_s = layer_fwd.attention_s;
+  ct.attention_bwd_s = layer_bwd.attention_s;
   // Full recompute re-runs the whole forward of the layers it covers.
   const double L_stage = double(r.layers_per_stage);
   const double recomputed_layers = ts.recompute == Recompute::full ? (ts.recompute_layers > 0 ? double(ts.recompute_layers) : L_stage) : 0;

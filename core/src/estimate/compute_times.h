@@ -28,6 +28,9 @@ struct ComputeTimes {
   // One average layer's forward GEMMs next to tensor-parallel collectives (Op::tp_window): the
   // window TP overlap hides those collectives in.
   double tp_window_s = 0;
+  // One average layer's fused attention kernels, forward and backward: the window of context
+  // parallelism's ring exchange (comm.cpp).
+  double attention_fwd_s = 0, attention_bwd_s = 0;
   double micro_batch_s() const { return stage_fwd.total() + stage_bwd.total(); }
 };
 

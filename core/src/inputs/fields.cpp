@@ -170,6 +170,9 @@ std::vector<FieldInfo> make_fields() {
       BOOL("parallel.dp_overlap", s.parallel.dp_overlap, "overlap gradient reduction with backward"),
       BOOL("parallel.tp_overlap", s.parallel.tp_overlap, "overlap tensor-parallel comm with GEMMs"),
       BOOL("parallel.cp_overlap", s.parallel.cp_overlap, "overlap ring-attention exchange with attention"),
+      CHOICE("parallel.cp_method", s.parallel.cp_method, CpMethod, "p2p|all_gather|a2a",
+             "how context parallelism exchanges keys and values: p2p ring passing K,V blocks during attention (Megatron's default), all_gather "
+             "K,V before attention (Llama 3), a2a Ulysses all-to-alls over heads"),
       BOOL("parallel.ep_overlap", s.parallel.ep_overlap, "overlap expert-parallel all-to-all with another micro-batch's compute (DualPipe, Megatron EP A2A overlap)"),
       // hardware
       INT("hardware.gpu_count", s.hardware.gpu_count, 0, 1e7, "GPUs (0: tp·pp·cp·dp)"),

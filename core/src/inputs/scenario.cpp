@@ -67,6 +67,14 @@ const char* to_string(UnfusedAttention v) {
   }
   return "?";
 }
+const char* to_string(CpMethod v) {
+  switch (v) {
+    case CpMethod::p2p: return "p2p";
+    case CpMethod::all_gather: return "all_gather";
+    case CpMethod::a2a: return "a2a";
+  }
+  return "?";
+}
 const char* to_string(AttentionBackend v) {
   switch (v) {
     case AttentionBackend::auto_: return "auto";
@@ -281,6 +289,10 @@ Result<Resolved> resolve(const Scenario& in) {
                            " layers are uneven; time and memory count whole stages");
     if (t.seq_len % (2 * p.cp) != 0 && p.cp > 1)
       return divisibility("parallel.cp", "training.seq_len", t.seq_len, "2 × parallel.cp (load-balanced causal chunks)", 2 * p.cp);
+    if (p.cp > 1 && p.cp_method == CpMethod::a2a && (m.heads / p.tp % p.cp != 0 || m.kv_heads / p.tp % p.cp != 0))
+      return make_error("parallel.cp_method", "a2a (Ulysses) splits the attention heads over the cp ranks: model.heads / tp (" + num(m.heads / p.tp) +
+                                                  ") and model.kv_heads / tp (" + num(m.kv_heads / p.tp) + ") must be divisible by parallel.cp (" +
+                                                  num(p.cp) + "); use p2p or all_gather");
   } else {
     r.layers_per_stage = 0;
   }
