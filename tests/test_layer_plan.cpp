@@ -100,11 +100,11 @@ TEST_CASE("Adafactor: memory and the optimizer step count the same factored stat
   const Estimate e = test::run(sets);
   const double local = e.params.per_gpu;  // one GPU, no ZeRO
   CHECK(e.mem.optimizer_bytes - e.mem.master_weights_bytes == doctest::Approx(local * st.per_param * st.bytes).epsilon(1e-12));
-  // The step reads and writes master weights, gradients and both states, then writes the 16-bit
-  // weights: 2·4 + 2·2 + 2·(2/h)·4 + 2 bytes per parameter.
+  // The step reads and writes master weights, fp32 gradients and both states, then writes the
+  // 16-bit weights: 2·4 + 2·4 + 2·(2/h)·4 + 2 bytes per parameter.
   Plan opt;
   plan_optimizer(opt, r, local);
   double bytes = 0;
   for (int i = 0; i < opt.n_kernels; ++i) bytes += opt.kernels[size_t(i)].bytes;
-  CHECK(bytes == doctest::Approx(local * (8 + 4 + 2 * st.per_param * st.bytes + 2)).epsilon(1e-12));
+  CHECK(bytes == doctest::Approx(local * (8 + 8 + 2 * st.per_param * st.bytes + 2)).epsilon(1e-12));
 }

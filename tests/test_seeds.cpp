@@ -69,8 +69,12 @@ TEST_CASE("seed 001: D = 20P is the default number of tokens") {
 
 TEST_CASE("seed 001: bytes per parameter for weights, gradients and optimizers") {
   const double n = 1e9;
+  // The seed stores gradients in the parameters' dtype; llmcalc's bf16_mixed keeps fp32 gradients
+  // (docs/formulas.md, "Precision recipes"), so the seed's convention is training.grad_dtype=bf16.
   auto states = [&](const char* precision, const char* optimizer) {
-    return run({{"model.params", "1e9"}, {"training.precision", precision}, {"training.optimizer", optimizer}});
+    Sets s = {{"model.params", "1e9"}, {"training.precision", precision}, {"training.optimizer", optimizer}};
+    if (std::string(precision) == "bf16_mixed") s.push_back({"training.grad_dtype", "bf16"});
+    return run(s);
   };
   Estimate fp32 = states("fp32", "adamw");
   CHECK(fp32.mem.weights_bytes == doctest::Approx(4 * n));
@@ -155,7 +159,8 @@ TEST_CASE("seed 004: 16Ψ for fp32 + Adam, 20Ψ for bf16 with fp32 master weight
   const double n = 1e9;
   Estimate fp32 = run({{"model.params", "1e9"}, {"training.precision", "fp32"}});
   CHECK(fp32.mem.model_states_bytes == doctest::Approx(16 * n));
-  Estimate mixed = run({{"model.params", "1e9"}, {"training.precision", "bf16_mixed"}, {"training.grad_fp32_accum_buffer", "true"}});
+  Estimate mixed = run({{"model.params", "1e9"}, {"training.precision", "bf16_mixed"}, {"training.grad_dtype", "bf16"},
+                        {"training.grad_fp32_accum_buffer", "true"}});
   CHECK(mixed.mem.model_states_bytes == doctest::Approx(20 * n));  // 2 + 2 + 4 + 4 + 8
   CHECK(mixed.mem.gradients_bytes == doctest::Approx(6 * n));
   CHECK(mixed.mem.master_weights_bytes == doctest::Approx(4 * n));
@@ -172,7 +177,8 @@ TEST_CASE("seed 004: ZeRO table with k = 12: 2Ψ+2Ψ+kΨ, 2Ψ+2Ψ+kΨ/N, 2Ψ+(2�
   const double psi = 1e9, nd = 8;
   double zero[4];
   for (int z = 0; z < 4; ++z)
-    zero[z] = run({{"model.params", "1e9"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", std::to_string(z)}}).mem.model_states_bytes;
+    zero[z] = run({{"model.params", "1e9"}, {"hardware.gpu_count", "8"}, {"training.grad_dtype", "bf16"}, {"training.zero_stage", std::to_string(z)}})
+                  .mem.model_states_bytes;
   CHECK(zero[0] == doctest::Approx(16 * psi));
   CHECK(zero[1] == doctest::Approx(4 * psi + 12 * psi / nd));
   CHECK(zero[2] == doctest::Approx(2 * psi + 14 * psi / nd));
@@ -180,7 +186,7 @@ TEST_CASE("seed 004: ZeRO table with k = 12: 2Ψ+2Ψ+kΨ, 2Ψ+2Ψ+kΨ/N, 2Ψ+(2�
 }
 
 TEST_CASE("seed 004: optimistic 12 bytes/param model states (no master weights), sharded by FSDP") {
-  Estimate e = run({{"model.params", "1e9"}, {"training.master_weights", "false"}});
+  Estimate e = run({{"model.params", "1e9"}, {"training.master_weights", "false"}, {"training.grad_dtype", "bf16"}});
   CHECK(e.mem.model_states_bytes == doctest::Approx(12e9));
 }
 

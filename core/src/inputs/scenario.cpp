@@ -110,16 +110,21 @@ Error divisibility(const std::string& field, const std::string& what, double val
 }
 
 // Precision recipes: storage dtypes and compute dtype (docs/formulas.md "Precision recipes").
+// Gradients of the bf16 and FP8 recipes are accumulated and reduced in fp32, as the frameworks
+// do by default: Megatron-core's fp32 main_grad buffers (NeMo 2's bf16_mixed recipe sets
+// grad_reduce_in_fp32; Megatron's distributed-optimizer table counts "bf16 param, fp32 grads"),
+// torchtitan's FSDP2 (mixed_precision_reduce float32, fp32 sharded gradients), Llama 3 (§3.3.4:
+// FP32 gradient accumulation). fp16 keeps the loss-scaled fp16 gradients of the ZeRO paper.
 void apply_recipe(Resolved& r) {
   const TrainingSpec& t = r.s.training;
-  Dtype w = Dtype::bf16, g = Dtype::bf16, o = Dtype::fp32, c = Dtype::bf16;
+  Dtype w = Dtype::bf16, g = Dtype::fp32, o = Dtype::fp32, c = Dtype::bf16;
   bool master = true;
   switch (t.precision) {
     case Precision::fp32: w = g = o = Dtype::fp32; c = Dtype::tf32; master = false; break;
     case Precision::bf16_mixed: break;
     case Precision::fp16_mixed: w = g = c = Dtype::fp16; break;
     case Precision::fp8_mixed: c = Dtype::fp8; break;
-    case Precision::bf16_pure: o = Dtype::bf16; master = false; break;
+    case Precision::bf16_pure: o = g = Dtype::bf16; master = false; break;
   }
   r.weight_dtype = t.weight_dtype.value_or(w);
   r.grad_dtype = t.grad_dtype.value_or(g);
