@@ -333,3 +333,23 @@ TEST_CASE("torchtitan's footnote: Llama 2 70B per-op checkpointing fits one sequ
   CHECK_FALSE(at("2", "selective_op").fits);
   CHECK(at("2", "full").fits);
 }
+
+// torchtitan compiles the transformer blocks and leaves the loss eager: the head's region has a
+// fusion of its own (training.fused_loss), which sets the logits' bytes and the loss's kernels.
+TEST_CASE("training.fused_loss: compiled blocks with an eager loss hold 12 bytes per logit") {
+  const Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"}};
+  const double logits = 8192.0 * 128256;  // s × V, one sequence, tp 1
+  Sets eager_loss = base;
+  eager_loss.push_back({"training.fused_loss", "eager"});
+  const Estimate fused = run(base), split = run(eager_loss);
+  CHECK(fused.mem.logits_bytes == doctest::Approx((2 + 4) * logits));
+  CHECK(split.mem.logits_bytes == doctest::Approx(12 * logits));
+  // The blocks are the same kernels; the loss and final norm become eager chains.
+  CHECK(split.time.gemm_s == fused.time.gemm_s);
+  CHECK(split.time.memory_bound_s > fused.time.memory_bound_s);
+  // And the reverse: eager blocks with a fused loss keep e + 4 bytes per logit.
+  Sets fused_loss = base;
+  fused_loss.push_back({"training.fused_elementwise", "false"});
+  fused_loss.push_back({"training.fused_loss", "fused"});
+  CHECK(run(fused_loss).mem.logits_bytes == doctest::Approx((2 + 4) * logits));
+}

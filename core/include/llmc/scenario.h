@@ -39,6 +39,10 @@ enum class GradReduce { auto_, micro_batch, step };
 // fused=True) or torch.optim.AdamW's foreach chain of passes; auto: fused under fused element-wise
 // kernels, foreach under PyTorch eager (torch's own default on CUDA).
 enum class OptimizerKernel { auto_, fused, foreach };
+// Whether a region of the step runs fused kernels (Transformer Engine, torch.compile) or PyTorch
+// eager ops; auto: as training.fused_elementwise. training.fused_loss is the head's region (final
+// norm and cross-entropy), which torchtitan compiles apart from the blocks or leaves eager.
+enum class Fusion { auto_, fused, eager };
 inline bool adamw_runs_foreach(OptimizerKernel k, bool fused_elementwise) {
   return k == OptimizerKernel::auto_ ? !fused_elementwise : k == OptimizerKernel::foreach;
 }
@@ -93,6 +97,7 @@ struct TrainingSpec {
   // Norms, activations, rotary, loss and optimizer as fused kernels (Megatron-LM, Transformer
   // Engine, torch.compile); false: PyTorch eager, one kernel per op (docs/formulas.md).
   bool fused_elementwise = true;
+  Fusion fused_loss = Fusion::auto_;  // the final norm and the loss; auto: as fused_elementwise
   // FP8 parameters (Megatron's --fp8-param-gather, NeMo's FP8 recipes): with fp8_mixed and fused
   // kernels, the linear weights are stored in FP8 instead of beside a cached FP8 copy.
   bool fp8_params = false;
@@ -157,6 +162,7 @@ const char* to_string(FlopsFormula v);
 const char* to_string(Finetune v);
 const char* to_string(GradReduce v);
 const char* to_string(OptimizerKernel v);
+const char* to_string(Fusion v);
 const char* to_string(UnfusedAttention v);
 const char* to_string(AttentionBackend v);
 
@@ -178,6 +184,7 @@ struct Resolved {
   bool grad_reduce_per_micro_batch = false;
   uint32_t recompute_modules = 0;  // RecomputeModule bits in force (0 unless training.recompute = selective)
   AttentionBackend attention_backend = AttentionBackend::fa2;  // never auto: the kernel that runs
+  bool fused_loss = true;          // training.fused_loss resolved
   std::vector<std::string> warnings;
 };
 

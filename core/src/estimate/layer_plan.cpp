@@ -135,6 +135,18 @@ void elementwise(const Ctx& c, uint32_t rerun_by, MemKernel k, double fwd_bytes,
 
 MemKernel norm_kernel(const ModelSpec& m) { return m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm; }
 
+// A norm's kernels over Tn·h elements: one fused kernel (read x, write y; backward reads x and dy,
+// writes dx), or RMSNorm's eager chain of fp32 ops.
+void norm_kernels(const Ctx& c, uint32_t rerun_by, bool eager_rms) {
+  const double elems = c.Tn * c.h;
+  if (eager_rms) {
+    eager_ops(c, rerun_by, elems, {c.e + 4, 8, 4, 8, 4 + c.e, 2 * c.e},  // to fp32, square, mean, scale, back, × w
+              {2 * c.e, 3 * c.e, c.e, c.e + 4, 8, 12, 4, 12, 12, 4 + c.e});  // dy·w, dy·y + sum (dw), cast, ·rsqrt, ·x + sum, square', add, cast
+  } else {
+    elementwise(c, rerun_by, norm_kernel(c.r.m), 2 * elems * c.e, 3 * elems * c.e);
+  }
+}
+
 // A norm over Tn·h elements, keeping its input: a fused norm in 16 bits; RMSNorm as the Llama
 // reference code and torchtitan write it eagerly, (x.float() · rsqrt(mean(x.float()²) + ε)).type_as(x)
 // · w, a chain of fp32 ops keeping the fp32 x.float() and, for the weight's gradient, the
@@ -148,14 +160,8 @@ void norm(const Ctx& c, const char* name, bool pre_norm) {
   o.tags = kTagOpPolicy;
   const double norm_bytes = eager_rms ? 4 + (c.r.s.training.finetune == Finetune::lora ? 0 : c.e) : c.e;
   o.saved_bytes = norm_bytes * c.tok_saved * c.h / c.rep;
-  const double elems = c.Tn * c.h;
-  if (eager_rms) {
-    eager_ops(c, kTagOpPolicy, elems, {c.e + 4, 8, 4, 8, 4 + c.e, 2 * c.e},  // to fp32, square, mean, scale, back, × w
-              {2 * c.e, 3 * c.e, c.e, c.e + 4, 8, 12, 4, 12, 12, 4 + c.e});  // dy·w, dy·y + sum (dw), cast, ·rsqrt, ·x + sum, square', add, cast
-  } else {
-    elementwise(c, kTagOpPolicy, norm_kernel(m), 2 * elems * c.e, 3 * elems * c.e);
-  }
-  if (pre_norm) c.b->memory(Pass::rerun, kTagLayernorm, norm_kernel(m), 2 * elems * c.e);
+  norm_kernels(c, kTagOpPolicy, eager_rms);
+  if (pre_norm) c.b->memory(Pass::rerun, kTagLayernorm, norm_kernel(m), 2 * c.Tn * c.h * c.e);
 }
 
 // A GEMM reading a pre-norm's output keeps it as its input, unless Megatron's layernorm module
@@ -498,33 +504,26 @@ void embedding(Ctx c, Plan& plan, bool kernels) {
   elementwise(c, 0, MemKernel::hbm_copy, 2 * c.T * c.h * c.e, 2 * c.T * c.h * c.e);
 }
 
-// Final norm, output layer and the loss. Megatron's vocab-parallel cross-entropy (and other fused
-// losses) holds the 16-bit logits and one fp32 copy: e + 4 bytes per logit. PyTorch eager
-// F.cross_entropy(logits.float()) saves log-softmax's fp32 output; its backward then allocates the
-// fp32 gradients of that output and of its input while it lives, with every layer's activations
-// still held: 12 bytes per logit (measured: docs/measurements/README.md, "Ground truth").
+// Final norm, output layer and the loss (training.fused_loss: fused kernels, or PyTorch eager ops
+// on fp32 logits), holding loss_bytes_per_logit() per logit.
 void head(Ctx c, Plan& plan, bool kernels) {
   Builder b(plan, kernels);
   c.b = &b;
   const Resolved& r = c.r;
   const ModelSpec& m = r.m;
   const double V = double(m.vocab);
+  const bool eager = !r.fused_loss;
   b.op("final_norm");
-  if (c.eager && m.norm == NormKind::rmsnorm) {
-    eager_ops(c, 0, c.Tn * c.h, {c.e + 4, 8, 4, 8, 4 + c.e, 2 * c.e}, {2 * c.e, 3 * c.e, c.e, c.e + 4, 8, 12, 4, 12, 12, 4 + c.e});
-  } else {
-    elementwise(c, 0, norm_kernel(m), 2 * c.Tn * c.h * c.e, 3 * c.Tn * c.h * c.e);
-  }
+  norm_kernels(c, 0, eager && m.norm == NormKind::rmsnorm);
   Op& out = b.op("output_layer");
   out.weight_flops = 2.0 * V * c.h;
   linear(c, c.attn_dtype, c.T, c.h, V / c.tp, 1, Fp8Input::cast, 0);  // FP8 recipes keep it in 16 bits
   Op& loss = b.op("loss");
-  const double per_logit = r.s.training.fused_elementwise ? c.e + 4 : 12.0;
-  loss.saved_bytes = per_logit * c.tok_saved * V / c.tp;
+  loss.saved_bytes = loss_bytes_per_logit(r) * c.tok_saved * V / c.tp;
   // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,
   // log-softmax's backward and the cast back.
   const double logits = c.T * V / c.tp;
-  if (c.eager) eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
+  if (eager) eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
   else elementwise(c, 0, MemKernel::cross_entropy, logits * (c.e + 8), logits * (4 + c.e));
 }
 

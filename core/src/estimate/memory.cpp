@@ -145,7 +145,7 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
                                    flights * (per_micro + autocast) + working,
                                    {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working},
                                     {"autocast_weights", autocast_weights}, {"amp_copy_bytes", amp_copy}});
-    const double per_logit = ts.fused_elementwise ? activation_bytes(r) + 4 : 12.0;
+    const double per_logit = loss_bytes_per_logit(r);
     const double logits = last_stage ? act.loss : 0;
     mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes",
                               "bytes_per_logit × s/cp × b × V / t on the last stage (fused loss: act_bytes + 4, logits + fp32 copy; "

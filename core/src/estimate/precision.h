@@ -17,6 +17,13 @@ struct OptimizerStates {
 
 inline double activation_bytes(const Resolved& r) { return r.s.training.precision == Precision::fp32 ? 4.0 : 2.0; }
 
+// Bytes per logit the loss holds at its peak. Megatron's vocab-parallel cross-entropy (and other
+// fused losses) holds the 16-bit logits and one fp32 copy: e + 4. PyTorch eager
+// F.cross_entropy(logits.float()) saves log-softmax's fp32 output, and its backward allocates the
+// fp32 gradients of that output and of its input while every layer's activations are still held:
+// 12 (measured: docs/measurements/README.md, "Ground truth").
+inline double loss_bytes_per_logit(const Resolved& r) { return r.fused_loss ? activation_bytes(r) + 4 : 12.0; }
+
 // FP8 recipes (Transformer Engine's) save each FP8 GEMM's input for its weight gradient as the
 // FP8 copy the forward made, one byte per element: the norms' FP8 outputs (LayerNormLinear,
 // LayerNormMLP), the out-projection's input, the activation's output (fc2's input) and the

@@ -149,6 +149,9 @@ std::vector<FieldInfo> make_fields() {
              "Hopper), sdpa_math PyTorch's math SDPA, eager batched GEMMs + softmax; auto: the framework's default (cudnn under fused kernels on Hopper "
              "and later, else fa2; without flash attention, unfused_attention); a named one sets flash_attention"),
       BOOL("training.fused_elementwise", s.training.fused_elementwise, "fused norm/activation/rotary/loss/optimizer kernels (false: PyTorch eager ops, their kernel times and the tensors autograd keeps)"),
+      CHOICE("training.fused_loss", s.training.fused_loss, Fusion, "auto|fused|eager",
+             "the final norm and cross-entropy as fused kernels (Megatron's vocab-parallel loss, torch.compile) or PyTorch eager ops with fp32 logits "
+             "(torchtitan compiles only the blocks); auto: as fused_elementwise"),
       BOOL("training.fp8_params", s.training.fp8_params,
            "with fp8_mixed: linear weights stored in FP8 (Megatron --fp8-param-gather, NeMo's FP8 recipes; ZeRO gathers them in FP8); false: 16-bit weights beside Transformer Engine's cached FP8 copy"),
       BOOL("training.sequence_parallel", s.training.sequence_parallel, "Megatron sequence parallelism (with tp)"),

@@ -67,6 +67,14 @@ const char* to_string(UnfusedAttention v) {
   }
   return "?";
 }
+const char* to_string(Fusion v) {
+  switch (v) {
+    case Fusion::auto_: return "auto";
+    case Fusion::fused: return "fused";
+    case Fusion::eager: return "eager";
+  }
+  return "?";
+}
 const char* to_string(CpMethod v) {
   switch (v) {
     case CpMethod::p2p: return "p2p";
@@ -404,6 +412,7 @@ Result<Resolved> resolve(const Scenario& in) {
     r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " + to_string(r.compute_dtype) + " peak of " +
                          h.gpu.name + " (" + num(peak) + " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
   if (auto st = resolve_attention_backend(r); !st) return st.error();
+  r.fused_loss = t.fused_loss == Fusion::auto_ ? t.fused_elementwise : t.fused_loss == Fusion::fused;
   if (p.tp_overlap && p.tp > 1 && !t.sequence_parallel)
     r.warnings.push_back("parallel.tp_overlap needs training.sequence_parallel (Transformer Engine's userbuffers overlap sequence parallelism's "
                          "all-gathers and reduce-scatters, Megatron-LM's --tp-comm-overlap requires it): the tensor-parallel all-reduces stay exposed");
