@@ -5,6 +5,7 @@
 
 #include "kernel_time.h"
 #include "llmc/catalog.h"
+#include "llmc/kernel_timing.h"
 #include "llmc/profile.h"
 #include "test_util.h"
 
@@ -202,7 +203,7 @@ TEST_CASE("attention head dim: softmax exponentials at the SMs' special-function
   // The datasheet rates are head dim 128's; the other head dims follow from the exponentials
   // alone. Forward within 3 %; backward within 7 % (its dS = P∘(dP − D) adds element-wise work
   // beyond the one exponential, which the model leaves out, so the head-dim-64 rate is high).
-  const AttentionTable h100 = datasheet_profile(*find_gpu("h100-sxm"), KernelSetting::isolated).attention.at("bf16");
+  const AttentionTable h100 = isolated_kernel_profile(*find_gpu("h100-sxm")).attention.at("bf16");
   const double fwd128 = attention_tflops(h100, false, 128);
   CHECK(fwd128 == doctest::Approx(0.63 * 989.4).epsilon(1e-4));  // 989.4 / 3.865 is 256 to 5 digits
   CHECK(attention_tflops(h100, false, 64) / fwd128 == doctest::Approx(497.0 / 648).epsilon(0.03));
@@ -213,12 +214,12 @@ TEST_CASE("attention head dim: softmax exponentials at the SMs' special-function
   // A100 has half H100's tensor FLOPs per exponential (2,048 vs 4,096 per clock per SM), so the
   // same matmul share of peak gives it a higher rate at head dim 128: FlashAttention-2 on A100
   // (its paper, fwd+bwd, 16k, non-causal) 203 at head dim 128, 176 at 64.
-  const AttentionTable a100 = datasheet_profile(*find_gpu("a100-sxm-80gb"), KernelSetting::isolated).attention.at("bf16");
+  const AttentionTable a100 = isolated_kernel_profile(*find_gpu("a100-sxm-80gb")).attention.at("bf16");
   auto fwd_bwd = [&](double d) { return 3.5 / (1 / attention_tflops(a100, false, d) + 2.5 / attention_tflops(a100, true, d)); };
   CHECK(fwd_bwd(128) == doctest::Approx(203).epsilon(0.07));
   CHECK(fwd_bwd(64) == doctest::Approx(176).epsilon(0.03));
   // A GPU without an exponential rate keeps head dim 128's rates at every head dim.
-  const AttentionTable mi = datasheet_profile(*find_gpu("mi300x"), KernelSetting::isolated).attention.at("bf16");
+  const AttentionTable mi = isolated_kernel_profile(*find_gpu("mi300x")).attention.at("bf16");
   CHECK(mi.exp_tera_per_s == 0);
   CHECK(attention_tflops(mi, false, 64) == doctest::Approx(0.63 * 1307.4).epsilon(1e-9));
 }
