@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "cli_io.h"
 #include "llmc/profile.h"
@@ -131,12 +132,19 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
     // The template names its records files relative to itself, wherever llmcalc runs.
     const size_t slash = a.template_file.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "" : a.template_file.substr(0, slash + 1);
+    // Each (files, profile) is validated once, however many sections show it.
+    std::map<std::pair<std::vector<std::string>, std::string>, ValidationReport> done;
     auto run = [&](const std::vector<std::string>& files, const std::string& profile) -> Result<ValidationReport> {
-      Result<ValidateOptions> opt = options_for(profile, a.only);
+      const auto key = std::make_pair(files, profile);
+      if (const auto it = done.find(key); it != done.end()) return it->second;
+      const bool profile_file = !profile.empty() && profile != "datasheet" && profile != "published" && profile != "measured";
+      Result<ValidateOptions> opt = options_for(profile_file && profile[0] != '/' ? dir + profile : profile, a.only);
       if (!opt) return opt.error();
       std::vector<std::string> paths;
       for (const std::string& f : files) paths.push_back(f.rfind('/', 0) == 0 ? f : dir + f);
-      return validate_files(paths, *opt);
+      Result<ValidationReport> r = validate_files(paths, *opt);
+      if (r) done.emplace(key, *r);
+      return r;
     };
     Result<std::string> filled = validate::fill_template(text, run);
     if (!filled) return fail(err, make_error(a.template_file + ": " + filled.error().field, filled.error().message));

@@ -66,7 +66,7 @@ ValidationRow training_row(const Record& rec, const ValidateOptions& opt, std::s
       row.notes.push_back("llmcalc's memory model says this does not fit (" + number_text(e.mem.total_bytes / 1073741824.0, "%.1f") + " of " +
                           number_text(e.mem.capacity_bytes / 1073741824.0, "%.1f") + " GiB); timed anyway");
     for (const std::string& w : e.warnings)
-      if (w.find("training.tokens not set") == std::string::npos) row.notes.push_back("llmcalc: " + w);
+      if (w.find("training.tokens not set") == std::string::npos) row.notes.push_back("estimate warns: " + w);
   }
   finish(row, c);
   return row;
