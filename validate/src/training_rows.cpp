@@ -52,11 +52,10 @@ ValidationRow training_row(const Record& rec, const ValidateOptions& opt, std::s
   row.predicted = p.value;
   row.gpu = e.r.s.hardware.gpu.id;
   row.scenario = e.r.s;
+  row.profile = pick.label;
   if (c.group == ConventionGroup::memory) {
-    row.profile = pick.label;
     row.layout = "dp" + std::to_string(e.r.s.parallel.dp) + " zero" + std::to_string(e.r.s.training.zero_stage);
   } else {
-    row.profile = pick.label;
     profiles_used.insert(row.gpu + ": " + pick.label + " — " + e.r.s.hardware.profile->description);
     row.layout = layout_text(e.r.s);
     row.step_s = e.time.step_s;
