@@ -33,6 +33,7 @@ cli_checks() {
   local cli=build/native/native/cli/llmcalc
   "$cli" estimate examples/llama3.1-405b-16k-h100.json >/dev/null || return 1
   "$cli" estimate examples/seed000-405b-on-16k-h100.json --json >/dev/null || return 1
+  "$cli" validate examples/validate-my-run.json >/dev/null || return 1
   # Bad input: exit code 2 and one line naming the field.
   local err
   err=$("$cli" estimate --model llama3.1-8b --set parallel.tp=3 2>&1 >/dev/null)

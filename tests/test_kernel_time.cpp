@@ -3,8 +3,9 @@
 // fractions; each time says which it used. Also the hierarchical all-reduce across nodes.
 #include <cmath>
 
-#include "estimate/kernel_time.h"
+#include "estimate/kernel_time.h"  // tile_efficiency, the internal wave model; kernel times through llmc/kernel_timing.h
 #include "llmc/catalog.h"
+#include "llmc/kernel_timing.h"
 #include "llmc/profile.h"
 #include "test_util.h"
 
@@ -37,18 +38,18 @@ Sets one_8b_micro_batch() {
 
 TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no table: 0.86 × the GPU's max achievable matmul") {
   const HardwareSpec hw = h100_with(gemm_profile());
-  const KernelTime at = gemm_time(KernelProfile(hw), Dtype::bf16, 8192, 8192, 8192);
-  CHECK(at.basis == KernelBasis::table);
+  const KernelTiming at = gemm_kernel_time(hw, Dtype::bf16, 8192, 8192, 8192);
+  CHECK(at.basis == "table");
   CHECK(at.s == doctest::Approx(2.0 * 8192 * 8192 * 8192 / 760e12).epsilon(1e-9));
   CHECK(at.rel_err == 0.004);
   // Between the two points (one octave from each): between their throughputs.
-  const KernelTime mid = gemm_time(KernelProfile(hw), Dtype::bf16, 5793, 5793, 5793);
+  const KernelTiming mid = gemm_kernel_time(hw, Dtype::bf16, 5793, 5793, 5793);
   const double tflops = 2.0 * 5793 * 5793 * 5793 / mid.s / 1e12;
   CHECK(tflops > 600);
   CHECK(tflops < 760);
   // Eight octaves from every point: the fit (5 µs + flops / 700 TFLOP/s), nearly unweighted.
-  const KernelTime far = gemm_time(KernelProfile(hw), Dtype::bf16, 32, 32, 1048576);
-  CHECK(far.basis == KernelBasis::fit);
+  const KernelTiming far = gemm_kernel_time(hw, Dtype::bf16, 32, 32, 1048576);
+  CHECK(far.basis == "fit");
   const double fit_s = 5e-6 + std::max(2.0 * 32 * 32 * 1048576 / 700e12, (32.0 * 1048576 * 2 + 1048576.0 * 32 * 2 + 32 * 32 * 2) / (3350e9 * 0.85));
   CHECK(far.s == doctest::Approx(fit_s).epsilon(0.01));
   // A dtype the profile has no table or fit for: 0.86 × the H100 SXM's published maximum
@@ -57,8 +58,8 @@ TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no 
   // units in 249 waves of 132 SMs.
   HardwareProfile bare = gemm_profile();
   bare.gemm.clear();
-  const KernelTime spec = gemm_time(KernelProfile(h100_with(bare)), Dtype::bf16, 8192, 8192, 8192);
-  CHECK(spec.basis == KernelBasis::spec);
+  const KernelTiming spec = gemm_kernel_time(h100_with(bare), Dtype::bf16, 8192, 8192, 8192);
+  CHECK(spec.basis == "spec");
   const double busy = 32768.0 / (249 * 132);
   CHECK(spec.s == doctest::Approx(4e-6 + 2.0 * 8192 * 8192 * 8192 / (794.5e12 * 0.86 * busy)).epsilon(1e-9));
 }
@@ -134,12 +135,12 @@ TEST_CASE("attention and memory-bound kernels: fits, and the fallbacks by kernel
   // peak) at the GEMMs' in-step share 0.86 / 0.95; causal halves the FLOPs; backward is 2.5 ×
   // forward. At head dim 128 the split into matmuls and exponentials gives back those rates (up
   // to rounding).
-  const KernelTime f = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, false);
+  const KernelTiming f = attention_kernel_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, false);
   const double fwd_flops = 4.0 * 8192 * 8192 * 16 * 128 * 0.5;
   const double in_step = 0.86 / 0.95;
-  CHECK(f.basis == KernelBasis::fit);
+  CHECK(f.basis == "fit");
   CHECK(f.s == doctest::Approx(4e-6 + fwd_flops / (989.4e12 * 0.63 * in_step)).epsilon(1e-6));
-  const KernelTime b = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, true);
+  const KernelTiming b = attention_kernel_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 1, 128, true, true);
   CHECK(b.s == doctest::Approx(4e-6 + 2.5 * fwd_flops / (989.4e12 * 0.54 * in_step)).epsilon(1e-6));
   // Forward and backward together in a step: 3.5 / (1/0.570 + 2.5/0.489) = 0.51 of peak.
   const double together = 3.5 * fwd_flops / (f.s + b.s - 8e-6) / 989.4e12;
@@ -147,14 +148,14 @@ TEST_CASE("attention and memory-bound kernels: fits, and the fallbacks by kernel
   // Streaming kernels use the copy bandwidth (datasheet 0.85 × 3350 GB/s); framework element-wise
   // kernels without a measurement 0.5 × spec.
   const double gb = 1e9;
-  CHECK(memory_time(KernelProfile(hw), MemKernel::adamw, gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.85)).epsilon(1e-9));
-  CHECK(memory_time(KernelProfile(hw), MemKernel::rmsnorm, gb).basis == KernelBasis::spec);
-  CHECK(memory_time(KernelProfile(hw), MemKernel::rmsnorm, gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.5)).epsilon(1e-9));
+  CHECK(memory_kernel_time(hw, MemKernel::adamw, gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.85)).epsilon(1e-9));
+  CHECK(memory_kernel_time(hw, MemKernel::rmsnorm, gb).basis == "spec");
+  CHECK(memory_kernel_time(hw, MemKernel::rmsnorm, gb).s == doctest::Approx(4e-6 + gb / (3350e9 * 0.5)).epsilon(1e-9));
   // A measured RMSNorm point is returned as measured.
   p.memory_bound["rmsnorm"].fit = ThroughputFit{2500, 3};
   p.memory_bound["rmsnorm"].points = {BandwidthPoint{gb, 2400, 0, 0, 0.02}};
-  const KernelTime m = memory_time(KernelProfile(h100_with(p)), MemKernel::rmsnorm, gb);
-  CHECK(m.basis == KernelBasis::table);
+  const KernelTiming m = memory_kernel_time(h100_with(p), MemKernel::rmsnorm, gb);
+  CHECK(m.basis == "table");
   CHECK(m.s == doctest::Approx(gb / 2400e9).epsilon(1e-9));
 }
 
@@ -171,13 +172,13 @@ TEST_CASE("attention table: a measured (seq_len, head_dim, mask) gives its rate 
   const HardwareSpec hw = h100_with(p);
   // Llama 3 405B at tp 8: one sequence, 16 query heads, 2 KV heads, same length and head size.
   const double fwd_flops = 4.0 * 8192 * 8192 * 16 * 128 * 0.5;
-  const KernelTime f = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, false);
-  CHECK(f.basis == KernelBasis::table);
+  const KernelTiming f = attention_kernel_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, false);
+  CHECK(f.basis == "table");
   CHECK(f.s == doctest::Approx(fwd_flops / 308e12).epsilon(1e-9));
-  const KernelTime b = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, true);
+  const KernelTiming b = attention_kernel_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 2, 128, true, true);
   CHECK(b.s == doctest::Approx(2.5 * fwd_flops / 308e12).epsilon(1e-9));
   // Between 4k and 8k: between the two rates.
-  const KernelTime mid = attention_time(KernelProfile(hw), Dtype::bf16, 1, 5793, 5793, 16, 2, 128, true, false);
+  const KernelTiming mid = attention_kernel_time(hw, Dtype::bf16, 1, 5793, 5793, 16, 2, 128, true, false);
   const double rate = 4.0 * 5793 * 5793 * 16 * 128 * 0.5 / mid.s / 1e12;
   CHECK(rate > 294);
   CHECK(rate < 308);
@@ -202,7 +203,7 @@ TEST_CASE("attention head dim: softmax exponentials at the SMs' special-function
   // The datasheet rates are head dim 128's; the other head dims follow from the exponentials
   // alone. Forward within 3 %; backward within 7 % (its dS = P∘(dP − D) adds element-wise work
   // beyond the one exponential, which the model leaves out, so the head-dim-64 rate is high).
-  const AttentionTable h100 = datasheet_profile(*find_gpu("h100-sxm"), KernelSetting::isolated).attention.at("bf16");
+  const AttentionTable h100 = isolated_kernel_profile(*find_gpu("h100-sxm")).attention.at("bf16");
   const double fwd128 = attention_tflops(h100, false, 128);
   CHECK(fwd128 == doctest::Approx(0.63 * 989.4).epsilon(1e-4));  // 989.4 / 3.865 is 256 to 5 digits
   CHECK(attention_tflops(h100, false, 64) / fwd128 == doctest::Approx(497.0 / 648).epsilon(0.03));
@@ -213,12 +214,12 @@ TEST_CASE("attention head dim: softmax exponentials at the SMs' special-function
   // A100 has half H100's tensor FLOPs per exponential (2,048 vs 4,096 per clock per SM), so the
   // same matmul share of peak gives it a higher rate at head dim 128: FlashAttention-2 on A100
   // (its paper, fwd+bwd, 16k, non-causal) 203 at head dim 128, 176 at 64.
-  const AttentionTable a100 = datasheet_profile(*find_gpu("a100-sxm-80gb"), KernelSetting::isolated).attention.at("bf16");
+  const AttentionTable a100 = isolated_kernel_profile(*find_gpu("a100-sxm-80gb")).attention.at("bf16");
   auto fwd_bwd = [&](double d) { return 3.5 / (1 / attention_tflops(a100, false, d) + 2.5 / attention_tflops(a100, true, d)); };
   CHECK(fwd_bwd(128) == doctest::Approx(203).epsilon(0.07));
   CHECK(fwd_bwd(64) == doctest::Approx(176).epsilon(0.03));
   // A GPU without an exponential rate keeps head dim 128's rates at every head dim.
-  const AttentionTable mi = datasheet_profile(*find_gpu("mi300x"), KernelSetting::isolated).attention.at("bf16");
+  const AttentionTable mi = isolated_kernel_profile(*find_gpu("mi300x")).attention.at("bf16");
   CHECK(mi.exp_tera_per_s == 0);
   CHECK(attention_tflops(mi, false, 64) == doctest::Approx(0.63 * 1307.4).epsilon(1e-9));
 }
@@ -235,10 +236,10 @@ TEST_CASE("attention table: a point's ratio to the fit is carried to other head 
   t.points = {AttentionPoint{2, 8192, 16, 16, 128, false, 1.05 * fit128, 1.05 * attention_tflops(t, true, 128), 0}};
   const HardwareSpec hw = h100_with(p);
   const double scores = 8192.0 * 8192 * 16;
-  const KernelTime at128 = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 16, 128, false, false);
-  CHECK(at128.basis == KernelBasis::table);
+  const KernelTiming at128 = attention_kernel_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 16, 128, false, false);
+  CHECK(at128.basis == "table");
   CHECK(4 * scores * 128 / at128.s / 1e12 == doctest::Approx(1.05 * fit128).epsilon(1e-9));
-  const KernelTime at64 = attention_time(KernelProfile(hw), Dtype::bf16, 1, 8192, 8192, 16, 16, 64, false, false);
+  const KernelTiming at64 = attention_kernel_time(hw, Dtype::bf16, 1, 8192, 8192, 16, 16, 64, false, false);
   CHECK(4 * scores * 64 / at64.s / 1e12 == doctest::Approx(std::sqrt(1.05) * fit64).epsilon(1e-6));
 }
 

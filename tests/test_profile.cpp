@@ -125,7 +125,7 @@ TEST_CASE("measured tables: implausible values are refused with the path and the
 }
 
 // site/profiles/h100-sxm.published.json, built by gpu/host/tools/published_profiles.cpp from the
-// kernel records of validation/public.json (the ctest published_profiles_up_to_date checks the
+// kernel records of validation/sources/public.json (the ctest published_profiles_up_to_date checks the
 // file is what the records give). Its tables carry the cited numbers and the time model reads them.
 TEST_CASE("the published H100 profile: cited kernel numbers, read by the time model") {
   Result<HardwareProfile> p = profile_from_json(source_text("site/profiles/h100-sxm.published.json"));

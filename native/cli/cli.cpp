@@ -14,7 +14,9 @@
 #include "llmc/scaling.h"
 #include "table.h"
 #include "search_cmd.h"
+#if LLMC_WITH_VALIDATE
 #include "validate_cmd.h"
+#endif
 
 namespace llmc::cli {
 namespace {
@@ -243,8 +245,10 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   prof->add_option("--gpu,-g", profile_gpu, "GPU id");
   prof->add_option("--check", profile_check, "validate this profile file");
 
+#if LLMC_WITH_VALIDATE
   ValidateArgs val_args;
   CLI::App* val = add_validate_command(app, val_args);
+#endif
 
   ScenarioArgs search_scenario;
   SearchArgs search_args;
@@ -267,7 +271,9 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   if (exp->parsed()) return cmd_explain(exp_args, keys, fields, out, err);
   if (pre->parsed()) return cmd_presets(presets_what, presets_json, out, err);
   if (prof->parsed()) return cmd_profile(profile_gpu, profile_check, out, err);
+#if LLMC_WITH_VALIDATE
   if (val->parsed()) return cmd_validate(val_args, out, err);
+#endif
   if (sea->parsed()) return cmd_search(build_scenario(search_scenario), search_args, out, err);
   if (opt->parsed()) return cmd_optimal(compute, params, deadline_days, opt_args, opt_json, out, err);
   return 1;

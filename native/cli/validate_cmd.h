@@ -1,5 +1,6 @@
-// `llmcalc validate FILE`: predictions against published runs (llmc/validate.h), as a table,
-// JSON or Markdown (scripts/validation-doc.sh writes docs/validation.md from the latter).
+// `llmcalc validate FILE...`: predictions against published runs (llmc_validate), as a table,
+// JSON or Markdown; --template fills a Markdown template (scripts/validation-doc.sh writes
+// docs/validation.md from docs/validation.md.in with it).
 #pragma once
 #include <ostream>
 #include <string>
@@ -15,9 +16,10 @@ class App;
 namespace llmc::cli {
 
 struct ValidateArgs {
-  std::string file;
-  std::string profile;  // "" or "datasheet" (the datasheet profile of every GPU), "published" (site/profiles), or a profile file
-  std::string only;     // record id prefix
+  std::vector<std::string> files;
+  std::string profile;   // "" or "datasheet" (the datasheet profile of every GPU), "published" / "measured" (site/profiles), or a profile file
+  std::string only;      // record id prefix
+  std::string template_file;  // Markdown template with {{section FILE...}} lines
   bool json = false, markdown = false;
 };
 

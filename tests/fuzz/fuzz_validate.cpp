@@ -1,29 +1,30 @@
-// libFuzzer target: bytes → llmc::validate_records() (the `llmcalc validate` record parser,
-// mapping, layout rule and conventions). Checks: no crash; a whole-file error carries a message;
-// every record is counted once (modelled + skipped = records); a skipped row names its reason;
-// a compared row's prediction and error are finite; validation_to_json() is valid JSON with no
-// null (a non-finite number).
+// libFuzzer target: bytes → llmc::validate::validate_records() (the `llmcalc validate` record
+// parser, the rule for unpublished knobs, the conventions, kernel records). Checks: no crash; a
+// whole-file error carries a message; every record is one row (modelled + skipped = records); a
+// skipped row names its reason; a compared row's prediction and error are finite;
+// validation_to_json() is valid JSON with no null (a non-finite number); the Markdown report runs.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "fuzz_common.h"
-#include "llmc/validate.h"
+#include "llmc_validate/markdown.h"
+#include "llmc_validate/validate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 16384) return 0;
   const std::string text(reinterpret_cast<const char*>(data), size);
-  llmc::ValidateOptions opt;
-  opt.max_layouts = 48;  // the search is the slow part; a few layouts per record keep inputs fast
-  llmc::Result<llmc::ValidationReport> r = llmc::validate_records(text, opt);
+  llmc::validate::ValidateOptions opt;
+  opt.max_layouts = 2000;  // the search is the slow part; a bounded space per record keeps inputs fast
+  llmc::Result<llmc::validate::ValidationReport> r = llmc::validate::validate_records(text, opt);
   if (!r) {
     if (r.error().message.empty()) llmc::fuzz::fail("validate_records() error without a message");
     return 0;
   }
-  const llmc::ValidationSummary& s = r->summary;
-  if (s.modelled + s.skipped != s.records)
+  const llmc::validate::ValidationSummary& s = r->summary;
+  if (s.modelled + s.skipped != s.records || size_t(s.records) != r->rows.size())
     llmc::fuzz::fail("modelled " + std::to_string(s.modelled) + " + skipped " + std::to_string(s.skipped) + " != records " + std::to_string(s.records));
-  for (const llmc::ValidationRow& row : r->rows) {
+  for (const llmc::validate::ValidationRow& row : r->rows) {
     if (row.status == "skipped") {
       if (row.skip_reason.empty()) llmc::fuzz::fail("skipped row without a reason: " + row.id);
       continue;
@@ -33,8 +34,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     llmc::fuzz::finite("row.step_s", row.step_s);
   }
   llmc::fuzz::finite("summary.throughput.mae", s.throughput.mae);
-  const nlohmann::json j = nlohmann::json::parse(llmc::validation_to_json(*r), nullptr, false);
+  for (const llmc::validate::FamilySummary& f : s.families) llmc::fuzz::finite("summary.families.mae", f.all.mae);
+  const nlohmann::json j = nlohmann::json::parse(llmc::validate::validation_to_json(*r), nullptr, false);
   if (j.is_discarded()) llmc::fuzz::fail("validation_to_json() wrote invalid JSON");
   llmc::fuzz::check_json_finite(j, "$");
+  (void)llmc::validate::markdown_report(*r);
   return 0;
 }

@@ -163,13 +163,9 @@ struct HardwareProfile {
 double intra_node_busbw_gbps(double link_gbps);
 double inter_node_busbw_gbps(double nic_gbps);
 
-// The rates a datasheet profile gives its tensor-core kernels (GEMMs, fused attention): those of
-// a training step, or those of the kernel benchmarked alone on the GPU (docs/formulas.md, Kernel
-// times), which `llmcalc validate` compares kernel benchmark records with.
-enum class KernelSetting { in_step, isolated };
-
-// The profile llmcalc uses when none is loaded: datasheet bandwidths with stated efficiencies.
-HardwareProfile datasheet_profile(const GpuSpec& gpu, KernelSetting setting = KernelSetting::in_step);
+// The profile llmcalc uses when none is loaded: datasheet bandwidths with stated efficiencies, its
+// kernels at their rates inside a training step (alone on the GPU: llmc/kernel_timing.h).
+HardwareProfile datasheet_profile(const GpuSpec& gpu);
 // The same, built once per GPU spec and shared: resolve() needs it on every estimate, and
 // rebuilding its tables was an eighth of an estimate's time (docs/benchmarks.md).
 std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu);

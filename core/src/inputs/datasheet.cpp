@@ -54,7 +54,10 @@ double attention_tflops(const AttentionTable& t, bool backward, double head_dim)
 }
 
 
-HardwareProfile datasheet_profile(const GpuSpec& gpu, KernelSetting setting) {
+namespace {
+
+// The datasheet profile, its tensor-core kernels at their in-step rates or alone on the GPU.
+HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated) {
   HardwareProfile p;
   p.gpu_id = gpu.id;
   p.source = "datasheet";
@@ -73,8 +76,8 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu, KernelSetting setting) {
   // peaks at fractions measured on A100 and H100 by published benchmarks; a fixed launch cost.
   if (gpu.has_mamf()) p.description += "; GEMMs from its published maximum achievable matmul TFLOP/s";
   // A kernel benchmarked alone runs kIsolatedOverInStep × its in-step rate.
-  const double alone = setting == KernelSetting::isolated ? detail::kIsolatedOverInStep : 1.0;
-  if (setting == KernelSetting::isolated)
+  const double alone = isolated ? detail::kIsolatedOverInStep : 1.0;
+  if (isolated)
     p.description += "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step 0.86)";
   const struct { const char* key; Dtype d; } gemm_dtypes[] = {{"fp32", Dtype::fp32}, {"tf32", Dtype::tf32}, {"bf16", Dtype::bf16}, {"fp16", Dtype::fp16}, {"fp8", Dtype::fp8}};
   for (const auto& [key, d] : gemm_dtypes) {
@@ -95,6 +98,11 @@ HardwareProfile datasheet_profile(const GpuSpec& gpu, KernelSetting setting) {
   p.comm_source = "busbw = 0.78 × NVLink one-way (nccl-tests 8×A100 235/300, 8×H100 ring 367/450), 0.9 × NIC; alpha 20/30 µs";
   return p;
 }
+
+}  // namespace
+
+HardwareProfile datasheet_profile(const GpuSpec& gpu) { return datasheet_profile_at(gpu, false); }
+HardwareProfile detail::datasheet_profile_isolated(const GpuSpec& gpu) { return datasheet_profile_at(gpu, true); }
 
 std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu) {
   // The last one built, per thread (estimates run on worker threads in the CLI's search and

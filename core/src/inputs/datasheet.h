@@ -107,6 +107,9 @@ std::string attention_table_key(Dtype d, AttentionBackend backend);
 // GPUs at their power cap, NCCL holding SMs; both terms slow): at head dim 128 on H100 forward
 // 0.57, backward 0.49 of peak, 0.51 for forward + backward together.
 AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed, AttentionFractions fractions = kHopperNativeAttention);
+// The datasheet profile with GEMMs and attention at their isolated rates (× kIsolatedOverInStep):
+// a kernel benchmarked alone (llmc/kernel_timing.h; hardware.cpp).
+HardwareProfile datasheet_profile_isolated(const GpuSpec& gpu);
 // Seconds of `flops` matmul work and `exps` exponentials at table `t`'s fit, launch left out.
 double attention_work_s(const AttentionTable& t, bool backward, double flops, double exps);
 // Streaming copies (HBM copy/triad, the fused multi-tensor optimizer): BabelStream copy on

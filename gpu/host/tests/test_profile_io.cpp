@@ -245,7 +245,7 @@ TEST_CASE("attention points imported from the PyTorch script's JSON") {
   // One table per backend: cuDNN's, FlashAttention-2's (SDPA's "flash"), and the unnamed one.
   REQUIRE(r->tables.size() == 3);
   REQUIRE(r->points() == 3);
-  const AttentionPoint& cudnn = r->tables.at("bf16.cudnn").at(0);
+  const llmc::AttentionPoint& cudnn = r->tables.at("bf16.cudnn").at(0);
   CHECK(cudnn.fwd_tflops == doctest::Approx(4.0 * 1024 * 1024 * 8 * 128 / 1e-3 / 1e12));
   CHECK(cudnn.bwd_tflops == doctest::Approx(cudnn.fwd_tflops));
   CHECK_FALSE(cudnn.causal);

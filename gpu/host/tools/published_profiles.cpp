@@ -1,7 +1,8 @@
 // llmc-published-profiles RECORDS.json OUT_DIR
 //
 // Builds the bundled profiles of GPUs not measured here (site/profiles/<gpu>.published.json)
-// from published kernel measurements: the kernel records of validation/public.json (GEMM,
+// from published kernel measurements: the kernel records of validation/sources/public.json, the raw
+// transcriptions that validation/public.json's records were converted from (GEMM,
 // FlashAttention, STREAM-type HBM, nccl-tests). Each profile names the records it was built
 // from; the fits are the bench's own (finalize_profile), so a published table and a measured one
 // are read by the time model the same way. docs/profile-schema.md "Published profiles".
@@ -274,6 +275,8 @@ int main(int argc, char** argv) {
       std::vector<std::string> citations;
       HardwareProfile p = build(rc, by_id, citations);
       p.citations = citations;
+      // "from" names the records file whose ids the citations list (validation/public.json holds the
+      // same records and tables in the strict format; its raw transcription is what this reads).
       p.metadata_json = json{{"assembled_by", "gpu/host/tools/published_profiles.cpp"}, {"from", "validation/public.json"}}.dump();
       const std::string text = profile_to_json(p);
       if (Result<HardwareProfile> back = profile_from_json(text); !back) throw Fail{std::string(rc.gpu) + ": " + back.error().text()};

@@ -1,0 +1,232 @@
+// The committed records (validation/*.json): counts, every record modelled, the targets
+// with their pinned misses, and the facts the records state (layouts, framework judgments).
+// Nothing is fitted per record: the validator only converts estimate()'s step time into each
+// source's metric, so these bounds move only when the time model or a profile does.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+
+#include "llmc/estimate.h"
+#include "validate_helpers.h"
+
+using namespace llmc;
+using namespace llmc::test;
+
+namespace {
+
+const char* const kFiles[] = {"public.json", "korthikanti2022.json", "nemo-h100-fp8.json", "megatron-bridge-moe-h100.json", "torchtitan-a100.json",
+                              "megatron-deepspeed-a100.json"};
+
+// A file of another framework's runs: every record modelled, and ≤ 10% mean throughput error
+// across other frameworks (the project's goal for them).
+ValidationReport other_framework_runs(const std::string& file, int records) {
+  ValidationReport r = run_text(validation_file(file));
+  CHECK(r.summary.records == records);
+  CHECK(r.summary.modelled == records);
+  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
+  CHECK(r.summary.throughput.mae <= 0.10);
+  return r;
+}
+
+bool has_judgment(const ValidationRow& x, const std::string& field) {
+  for (const validate::Judgment& j : x.judgments)
+    if (j.field == field) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("validation files: counts, and every record modelled but the NVLS one") {
+  const ValidationReport r = run_text(public_json(), bundled_options());
+  CHECK(r.summary.records == 63);
+  CHECK(r.summary.modelled == 62);  // 10 Narayanan + 3 Llama 3 + 3 Llama 2 hours + 4 FlashAttention-2 + 4 ZeRO + 38 kernel
+  CHECK(r.summary.skipped == 1);    // nccl-tests with NVLS, which is not modelled
+  CHECK(r.summary.throughput.rows == 17);
+  CHECK(r.summary.memory.rows == 4);
+  CHECK(r.summary.shown.rows == 3);
+  CHECK(r.summary.kernels.rows == 38);
+  for (const ValidationRow& x : r.rows)
+    if (x.status == "skipped") {
+      CHECK(x.id == "nccl_allreduce_h100_8gpu_azure_nvls");
+      CHECK(x.skip_field == "kernel.algorithm");
+    } else {
+      CHECK(std::isfinite(x.predicted));
+      CHECK(x.predicted > 0);
+    }
+  for (const char* file : kFiles) {
+    CAPTURE(file);
+    const ValidationReport f = run_text(validation_file(file));
+    CHECK(f.summary.modelled + (std::string(file) == "public.json" ? 1 : 0) == f.summary.records);
+  }
+}
+
+// Every training record states the two framework properties no printed table settles (the
+// attention kernel and whether the DP reduction hid behind backward) and its convention, each
+// with a reason; every record names its family and raw transcription.
+TEST_CASE("validation files: the framework judgments are explicit in every training record") {
+  std::set<std::string> families;
+  for (const char* file : kFiles) {
+    const ValidationReport r = run_text(validation_file(file));
+    const nlohmann::json raw = nlohmann::json::parse(validation_file(file));
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+      const ValidationRow& x = r.rows[i];
+      CAPTURE(x.id);
+      families.insert(x.family);
+      CHECK_FALSE(x.family.empty());
+      // The raw transcription holds the record's id, or the one it was split from (a prefix).
+      bool in_raw = false;
+      for (const nlohmann::json& rr : nlohmann::json::parse(source_text(raw.at(i).at("source").at("raw").get<std::string>())))
+        in_raw = in_raw || x.id.rfind(rr.at("id").get<std::string>(), 0) == 0;
+      CHECK(in_raw);
+      if (x.kernel || x.kind == "model_states") continue;
+      CHECK(has_judgment(x, "training.flash_attention"));
+      CHECK(has_judgment(x, "parallel.dp_overlap"));
+      CHECK(has_judgment(x, "measured.convention"));
+      CHECK(has_judgment(x, "hardware.gpu"));
+    }
+  }
+  CHECK(families.size() == 14);
+}
+
+// The targets, with the kernel time model and the datasheet profiles (what `estimate`
+// uses by default). MAE ≤ 5 % is met; no record worse than 10 % is not, for the three Llama 3 rows
+// alone (at the layout and gradient reduction Llama 3 §3.3.2 describes, llmcalc predicts Meta's
+// three 405B runs 11-13 % fast; docs/validation.md, "Why the Llama 3 rows miss the 10 % target").
+// Their miss is pinned at 13 %, so it fails if it grows, and every other row at 10 %.
+TEST_CASE("validation files: throughput MAE ≤ 5 %; every row within 10 % but Llama 3's, pinned at 13 %") {
+  const ValidationReport r = run_text(public_json());
+  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
+  CHECK(r.summary.throughput.mae <= 0.05);
+  CHECK(r.summary.throughput.max_abs_error <= 0.13);
+  CHECK(contains(r.summary.throughput.worst, "llama3_405B"));
+  CHECK_FALSE(r.summary.meets_target);
+  for (const ValidationRow& x : r.rows) {
+    if (!x.in_mae) continue;
+    CAPTURE(x.id);
+    CHECK(std::fabs(x.error) <= (x.family == "llama3" ? 0.13 : 0.10));
+  }
+}
+
+// Korthikanti et al. 2022's eight iteration times are the runs Calculon validates on (3.65 %
+// mean, 8.87 % max error in its paper). The targets hold here.
+TEST_CASE("validation files: Korthikanti 2022 iteration times within the issue's targets") {
+  const ValidationReport r = run_text(validation_file("korthikanti2022.json"));
+  CHECK(r.summary.records == 8);
+  CHECK(r.summary.throughput.rows == 8);
+  INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
+  CHECK(r.summary.throughput.mae <= 0.05);
+  CHECK(r.summary.throughput.max_abs_error <= 0.10);
+  CHECK(r.summary.meets_target);
+  const ValidationRow& x = row(r, "korthikanti2022_530B_selective");
+  CHECK(x.unit == "s");
+  CHECK(x.measured == 37.83);
+  // As published: interleaved with 3 chunks, sequence parallel, selective recompute of the attention core, no DP.
+  CHECK(x.scenario.parallel.virtual_stages == 3);
+  CHECK(x.scenario.training.sequence_parallel);
+  CHECK(x.scenario.training.recompute == Recompute::selective);
+  CHECK(x.scenario.training.recompute_modules == "core_attn");
+  CHECK(x.scenario.parallel.dp == 1);
+  CHECK_FALSE(x.scenario.training.flash_attention);
+}
+
+// Megatron-LM's sc21 run_table_1.sh runs 1.7B-18B with --DDP-impl torch (PyTorch's DDP, which
+// all-reduces buckets during the backward pass) and 39B-1T with local (after it).
+TEST_CASE("validation files: Narayanan 2021 as run_table_1.sh ran it; Llama 3 as §3.3.2 describes") {
+  const ValidationReport r = run_text(public_json());
+  const ValidationRow& small = row(r, "narayanan2021_table1_1.7B");
+  CHECK(small.convention == "megatron2021");
+  CHECK(small.layout == "tp1 pp1 v1 cp1 dp32 mb16 gbs512 zero0 rec=full sp=0 1f1b");
+  CHECK(small.scenario.model.mlp == MlpKind::gelu);  // from preset narayanan2021-1.7b
+  CHECK(small.scenario.training.precision == Precision::fp16_mixed);
+  for (const char* id : {"narayanan2021_table1_1.7B", "narayanan2021_table1_18B"}) CHECK(row(r, id).scenario.parallel.dp_overlap);
+  for (const char* id : {"narayanan2021_table1_39B", "narayanan2021_table1_1T"}) CHECK_FALSE(row(r, id).scenario.parallel.dp_overlap);
+  CHECK(row(r, "narayanan2021_table1_76B").scenario.parallel.virtual_stages == 3);  // 5 layers per chunk on 15-layer stages
+  for (const char* id : {"llama3_405B_table4_row1_8192gpus_seq8192", "llama3_405B_table4_row2_16384gpus_seq8192", "llama3_405B_table4_row3_16384gpus_seq131072"}) {
+    CAPTURE(id);
+    const ValidationRow& x = row(r, id);
+    CHECK(x.scenario.parallel.pp == 16);
+    CHECK(x.scenario.parallel.virtual_stages == 8);
+    CHECK(x.scenario.training.grad_reduce == GradReduce::step);
+    CHECK(x.scenario.training.grad_dtype == Dtype::fp32);
+    CHECK(has_note(x, "does not fit"));  // timed at the least-memory layout, marked
+  }
+  CHECK(row(r, "llama3_405B_table4_row3_16384gpus_seq131072").scenario.parallel.cp == 16);  // 8·16·16·8 = 16,384
+  // Llama 2's GPU-hours: everything but the model and the run's tokens left to the rule.
+  const ValidationRow& l2 = row(r, "gpu_hours_llama_2_70b");
+  CHECK(l2.unpublished.size() == 7);
+  CHECK(has_note(l2, "the fastest layout that fits"));
+  CHECK(l2.status == "shown");
+}
+
+TEST_CASE("validation files: NeMo / Megatron-Bridge FP8 runs on H100 within 10 % mean error") {
+  const ValidationReport r = other_framework_runs("nemo-h100-fp8.json", 9);
+  const ValidationRow& x = row(r, "nemo2407_llama2-70b_64gpu");
+  CHECK(x.convention == "tokens_per_gpu");
+  CHECK(x.scenario.training.precision == Precision::fp8_mixed);
+  CHECK(x.scenario.training.fp8_params);
+  CHECK(x.scenario.parallel.virtual_stages == 20);
+  CHECK(x.scenario.parallel.dp == 4);
+  CHECK(x.unpublished == std::vector<std::string>{"training.recompute", "training.sequence_parallel"});
+}
+
+// torchtitan's FSDP2 runs on 64 A100 80GB: eager PyTorch (fused_elementwise false), fp32 gradient
+// reduction, "selective layer" as full recompute of every second block, "selective op" as
+// selective_op.
+TEST_CASE("validation files: torchtitan FSDP2 runs on A100 within 10 % mean error, with eager element-wise kernels") {
+  const ValidationReport r = other_framework_runs("torchtitan-a100.json", 8);
+  const ValidationRow& x = row(r, "torchtitan_llama3-8b_a100x64_ac-layer");
+  CHECK_FALSE(x.scenario.training.fused_elementwise);
+  CHECK(x.scenario.training.recompute == Recompute::full);
+  CHECK(x.scenario.training.recompute_layers == 16);
+  CHECK(x.scenario.training.zero_stage == 3);
+  CHECK(row(r, "torchtitan_llama3-8b_a100x64_ac-op").scenario.training.recompute == Recompute::selective_op);
+  CHECK(row(r, "torchtitan_llama3-8b_a100x64_ac-op").scenario.training.grad_dtype == Dtype::fp32);
+  // The page's runs ran, so the tensors of each fit llmcalc's memory per GPU, eager PyTorch's
+  // extra activations included; with the 5 % fragmentation allowance all fit but Llama 2 13B
+  // without checkpointing, which llmcalc puts 4.4 % over (docs/formulas.md, eager kernels).
+  for (const ValidationRow& run_row : r.rows) {
+    CAPTURE(run_row.id);
+    const Estimate e = run_scenario(run_row.scenario);
+    CHECK(e.mem.total_bytes - e.mem.fragmentation_bytes <= e.mem.capacity_bytes);
+    CHECK(e.fits == (run_row.id != "torchtitan_llama2-13b_a100x64_ac-none"));
+  }
+  // Fused kernels (the default) would predict this run faster than the eager model does.
+  nlohmann::json recs = nlohmann::json::parse(validation_file("torchtitan-a100.json"));
+  nlohmann::json fused = recs.at(0);
+  fused["scenario"]["training"]["fused_elementwise"] = true;
+  fused.erase("judgments");
+  CHECK(only_row(fused).predicted > x.predicted * 1.05);
+}
+
+// Not a target (docs/validation.md): Megatron-DeepSpeed's 2021-22 runs are predicted 13-32 % fast,
+// Megatron-Bridge's MoE rows 27-30 % (235B) and 2-3 times (30B) fast; a change to either is a
+// change to that document's text.
+TEST_CASE("validation files: Megatron-DeepSpeed and MoE runs as docs/validation.md describes them") {
+  const ValidationReport mds = run_text(validation_file("megatron-deepspeed-a100.json"));
+  CHECK(mds.summary.modelled == 4);
+  const ValidationRow& bloom = row(mds, "bloom176b_384gpus");
+  CHECK(bloom.convention == "megatron_deepspeed");
+  CHECK(bloom.error == doctest::Approx(0.13).epsilon(0.02 / 0.13));
+  for (const char* id : {"mtnlg530b_2240gpus", "mtnlg530b_2800gpus", "mtnlg530b_3360gpus"}) {
+    CAPTURE(id);
+    CHECK(row(mds, id).convention == "step_time");
+    CHECK(row(mds, id).error > 0.26);
+    CHECK(row(mds, id).error < 0.33);
+    CHECK(row(mds, id).unpublished == std::vector<std::string>{"training.zero_stage"});
+  }
+  const ValidationReport moe = run_text(validation_file("megatron-bridge-moe-h100.json"));
+  CHECK(moe.summary.modelled == 4);
+  const ValidationRow& big = row(moe, "megatronbridge2511_qwen3-235b-a22b_256gpu");
+  CHECK(big.scenario.model.experts == 128);
+  CHECK(big.scenario.model.head_dim == 128);  // 64 heads × 128 = 8,192 ≠ hidden 4,096
+  CHECK(big.scenario.parallel.ep == 32);
+  CHECK(big.scenario.parallel.etp == 1);
+  CHECK(big.scenario.parallel.ep_overlap);
+  for (const char* id : {"megatronbridge2511_qwen3-235b-a22b_256gpu", "megatronbridge2602_qwen3-235b-a22b_256gpu"})
+    CHECK(row(moe, id).error == doctest::Approx(0.285).epsilon(0.06 / 0.285));  // +27-30 %
+  for (const char* id : {"megatronbridge2511_qwen3-30b-a3b_16gpu", "megatronbridge2602_qwen3-30b-a3b_16gpu"}) {
+    CHECK(row(moe, id).error > 0.9);
+    CHECK_FALSE(row(moe, id).scenario.parallel.ep_overlap);
+  }
+}
