@@ -46,6 +46,10 @@ struct GpuSpec {
   // only, 0 elsewhere): with sm_count it sets the rate of softmax exponentials (docs/formulas.md,
   // Kernel times, "Head dimension").
   double boost_clock_mhz = 0;
+  // Sustained SM clock ÷ the boost clock the tensor peaks are quoted at: 1, or lower under a lowered
+  // power limit (hardware.power_limit_w). The datasheet profile's compute-bound rates (GEMMs,
+  // attention, exponentials) scale with it; peak_tflops() stays the datasheet's (the MFU basis).
+  double clock_ratio = 1;
   // The citations are not kept here (every Scenario copies its GpuSpec): gpu_sources(id).
 
   double peak_tflops(Dtype d) const;

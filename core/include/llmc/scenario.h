@@ -135,6 +135,9 @@ struct HardwareSpec {
   double achieved_tflops = 0;            // sustained model TFLOP/s per GPU
   double compute_efficiency = 0;         // flat kernel efficiency; 0: from the profile
   double cuda_context_gib = 0.5;         // CUDA context + kernels resident per process (assumption)
+  // Variants of the catalog GPU (docs/formulas.md, "GPU variants"): another memory size or HBM
+  // bandwidth of the same chip, and a lowered power limit (sustained clock ∝ its cube root).
+  std::optional<double> memory_gib, hbm_tbps, power_limit_w;
   double fragmentation_fraction = 0.05;  // caching-allocator reserve beyond allocated (assumption)
   // SMs a running NCCL collective holds (one CTA per channel, not shared with compute kernels):
   // 16 on a DGX-class node (NVIDIA/nccl#689). Overlapped communication slows compute by

@@ -23,8 +23,8 @@ AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double spe
   const bool split = exp_rate > 0;
   const double fwd = split ? matmul_fraction(fractions.fwd_at_128, kAttentionFwdFlopsPerScorePerDim, fractions.peak_flops_per_exp) : fractions.fwd_at_128;
   const double bwd = split ? matmul_fraction(fractions.bwd_at_128, kAttentionBwdFlopsPerScorePerDim, fractions.peak_flops_per_exp) : fractions.bwd_at_128;
-  t.fwd_fit = ThroughputFit{peak * fwd * speed, kKernelOverheadUs};
-  t.bwd_fit = ThroughputFit{peak * bwd * speed, kKernelOverheadUs};
+  t.fwd_fit = ThroughputFit{peak * fwd * speed * gpu.clock_ratio, kKernelOverheadUs};
+  t.bwd_fit = ThroughputFit{peak * bwd * speed * gpu.clock_ratio, kKernelOverheadUs};
   t.exp_tera_per_s = exp_rate * speed;
   return t;
 }
@@ -43,7 +43,7 @@ namespace llmc {
 double GpuSpec::exp_tera_per_s() const {
   // Compute capability 7.0-9.x: the programming guide's throughput table (kernel_time.h).
   if (compute_capability < 7.0 || compute_capability >= 10.0 || sm_count <= 0 || boost_clock_mhz <= 0) return 0;
-  return double(sm_count) * detail::kExpPerClockPerSm * boost_clock_mhz * 1e-6;
+  return double(sm_count) * detail::kExpPerClockPerSm * boost_clock_mhz * clock_ratio * 1e-6;
 }
 
 double attention_tflops(const AttentionTable& t, bool backward, double head_dim) {

@@ -27,9 +27,10 @@ constexpr double kDatasheetGemmFraction = 0.75;
 // `llmcalc validate` predicts kernel benchmark records with it.
 constexpr double kIsolatedOverInStep = 0.95 / kDatasheetGemmMamfFraction;
 // The GEMM rate (TFLOP/s) of the datasheet profile for `d` on `gpu`, by the two rules above.
+// Both scale with the sustained clock (GpuSpec::clock_ratio, 1 at the GPU's own power limit).
 inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d) {
   const double mamf = gpu.mamf_tflops(d);
-  return mamf > 0 ? mamf * kDatasheetGemmMamfFraction : gpu.peak_tflops(d) * kDatasheetGemmFraction;
+  return (mamf > 0 ? mamf * kDatasheetGemmMamfFraction : gpu.peak_tflops(d) * kDatasheetGemmFraction) * gpu.clock_ratio;
 }
 // Fused attention is two kinds of work: matmuls on the tensor cores and one softmax exponential
 // per score element on the special function units (forward, and backward's recomputed P), which

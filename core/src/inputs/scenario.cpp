@@ -7,6 +7,7 @@
 
 #include "llmc/scenario.h"
 
+#include "common/detmath.h"
 #include "inputs/pipeline_split.h"
 
 namespace llmc {
@@ -202,6 +203,31 @@ Status check_model(const ModelSpec& m) {
       return make_error("model.moe_first_dense", "must be less than model.layers (" + num(m.layers) + "); got " + num(m.moe_first_dense));
   } else if (m.top_k > 0 || m.shared_experts > 0) {
     return make_error("model.experts", "model.top_k/model.shared_experts need model.experts > 0");
+  }
+  return ok_status();
+}
+
+// hardware.memory_gib / hbm_tbps / power_limit_w: a variant of the catalog GPU, written into the
+// resolved GpuSpec (so the datasheet profile is built for it). Under a power limit below the TDP
+// the SM clock settles where the power fits: dynamic power ∝ C·V²·f with the voltage scaling with
+// the frequency along the DVFS curve, so f ∝ P^(1/3) (an approximation: static and HBM power do
+// not scale). A loaded profile measured the GPU at its own clocks and bandwidth: refused there.
+Status apply_gpu_variant(HardwareSpec& h, bool profile_loaded) {
+  for (auto [key, set] : {std::pair{"hardware.memory_gib", h.memory_gib.has_value()}, {"hardware.hbm_tbps", h.hbm_tbps.has_value()},
+                          {"hardware.power_limit_w", h.power_limit_w.has_value()}})
+    if (set && profile_loaded)
+      return make_error(key, std::string("a loaded hardware profile measured ") + h.gpu.name +
+                                 " as it is; measure the variant with llmcalc-bench, or unload the profile to use the datasheet's");
+  if (h.memory_gib) h.gpu.memory_gib = *h.memory_gib;
+  if (h.hbm_tbps) h.gpu.hbm_bandwidth_gbps = *h.hbm_tbps * 1000;
+  if (h.power_limit_w) {
+    if (h.gpu.tdp_w > 0 && *h.power_limit_w > h.gpu.tdp_w)
+      return make_error("hardware.power_limit_w", "must be at most " + h.gpu.name + "'s TDP (" + num(h.gpu.tdp_w) + " W); got " + num(*h.power_limit_w));
+    if (h.gpu.tdp_w > 0 && *h.power_limit_w < 0.25 * h.gpu.tdp_w)
+      return make_error("hardware.power_limit_w", "must be at least a quarter of " + h.gpu.name + "'s TDP (" + num(0.25 * h.gpu.tdp_w) +
+                                                      " W), below which the clock no longer follows the power; got " + num(*h.power_limit_w));
+    if (h.gpu.tdp_w > 0) h.gpu.clock_ratio = detail::det_pow(*h.power_limit_w / h.gpu.tdp_w, 1.0 / 3.0);
+    h.gpu.tdp_w = *h.power_limit_w;
   }
   return ok_status();
 }
@@ -424,6 +450,7 @@ Result<Resolved> resolve(const Scenario& in) {
   if (t.flash_attention && !h.gpu.has_fused_attention())
     r.warnings.push_back("training.flash_attention: " + h.gpu.name + " runs neither FlashAttention nor cuDNN's fused attention (both need an "
                          "Ampere or newer GPU); the time assumes a fused kernel: set training.flash_attention to false for this GPU");
+  if (auto st = apply_gpu_variant(h, h.profile_loaded); !st) return st.error();
   if (h.profile_loaded && h.profile && h.profile->gpu_id != h.gpu.id)
     return make_error("hardware.profile", "the loaded profile is for " + h.profile->gpu_id + " but hardware.gpu is " + h.gpu.id);
   if (!h.profile_loaded) h.profile = shared_datasheet_profile(h.gpu);
