@@ -353,3 +353,33 @@ TEST_CASE("training.fused_loss: compiled blocks with an eager loss hold 12 bytes
   fused_loss.push_back({"training.fused_loss", "fused"});
   CHECK(run(fused_loss).mem.logits_bytes == doctest::Approx((2 + 4) * logits));
 }
+
+// LoRA: frozen matrices without an adapter need only their weight in backward (dX = dY·Wᵀ), so
+// they keep no input; the adapters' targets decide which inputs stay. QLoRA stores the frozen
+// base in 4 bits (NF4, here fp4's 0.5 bytes) and dequantises it before every GEMM.
+TEST_CASE("LoRA targets and quantised base weights") {
+  const Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"},
+                     {"training.finetune", "lora"}, {"training.seq_len", "2048"}};
+  auto with = [&](std::initializer_list<std::pair<std::string, std::string>> extra) {
+    Sets s = base;
+    for (const auto& kv : extra) s.push_back(kv);
+    return run(s);
+  };
+  const Estimate all = with({}), attn = with({{"training.lora_targets", "attention"}}), qv = with({{"training.lora_targets", "qv"}});
+  // Trainable: r·(in + out) per adapted matrix, 32 layers, r = 16, h = 4096, kv = 8 × 128.
+  const double r = 16, h = 4096, kvd = 1024, f = 14336, L = 32;
+  CHECK(qv.params.trainable == doctest::Approx(L * r * ((h + h) + (h + kvd))));
+  CHECK(attn.params.trainable == doctest::Approx(L * r * ((h + h) + 2 * (h + kvd) + (h + h))));
+  CHECK(all.params.trainable == doctest::Approx(attn.params.trainable + L * 3 * r * (h + f)));
+  // Without MLP adapters the MLP's GEMM inputs are not kept: the norm's output (2·T·h bytes) and
+  // fc2's input (2·T·f), per layer.
+  const double T = 2048;
+  CHECK(all.mem.activations_per_layer_bytes - attn.mem.activations_per_layer_bytes == doctest::Approx(2 * T * h + 2 * T * f));
+  CHECK(attn.mem.activations_per_layer_bytes == qv.mem.activations_per_layer_bytes);
+  // QLoRA: the blocks' linear weights in 4 bits; embeddings, norms and the output layer stay bf16.
+  const Estimate q4 = with({{"training.base_weight_dtype", "fp4"}});
+  CHECK(all.mem.weights_bytes - q4.mem.weights_bytes == doctest::Approx(1.5 * all.params.per_gpu_linear));
+  CHECK(q4.time.memory_bound_s > all.time.memory_bound_s);  // the dequantisation before each GEMM
+  const Error e = run_error({{"model.preset", "llama3.1-8b"}, {"training.base_weight_dtype", "fp4"}});
+  CHECK(e.field == "training.base_weight_dtype");
+}

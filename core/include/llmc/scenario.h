@@ -29,6 +29,10 @@ enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
 enum class CpMethod { p2p, all_gather, a2a };
 enum class FlopsFormula { detailed, six_nd };
 enum class Finetune { full, lora };
+// The matrices LoRA adapts (PEFT target_modules): every linear layer of the blocks (all_linear,
+// PEFT's "all-linear"; MoE: every expert), the attention projections q, k, v, o (attention), or
+// q and v only (qv, the LoRA paper's and many recipes' choice).
+enum class LoraTargets { all_linear, attention, qv };
 // When data-parallel gradients are reduced over a step of m micro-batches. micro_batch: after every
 // micro-batch's backward, into sharded gradients (DeepSpeed ZeRO-2/3, FSDP's default); step: once,
 // after the last, the others accumulating the whole gradient locally (DDP no_sync, Megatron-LM,
@@ -104,6 +108,10 @@ struct TrainingSpec {
   bool sequence_parallel = false;
   Finetune finetune = Finetune::full;
   int64_t lora_rank = 16;
+  LoraTargets lora_targets = LoraTargets::all_linear;
+  // With LoRA, the frozen base weights' storage (QLoRA: 4-bit NF4 ≈ fp4; 8-bit: int8 or fp8);
+  // unset: training.weight_dtype. Dequantised to the compute dtype before every GEMM.
+  std::optional<Dtype> base_weight_dtype;
   bool reference_model = false;         // frozen copy of the model (DPO), as seed 000 counts
   FlopsFormula flops_formula = FlopsFormula::detailed;
   bool causal_attention_flops = true;   // causal mask halves the s² term (Megatron-LM #831)
@@ -163,6 +171,7 @@ const char* to_string(Schedule v);
 const char* to_string(CpMethod v);
 const char* to_string(FlopsFormula v);
 const char* to_string(Finetune v);
+const char* to_string(LoraTargets v);
 const char* to_string(GradReduce v);
 const char* to_string(OptimizerKernel v);
 const char* to_string(Fusion v);
@@ -188,6 +197,7 @@ struct Resolved {
   uint32_t recompute_modules = 0;  // RecomputeModule bits in force (0 unless training.recompute = selective)
   AttentionBackend attention_backend = AttentionBackend::fa2;  // never auto: the kernel that runs
   bool fused_loss = true;          // training.fused_loss resolved
+  Dtype base_weight_dtype = Dtype::bf16;  // frozen LoRA base weights (weight_dtype without LoRA)
   std::vector<std::string> warnings;
 };
 

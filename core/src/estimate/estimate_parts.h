@@ -12,8 +12,8 @@
 namespace llmc::detail {
 
 ParamCounts count_params(const Resolved& r, Trace* t);
-// Trainable LoRA adapter parameters (all linear layers, rank r), in the whole model.
-double lora_params(const ModelSpec& m, int64_t rank);
+// Trainable LoRA adapter parameters (rank r, on the target matrices), in the whole model.
+double lora_params(const ModelSpec& m, int64_t rank, LoraTargets targets);
 
 // MLA's up-projections, what Megatron-core's mla_up_proj recompute re-runs: from the query latent
 // (or from h without one) to every head's Q, and from the key/value latent to every head's K

@@ -73,6 +73,12 @@ struct Ctx {
   // torch.autocast's weight casts per linear weight element and micro-batch (amp_cast_bytes).
   double amp_fwd, amp_bwd;
   double gin;                    // a saved GEMM input: 1 byte under FP8 recipes that save FP8 copies, else e
+  // LoRA: the MLP's linears carry adapters (all_linear), so keep their inputs; frozen matrices
+  // without one need only their weight in backward (dX = dY·Wᵀ). Full training: true.
+  bool mlp_trained;
+  // LoRA with quantised base weights: bytes per weight element of the dequantisation before each
+  // GEMM of the blocks (read the stored weight, write the compute-dtype copy), forward and backward.
+  double dequant;
   double T, Tn, tp, h;           // tokens per micro-batch on this rank, norm tokens, tp, hidden
   double tok_saved;              // s/cp × b: the tokens activations are kept for
   double rep;                    // sequence parallelism splits the tensors outside tp regions
@@ -85,7 +91,10 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   const auto [amp_fwd, amp_bwd] = amp_cast_bytes(r, shape.zero3_shard);
   const double T = double(shape.micro_batch) * double(ts.seq_len) / double(r.s.parallel.cp);
   const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;
+  const bool lora = ts.finetune == Finetune::lora;
+  const double base = bytes_of(r.base_weight_dtype), compute = bytes_of(r.compute_dtype);
   return Ctx{r,  nullptr,  r.compute_dtype, attn, e, !ts.fused_elementwise, amp_fwd, amp_bwd, saves_fp8_gemm_inputs(r) ? 1.0 : e,
+             !lora || ts.lora_targets == LoraTargets::all_linear, lora && base < compute ? base + compute : 0.0,
              T,  ts.sequence_parallel ? T / tp : T, tp, double(r.m.hidden),
              double(ts.seq_len) / double(r.s.parallel.cp) * double(shape.micro_batch), ts.sequence_parallel ? tp : 1.0};
 }
@@ -100,9 +109,14 @@ enum class Fp8Input { fused_into_norm, cast };
 // gradient with a fused cast-transpose (read e bytes, write two FP8 copies); a norm that outputs
 // FP8 leaves only the transpose (read 1, write 1). Weights are cast once per step (left out).
 // Under autocast each micro-batch casts the weight forward and its gradient backward.
-// `rerun_by`: the rules that run its forward kernels again in backward.
-void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by) {
+// `rerun_by`: the rules that run its forward kernels again in backward; `block`: a transformer
+// block's linear (LoRA's quantised base weights), not the output layer or the router.
+void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by, bool block = true) {
   if (!c.b->kernels() || T <= 0 || k <= 0 || n <= 0) return;
+  if (block && c.dequant > 0) {  // QLoRA-style base weights, dequantised for the forward and for backward's dX
+    c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.dequant);
+    c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.dequant);
+  }
   c.b->gemm(Pass::fwd, rerun_by, dtype, T, n, k, batch);
   if (c.amp_fwd > 0) {  // a recomputed forward casts the weight again
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.amp_fwd);
@@ -404,7 +418,7 @@ void mlp(const Ctx& c, const MlpSpec& s) {
     o.tp_window = !s.routed;
     o.weight_flops = s.flops_per_token * (gated ? 2 : 1) * h * s.width;
     if (s.dense) {  // (the router keeps the norm's output in an MoE layer)
-      keeps_norm_output(c, o);
+      if (c.mlp_trained) keeps_norm_output(c, o);
       o.saved_op_policy_bytes = e * c.tok_saved * s.width / c.tp;  // w1's output
       if (gated) o.extra_weight_flops = s.flops_per_token * h * s.width, o.extra_tags = kTagOpPolicy;
     }
@@ -415,9 +429,10 @@ void mlp(const Ctx& c, const MlpSpec& s) {
     Op& o = c.b->op(s.act);
     o.tags = kTagOpPolicy;
     const double act_mats = !gated ? 2 : c.eager ? 4 : 3;
-    o.saved_bytes = ((act_mats - 1) * e + c.gin) * s.saved_rows * s.width / s.shard;
+    const double out = c.mlp_trained ? c.gin : 0.0;  // fc2's input: for its weight gradient only
+    o.saved_bytes = ((act_mats - 1) * e + out) * s.saved_rows * s.width / s.shard;
     if (s.routed) {
-      o.dropped_bytes = c.gin * s.saved_rows * s.width / s.shard;
+      o.dropped_bytes = out * s.saved_rows * s.width / s.shard;
       o.drop_tags = kTagMoeAct;
     }
     const double elems = s.tokens * s.width / s.shard * s.batch;
@@ -449,7 +464,7 @@ void moe(const Ctx& c) {
     o.weight_flops = 2 * (h * E);
     keeps_norm_output(c, o);
     o.saved_bytes += 4 * c.tok_saved * E / c.rep;
-    linear(c, c.attn_dtype, c.T, h, E, 1, Fp8Input::cast, 0);
+    linear(c, c.attn_dtype, c.T, h, E, 1, Fp8Input::cast, 0, false);
   }
   // The tp·cp·dp ranks regroup as etp × ep × expert-data-parallel. Under balanced routing each
   // rank runs its E/ep experts (ffn split etp ways) on T·top_k·etp/tp token copies in all: the
@@ -517,7 +532,7 @@ void head(Ctx c, Plan& plan, bool kernels) {
   norm_kernels(c, 0, eager && m.norm == NormKind::rmsnorm);
   Op& out = b.op("output_layer");
   out.weight_flops = 2.0 * V * c.h;
-  linear(c, c.attn_dtype, c.T, c.h, V / c.tp, 1, Fp8Input::cast, 0);  // FP8 recipes keep it in 16 bits
+  linear(c, c.attn_dtype, c.T, c.h, V / c.tp, 1, Fp8Input::cast, 0, false);  // FP8 recipes keep it in 16 bits
   Op& loss = b.op("loss");
   loss.saved_bytes = loss_bytes_per_logit(r) * c.tok_saved * V / c.tp;
   // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,

@@ -59,11 +59,16 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   const double local_params = shard(sh.dense, sh.expert, 3);
   const double local_gemm = shard(sh.linear - sh.expert, sh.expert, 3);
   const double fp8_extra = fp8_weight_extra_bytes(r);
+  // LoRA's frozen base: the blocks' linear weights in base_weight_dtype (QLoRA: 4-bit), the rest
+  // (embeddings, norms, output layer) in weight_dtype, beside the adapters.
+  const double base_b = bytes_of(r.base_weight_dtype);
   mem.weights_bytes = tr.add("memory.per_gpu.weights_bytes",
-                             "params_local / (dp under ZeRO-3) × bytes_per_param (+ LoRA adapters) + linear_weights_local × fp8_extra_bytes", "bytes",
-                             "4, 2 or 1 bytes per parameter (fp32, 16-bit, 8-bit); ZeRO-3 shards parameters (Rajbhandari et al. 2020); FP8 copies: Transformer Engine's weight workspaces",
-                             (local_params + (lora ? tr_dense : 0)) * wb + local_gemm * fp8_extra,
-                             {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"zero_stage", double(z)}, {"dp_shard", d},
+                             "(params_local − linear_weights_local) × bytes_per_param + linear_weights_local × (base_bytes + fp8_extra_bytes) (+ LoRA adapters × bytes_per_param); "
+                             "÷ dp under ZeRO-3", "bytes",
+                             "4, 2 or 1 bytes per parameter (fp32, 16-bit, 8-bit); ZeRO-3 shards parameters (Rajbhandari et al. 2020); FP8 copies: Transformer Engine's weight workspaces; "
+                             "LoRA base weights: training.base_weight_dtype (Dettmers et al. 2023, QLoRA)",
+                             (local_params - local_gemm) * wb + local_gemm * (base_b + fp8_extra) + (lora ? tr_dense : 0) * wb,
+                             {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"base_bytes", base_b}, {"zero_stage", double(z)}, {"dp_shard", d},
                               {"linear_weights_local", local_gemm}, {"fp8_extra_bytes", fp8_extra}});
   // Autocast's 16-bit weight copies live for a forward and its backward, like activations: each
   // micro-batch in flight holds its own. They cover the output layer too (last stage: V × h / tp).

@@ -31,11 +31,13 @@ double norm_params(const ModelSpec& m) { return m.norm == NormKind::layernorm ? 
 
 }  // namespace
 
-double lora_params(const ModelSpec& m, int64_t rank) {
+double lora_params(const ModelSpec& m, int64_t rank, LoraTargets targets) {
   // LoRA (Hu et al. 2021) adds r·(in + out) per adapted matrix; PEFT "all-linear" adapts every
   // attention and MLP projection (MoE: every expert), not the embeddings or the output layer.
   const double r = static_cast<double>(rank), h = m.hidden, a = m.heads, kv = m.kv_heads, d = m.head_dim;
+  if (targets == LoraTargets::qv) return m.layers * r * ((h + a * d) + (h + kv * d));
   const double attn = r * ((h + a * d) + 2 * (h + kv * d) + (a * d + h));
+  if (targets == LoraTargets::attention) return m.layers * attn;
   const double mats = m.mlp == MlpKind::gelu ? 2 : 3;
   const double dense_mlp = mats * r * (h + m.ffn_hidden);
   const int64_t moe_layers = moe_layer_count(m);
@@ -109,7 +111,7 @@ ParamCounts count_params(const Resolved& r, Trace* t) {
     p.total = tr.add("params.total", "model.params (given; overrides the shape's count)", "params", "user input", m.params_override,
                      {{"model.params", m.params_override}, {"shape_count", derived_total}});
   }
-  p.trainable = r.s.training.finetune == Finetune::lora ? lora_params(m, r.s.training.lora_rank) : p.total;
+  p.trainable = r.s.training.finetune == Finetune::lora ? lora_params(m, r.s.training.lora_rank, r.s.training.lora_targets) : p.total;
   if (r.s.training.finetune == Finetune::lora)
     tr.add("params.trainable", "Σ over attention and MLP matrices of r·(in + out)", "params", "LoRA, Hu et al. 2021 (arXiv:2106.09685)", p.trainable,
            {{"r", double(r.s.training.lora_rank)}});

@@ -157,6 +157,11 @@ std::vector<FieldInfo> make_fields() {
       BOOL("training.sequence_parallel", s.training.sequence_parallel, "Megatron sequence parallelism (with tp)"),
       CHOICE("training.finetune", s.training.finetune, Finetune, "full|lora", "full training or LoRA adapters"),
       INT("training.lora_rank", s.training.lora_rank, 1, 65536, "LoRA rank r"),
+      CHOICE("training.lora_targets", s.training.lora_targets, LoraTargets, "all_linear|attention|qv",
+             "the matrices LoRA adapts: every linear layer (PEFT all-linear), the attention projections q,k,v,o, or q and v; frozen matrices without "
+             "an adapter keep no input for backward"),
+      OPTDTYPE("training.base_weight_dtype", s.training.base_weight_dtype,
+               "with LoRA: storage of the frozen base weights (QLoRA's NF4 as fp4, 8-bit as int8/fp8), dequantised before each GEMM (default: weight_dtype)"),
       BOOL("training.reference_model", s.training.reference_model, "keep a frozen reference model (DPO)"),
       CHOICE("training.flops_formula", s.training.flops_formula, FlopsFormula, "detailed|6nd", "FLOPs basis"),
       BOOL("training.causal_attention_flops", s.training.causal_attention_flops, "halve the attention s² FLOPs for a causal mask"),

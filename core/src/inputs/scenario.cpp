@@ -52,6 +52,14 @@ const char* to_string(Schedule v) {
 }
 const char* to_string(FlopsFormula v) { return v == FlopsFormula::six_nd ? "6nd" : "detailed"; }
 const char* to_string(Finetune v) { return v == Finetune::lora ? "lora" : "full"; }
+const char* to_string(LoraTargets v) {
+  switch (v) {
+    case LoraTargets::all_linear: return "all_linear";
+    case LoraTargets::attention: return "attention";
+    case LoraTargets::qv: return "qv";
+  }
+  return "?";
+}
 const char* to_string(OptimizerKernel v) {
   switch (v) {
     case OptimizerKernel::auto_: return "auto";
@@ -416,6 +424,10 @@ Result<Resolved> resolve(const Scenario& in) {
     return make_error("training.finetune", "LoRA needs the model shape (model.layers, model.hidden, ...), not only model.params");
 
   apply_recipe(r);
+  r.base_weight_dtype = t.base_weight_dtype.value_or(r.weight_dtype);
+  if (t.base_weight_dtype && t.finetune != Finetune::lora)
+    return make_error("training.base_weight_dtype", "is the storage of LoRA's frozen base weights; set training.finetune=lora, or training.weight_dtype for full training");
+  if (t.base_weight_dtype == Dtype::tf32) return make_error("training.base_weight_dtype", "tf32 is a compute mode, not a storage dtype; use fp32");
   if (r.s.training.optimizer == Optimizer::adam8bit) r.optimizer_state_dtype = Dtype::int8;
   if (t.fp8_params && (r.compute_dtype != Dtype::fp8 || !t.fused_elementwise))
     return make_error("training.fp8_params", std::string("FP8 parameters need training.precision=fp8_mixed with training.fused_elementwise=true (Transformer Engine); got precision ") +
