@@ -1,5 +1,6 @@
 // The input field registry (see fields.h). One row per field; ranges are the physically or
 // practically meaningful ones, and every error says field, range and the value given.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include "json_util.h"
 #include "llmc/catalog.h"
 #include "llmc/fields.h"
+#include "llmc/number_input.h"
 
 namespace llmc {
 namespace {
@@ -198,10 +200,20 @@ const FieldInfo* find_field(const std::string& key) {
 }
 
 static std::string range_text(const FieldInfo& f) {
+  // Exact bounds that parse_number() reads back: "[1, 1048576]", "[0, 1e16]", "[0.001, 1e6]".
   auto n = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return std::string(buf);
+    char buf[40];
+    if (std::fabs(v) < 1e7) {
+      std::snprintf(buf, sizeof buf, "%.15g", v);
+      return std::string(buf);
+    }
+    std::snprintf(buf, sizeof buf, "%.6e", v);  // "1.000000e+16" → "1e16"
+    std::string mant = buf, exp = mant.substr(mant.find('e') + 2);
+    mant.erase(mant.find('e'));
+    while (mant.back() == '0') mant.pop_back();
+    if (mant.back() == '.') mant.pop_back();
+    exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+    return mant + "e" + exp;
   };
   return "[" + n(f.min) + ", " + n(f.max) + "]";
 }
@@ -234,10 +246,12 @@ Status set_field(Scenario& s, const std::string& key, const std::string& text) {
     case FieldKind::number: {
       std::string t = text;
       if (key == "training.zero_stage" && t == "fsdp") t = "3";
-      char* end = nullptr;
-      const double v = std::strtod(t.c_str(), &end);
-      if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
-        return make_error(key, std::string("must be ") + (f->kind == FieldKind::integer ? "an integer" : "a number") + " in " + range_text(*f) + "; " + given);
+      // What engineers type: 1e9, 1.5T, 8k, 4Ki, 2^20, 45% (number_input.h).
+      const Result<double> parsed = parse_number(t);
+      if (!parsed)
+        return make_error(key, std::string("must be ") + (f->kind == FieldKind::integer ? "an integer" : "a number") + " in " + range_text(*f) + "; " + given + ": " +
+                                   parsed.error().message);
+      const double v = *parsed;
       if (f->kind == FieldKind::integer && v != std::floor(v))
         return make_error(key, "must be an integer in " + range_text(*f) + "; " + given);
       if (v < f->min || v > f->max)
