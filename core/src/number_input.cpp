@@ -108,6 +108,14 @@ Result<double> parse_number(const std::string& text) {
   if (s[i] == '+' || s[i] == '-') negative = s[i++] == '-';
   const auto finish = [&](double v) -> double { return v == 0 ? 0.0 : (negative ? -v : v); };
 
+  if (s.size() > i + 2 && s[i] == '0' && lower(s[i + 1]) == 'x') {
+    // Hexadecimal ("0x40", "0x1p-3"): strtod read it before this parser existed, so it still does.
+    const std::string hex = s.substr(i);
+    char* end = nullptr;
+    const double v = std::strtod(hex.c_str(), &end);
+    if (end != hex.c_str() + hex.size() || !std::isfinite(v)) return bad("not a hexadecimal number");
+    return finish(v);
+  }
   if (const size_t caret = s.find('^'); caret != std::string::npos) {
     Result<double> p = parse_power(s, i, caret, 1);
     if (!p) return p.error();

@@ -7,6 +7,7 @@
 //   2^20  10^12  2**20           an integer power
 //   45%                          a percentage: 0.45
 //   1_000_000  1,000,000         digit groups (commas only between groups of three digits)
+//   0x40                         hexadecimal (strtod's forms, read before this parser existed)
 // Letters are case-insensitive except that "e" is always the exponent; spaces may sit between the
 // number and its multiplier ("1.5 T"), and a Unicode minus (U+2212) counts as "-". Decimal
 // multipliers scale the digits exactly ("8.03B" is 8030000000, not 8.03 × 1e9 rounded twice).
