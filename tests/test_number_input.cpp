@@ -107,6 +107,9 @@ TEST_CASE("parse_number: bad text is refused with what is wrong in it") {
   CHECK(contains(why("1.5^2"), "base before '^'"));
   CHECK(contains(why("2^3k"), "exponent after '^'"));
   CHECK(contains(why("0^-1"), "negative power"));
+  CHECK(contains(why("3^-2000"), "too small"));
+  CHECK(num("3^40") == 12157665459056928801.0);
+  CHECK(num("6^-2") == 1.0 / 36);
   CHECK(contains(why("inf"), "not a number"));
   CHECK(contains(why("nan"), "not a number"));
   CHECK(num("0x10") == 16);  // strtod's hexadecimal, accepted before this parser

@@ -1,6 +1,5 @@
 // The input field registry (see fields.h). One row per field; ranges are the physically or
 // practically meaningful ones, and every error says field, range and the value given.
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -49,32 +48,40 @@ std::string choices_text(const char* choices) {
   return "one of {" + out + "}";
 }
 
+// The embed module (llmc_core_small, built with LLMC_LEAN_TEXTS) never shows help texts: it
+// leaves them out, as it leaves out the presets' citations (its size budget, docs/benchmarks.md).
+#ifdef LLMC_LEAN_TEXTS
+#define LLMC_HELP(text) ""
+#else
+#define LLMC_HELP(text) text
+#endif
+
 #define INT(KEY, EXPR, MIN, MAX, HELP)                                                                  \
-  FieldInfo{KEY, FieldKind::integer, MIN, MAX, "", HELP,                                                \
+  FieldInfo{KEY, FieldKind::integer, MIN, MAX, "", LLMC_HELP(HELP),                                                \
             [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<int64_t>(n); }, \
             [](const Scenario& s) { return fmt_int(EXPR); }}
 #define NUM(KEY, EXPR, MIN, MAX, HELP)                                                                                     \
-  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", HELP, [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
+  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", LLMC_HELP(HELP), [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
             [](const Scenario& s) { return fmt_num(EXPR); }}
 #define OPTNUM(KEY, EXPR, MIN, MAX, HELP)                                                                                  \
-  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", HELP, [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
+  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", LLMC_HELP(HELP), [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
             [](const Scenario& s) { return EXPR ? fmt_num(*EXPR) : std::string(); }}
 #define BOOL(KEY, EXPR, HELP)                                                                                        \
-  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", HELP, [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
+  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", LLMC_HELP(HELP), [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
             [](const Scenario& s) { return fmt_bool(EXPR); }}
 #define OPTBOOL(KEY, EXPR, HELP)                                                                                     \
-  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", HELP, [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
+  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", LLMC_HELP(HELP), [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
             [](const Scenario& s) { return EXPR ? fmt_bool(*EXPR) : std::string(); }}
 #define CHOICE(KEY, EXPR, TYPE, CHOICES, HELP)                                                                          \
-  FieldInfo{KEY, FieldKind::choice, 0, 0, CHOICES, HELP,                                                               \
+  FieldInfo{KEY, FieldKind::choice, 0, 0, CHOICES, LLMC_HELP(HELP),                                                               \
             [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<TYPE>(static_cast<int>(n)); }, \
             [](const Scenario& s) { return fmt_enum(EXPR); }}
 #define OPTDTYPE(KEY, EXPR, HELP)                                                                                       \
-  FieldInfo{KEY, FieldKind::choice, 0, 0, "fp32|tf32|bf16|fp16|fp8|fp4|int8", HELP,                                   \
+  FieldInfo{KEY, FieldKind::choice, 0, 0, "fp32|tf32|bf16|fp16|fp8|fp4|int8", LLMC_HELP(HELP),                                   \
             [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<Dtype>(static_cast<int>(n)); }, \
             [](const Scenario& s) { return fmt_opt_dtype(EXPR); }}
 #define TEXT(KEY, EXPR, HELP)                                                                                                  \
-  FieldInfo{KEY, FieldKind::text, 0, 0, "", HELP, [](Scenario& s, double, bool, const std::string& t) { EXPR = t; }, \
+  FieldInfo{KEY, FieldKind::text, 0, 0, "", LLMC_HELP(HELP), [](Scenario& s, double, bool, const std::string& t) { EXPR = t; }, \
             [](const Scenario& s) { return EXPR; }}
 
 constexpr double kBig = 1e7;      // sizes: hidden, ffn, vocab ...
@@ -171,7 +178,7 @@ std::vector<FieldInfo> make_fields() {
       BOOL("parallel.ep_overlap", s.parallel.ep_overlap, "overlap expert-parallel all-to-all with another micro-batch's compute (DualPipe, Megatron EP A2A overlap)"),
       // hardware
       INT("hardware.gpu_count", s.hardware.gpu_count, 0, 1e7, "GPUs (0: tp·pp·cp·dp)"),
-      FieldInfo{"hardware.gpus_per_node", FieldKind::integer, 1, 100000, "", "GPUs per node / scale-up domain (default: from GPU)",
+      FieldInfo{"hardware.gpus_per_node", FieldKind::integer, 1, 100000, "", LLMC_HELP("GPUs per node / scale-up domain (default: from GPU)"),
                 [](Scenario& s, double n, bool, const std::string&) { s.hardware.gpus_per_node = static_cast<int64_t>(n); },
                 [](const Scenario& s) { return s.hardware.gpus_per_node ? fmt_int(*s.hardware.gpus_per_node) : std::string(); }},
       OPTNUM("hardware.price_per_gpu_hour_usd", s.hardware.price_per_gpu_hour_usd, 0, 1e6, "price per GPU-hour (default: from GPU)"),
@@ -203,17 +210,10 @@ static std::string range_text(const FieldInfo& f) {
   // Exact bounds that parse_number() reads back: "[1, 1048576]", "[0, 1e16]", "[0.001, 1e6]".
   auto n = [](double v) {
     char buf[40];
-    if (std::fabs(v) < 1e7) {
-      std::snprintf(buf, sizeof buf, "%.15g", v);
-      return std::string(buf);
-    }
-    std::snprintf(buf, sizeof buf, "%.6e", v);  // "1.000000e+16" → "1e16"
-    std::string mant = buf, exp = mant.substr(mant.find('e') + 2);
-    mant.erase(mant.find('e'));
-    while (mant.back() == '0') mant.pop_back();
-    if (mant.back() == '.') mant.pop_back();
-    exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
-    return mant + "e" + exp;
+    std::snprintf(buf, sizeof buf, std::fabs(v) < 1e7 ? "%.15g" : "%.7g", v);  // 1e16 prints "1e+16": write "1e16"
+    std::string t = buf;
+    if (const size_t e = t.find("e+"); e != std::string::npos) t.erase(e + 1, t[e + 2] == '0' ? 2 : 1);
+    return t;
   };
   return "[" + n(f.min) + ", " + n(f.max) + "]";
 }

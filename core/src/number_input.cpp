@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace llmc {
@@ -16,14 +17,11 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-constexpr const char* kForms = "e.g. 1e9, 1.5T, 8k, 4Ki, 2^20 or 45%";
+#define LLMC_NUMBER_FORMS " (e.g. 1e9, 1.5T, 8k, 4Ki, 2^20 or 45%)"
 
-Error bad(const std::string& what) { return make_error("", what); }
+Error bad(std::string what) { return make_error("", std::move(what)); }
 
-// Quotes user text in a message, cut to a readable length.
-std::string quoted(const std::string& s) { return "'" + (s.size() > 40 ? s.substr(0, 40) + "..." : s) + "'"; }
-
-// "-3", "+12", "12": a small exponent, saturated at ±100000 (anything beyond is out of range anyway).
+// "-3", "+12", "12" at s[i]: a small exponent, saturated at ±100000 (beyond is out of range anyway).
 bool read_exponent(const std::string& s, size_t& i, long& out) {
   bool neg = false;
   if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
@@ -34,51 +32,59 @@ bool read_exponent(const std::string& s, size_t& i, long& out) {
   return true;
 }
 
-// The integer part's digits with their group separators removed. '_' may separate any groups;
-// ',' only groups of three after a first group of one to three ("1,000,000"), so a decimal comma
-// ("1,5") is refused rather than read as fifteen.
-Result<std::string> integer_digits(const std::string& raw) {
-  if (raw.empty()) return std::string();
-  const char sep = raw.find(',') != std::string::npos ? ',' : '_';
-  if (sep == ',' && raw.find('_') != std::string::npos) return bad("',' and '_' mixed as digit separators");
-  std::string digits;
+// Appends the digits of raw (the integer part) to `digits`, without their group separators.
+// '_' may separate any groups; ',' only groups of three after a first group of one to three
+// ("1,000,000"), so a decimal comma ("1,5") is refused rather than read as fifteen. Returns the
+// problem, or nullptr.
+const char* integer_digits(const std::string& raw, std::string& digits) {
+  const bool commas = raw.find(',') != std::string::npos;
+  if (commas && raw.find('_') != std::string::npos) return "',' and '_' mixed as digit separators";
   size_t group = 0, groups = 0;
   for (size_t i = 0; i <= raw.size(); ++i) {
-    if (i == raw.size() || raw[i] == sep) {
-      if (group == 0) return bad("a digit separator '" + std::string(1, sep) + "' without digits on both sides");
-      if (sep == ',' && ((groups == 0 && group > 3) || (groups > 0 && group != 3)))
-        return bad("',' between digits that are not groups of three (use '.' for decimals)");
-      ++groups;
-      group = 0;
+    if (i < raw.size() && is_digit(raw[i])) {
+      digits += raw[i];
+      ++group;
       continue;
     }
-    digits += raw[i];
-    ++group;
+    if (raw.empty()) break;
+    if (group == 0) return "a digit separator without digits on both sides";
+    if (commas && (groups == 0 ? group > 3 : group != 3)) return "',' between digits that are not groups of three (use '.' for decimals)";
+    ++groups;
+    group = 0;
   }
-  return digits;
+  return nullptr;
 }
 
-// "2^20", "10^12", "2**-3": an integer base to an integer power.
+// "2^20", "10^12", "2**-3": an integer base (s[start, op)) to an integer power (after op_len).
 Result<double> parse_power(const std::string& s, size_t start, size_t op, size_t op_len) {
-  const std::string base_text = s.substr(start, op - start);
-  if (base_text.empty() || base_text.size() > 9) return bad("no integer base before '^' (as in 2^20)");
-  for (char c : base_text)
-    if (!is_digit(c)) return bad("no integer base before '^' (as in 2^20)");
+  if (op == start || op - start > 9) return bad("no integer base before '^' (as in 2^20)");
+  long long base = 0;
+  for (size_t i = start; i < op; ++i) {
+    if (!is_digit(s[i])) return bad("no integer base before '^' (as in 2^20)");
+    base = base * 10 + (s[i] - '0');
+  }
   size_t i = op + op_len;
   long exponent = 0;
   if (!read_exponent(s, i, exponent) || i != s.size()) return bad("no integer exponent after '^' (as in 2^20)");
-  const double base = std::strtod(base_text.c_str(), nullptr);
   double v = 0;
   if (base == 10) {
-    v = std::strtod(("1e" + std::to_string(exponent)).c_str(), nullptr);  // correctly rounded, as 1e-3 is
+    char text[16];
+    std::snprintf(text, sizeof text, "1e%ld", exponent);
+    v = std::strtod(text, nullptr);  // correctly rounded, as 1e-3 is
   } else if (base == 0) {
     if (exponent < 0) return bad("0 to a negative power is not a number");
     v = exponent == 0 ? 1 : 0;
   } else {
-    int two = 0;  // base = odd × 2^two: the power of two part scales exactly
-    double odd = base;
-    while (std::fmod(odd, 2) == 0) odd /= 2, ++two;
-    v = std::ldexp(std::pow(odd, static_cast<double>(exponent)), static_cast<int>(std::max(-100000L, std::min(100000L, exponent * two))));
+    // base = odd × 2^two: the power of two part scales exactly (ldexp); the odd part by squaring.
+    long long odd = base;
+    int two = 0;
+    while (odd % 2 == 0) odd /= 2, ++two;
+    double p = 1, b = double(odd);
+    for (long e = exponent < 0 ? -exponent : exponent; e > 0 && std::isfinite(p); e >>= 1, b *= b)
+      if (e & 1) p *= b;
+    if (exponent < 0) p = 1 / p;
+    v = std::ldexp(p, static_cast<int>(std::max(-100000L, std::min(100000L, exponent * two))));
+    if (v == 0) return bad("too small for a number (it rounds to 0)");
   }
   if (!std::isfinite(v)) return bad("too large for a number");
   return v;
@@ -87,90 +93,66 @@ Result<double> parse_power(const std::string& s, size_t start, size_t op, size_t
 }  // namespace
 
 Result<double> parse_number(const std::string& text) {
-  // A Unicode minus (what llmcalc's own pages print) reads as '-'.
+  // Trimmed, with a Unicode minus (what llmcalc's own pages print) read as '-'.
   std::string s;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text.compare(i, 3, "\xE2\x88\x92") == 0) {
-      s += '-';
-      i += 2;
-    } else {
-      s += text[i];
-    }
+    const bool minus = text.compare(i, 3, "\xE2\x88\x92") == 0;
+    s += minus ? '-' : text[i];
+    if (minus) i += 2;
   }
-  size_t b = 0, e = s.size();
-  while (b < e && is_space(s[b])) ++b;
-  while (e > b && is_space(s[e - 1])) --e;
-  s = s.substr(b, e - b);
-  if (s.empty()) return bad(std::string("empty; expected a number (") + kForms + ")");
-
+  while (!s.empty() && is_space(s.back())) s.pop_back();
   size_t i = 0;
+  while (i < s.size() && is_space(s[i])) ++i;
+  if (i == s.size()) return bad("empty; expected a number" LLMC_NUMBER_FORMS);
+
   bool negative = false;
   if (s[i] == '+' || s[i] == '-') negative = s[i++] == '-';
-  const auto finish = [&](double v) -> double { return v == 0 ? 0.0 : (negative ? -v : v); };
-
-  if (s.size() > i + 2 && s[i] == '0' && lower(s[i + 1]) == 'x') {
+  double v = 0;
+  if (s.compare(i, 2, "0x") == 0 || s.compare(i, 2, "0X") == 0) {
     // Hexadecimal ("0x40", "0x1p-3"): strtod read it before this parser existed, so it still does.
-    const std::string hex = s.substr(i);
     char* end = nullptr;
-    const double v = std::strtod(hex.c_str(), &end);
-    if (end != hex.c_str() + hex.size() || !std::isfinite(v)) return bad("not a hexadecimal number");
-    return finish(v);
+    v = std::strtod(s.c_str() + i, &end);
+    if (end != s.c_str() + s.size() || !std::isfinite(v)) return bad("not a hexadecimal number");
+  } else if (const size_t op = s.find_first_of("^*", i); op != std::string::npos && (s[op] == '^' || s.compare(op, 2, "**") == 0)) {
+    Result<double> p = parse_power(s, i, op, s[op] == '^' ? 1 : 2);
+    if (!p) return p;
+    v = *p;
+  } else {
+    // Mantissa: integer digits (with separators), fraction digits, exponent.
+    const size_t int_start = i;
+    while (i < s.size() && (is_digit(s[i]) || s[i] == '_' || s[i] == ',')) ++i;
+    std::string digits;  // rebuilt as "INT.FRACeEXP" for strtod
+    if (const char* why = integer_digits(s.substr(int_start, i - int_start), digits)) return bad(why);
+    digits += '.';
+    for (i += i < s.size() && s[i] == '.'; i < s.size() && is_digit(s[i]); ++i) digits += s[i];
+    if (digits.size() == 1) return bad("not a number" LLMC_NUMBER_FORMS);
+    long exponent = 0;
+    if (i < s.size() && lower(s[i]) == 'e' && (++i, !read_exponent(s, i, exponent))) return bad("an exponent without digits (as in 1e9)");
+    while (i < s.size() && is_space(s[i])) ++i;
+    // Multiplier: k M G/B T P (decimal, folded into the exponent), Ki..Pi (binary), %.
+    int binary_exponent = 0;
+    const std::string rest = s.substr(i);
+    if (rest == "%") {
+      exponent -= 2;
+    } else if (!rest.empty()) {
+      const char c = lower(rest[0]);
+      if (c < 'a' || c > 'z') return bad("unexpected '" + rest + "' after the number" LLMC_NUMBER_FORMS);
+      const char* letters = "kmgtp";
+      const char* at = c == 'b' ? letters + 2 : std::strchr(letters, c);
+      const bool binary = rest.size() == 2 && lower(rest[1]) == 'i' && c != 'b';
+      if (!at || (rest.size() != 1 && !binary)) return bad("unknown multiplier '" + rest + "' (k, M, B or G, T, P; Ki, Mi, Gi, Ti, Pi; %)");
+      const int power = int(at - letters) + 1;
+      if (binary) binary_exponent = 10 * power;
+      else exponent += 3 * power;
+    }
+    char exp_text[16];
+    std::snprintf(exp_text, sizeof exp_text, "e%ld", exponent);
+    digits += exp_text;
+    v = std::ldexp(std::strtod(digits.c_str(), nullptr), binary_exponent);
+    if (!std::isfinite(v)) return bad("too large for a number");
+    if (v == 0 && digits.find_first_of("123456789") < digits.find('e')) return bad("too small for a number (it rounds to 0)");
   }
-  if (const size_t caret = s.find('^'); caret != std::string::npos) {
-    Result<double> p = parse_power(s, i, caret, 1);
-    if (!p) return p.error();
-    return finish(*p);
-  }
-  if (const size_t stars = s.find("**"); stars != std::string::npos) {
-    Result<double> p = parse_power(s, i, stars, 2);
-    if (!p) return p.error();
-    return finish(*p);
-  }
-
-  // Mantissa: integer digits (with separators), fraction digits, exponent.
-  const size_t int_start = i;
-  while (i < s.size() && (is_digit(s[i]) || s[i] == '_' || s[i] == ',')) ++i;
-  Result<std::string> int_digits = integer_digits(s.substr(int_start, i - int_start));
-  if (!int_digits) return int_digits.error();
-  std::string frac_digits;
-  if (i < s.size() && s[i] == '.') {
-    for (++i; i < s.size() && is_digit(s[i]); ++i) frac_digits += s[i];
-  }
-  if (int_digits->empty() && frac_digits.empty())
-    return bad(std::string("not a number (") + kForms + ")");
-  long exponent = 0;
-  if (i < s.size() && lower(s[i]) == 'e') {
-    ++i;
-    if (!read_exponent(s, i, exponent)) return bad("an exponent without digits (as in 1e9)");
-  }
-  while (i < s.size() && is_space(s[i])) ++i;
-
-  // Multiplier.
-  int binary_exponent = 0;
-  const std::string rest = s.substr(i);
-  if (rest == "%") {
-    exponent -= 2;
-  } else if (!rest.empty()) {
-    static const char kLetters[] = "kmgtp";  // k M G T P; "b" (billion) is G, but "Bi" is nothing
-    const char c = lower(rest[0]);
-    int power = 0;
-    for (int k = 0; kLetters[k]; ++k)
-      if ((c == 'b' ? 'g' : c) == kLetters[k]) power = k + 1;
-    const bool binary = rest.size() == 2 && lower(rest[1]) == 'i' && c != 'b';
-    if (power == 0 && !(c >= 'a' && c <= 'z')) return bad("unexpected " + quoted(rest) + " after the number (" + kForms + ")");
-    if (power == 0 || (rest.size() != 1 && !binary))
-      return bad("unknown multiplier " + quoted(rest) + " (k, M, B or G, T, P; Ki, Mi, Gi, Ti, Pi; %)");
-    if (binary) binary_exponent = 10 * power;
-    else exponent += 3 * power;
-  }
-
-  const std::string plain = (int_digits->empty() ? "0" : *int_digits) + "." + (frac_digits.empty() ? "0" : frac_digits) + "e" +
-                            std::to_string(exponent);
-  double v = std::ldexp(std::strtod(plain.c_str(), nullptr), binary_exponent);
-  if (!std::isfinite(v)) return bad("too large for a number");
-  const bool nonzero_digits = (*int_digits + frac_digits).find_first_not_of('0') != std::string::npos;
-  if (v == 0 && nonzero_digits) return bad("too small for a number (it rounds to 0)");
-  return finish(v);
+  return v == 0 ? 0.0 : (negative ? -v : v);
 }
 
 std::string number_input_text(double v) {
