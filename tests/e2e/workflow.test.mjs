@@ -193,6 +193,13 @@ test('Hugging Face config: browser paste into the box, Import in view, errors th
     dt.setData('text/plain', s);
     window.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
   }, text);
+  // SDL prevents the default of every Ctrl chord; Ctrl+V must keep it, or no paste event comes.
+  const prevented = await app.page.evaluate(() => {
+    const e = new KeyboardEvent('keydown', { key: 'v', code: 'KeyV', ctrlKey: true, bubbles: true, cancelable: true });
+    document.getElementById('canvas').dispatchEvent(e);
+    return e.defaultPrevented;
+  });
+  assert.equal(prevented, false, 'Ctrl+V keeps its default (the browser\'s paste)');
   await paste(config);
   await app.waitFrames(3);
   await app.click('Import config.json', { frames: 3 });
@@ -239,16 +246,22 @@ test('units, master weights, reset, help, a profile of another GPU, heatmap cell
   let f = await app.figures();
   assert.match(f.banner, /is for h200, not this scenario's h100-sxm: not in use/);
   await app.tab('Hardware');
-  // The loaded profiles are listed last: scroll the inputs down to them, as a person would.
+  // The profiles are at the bottom of the Hardware tab: scroll down to them, as a person would.
   const gpu = await app.widgetRect('hardware.gpu');
-  await app.page.mouse.move(gpu.x + 40, gpu.y + 200);
-  await app.page.mouse.wheel(0, 2000);
-  await app.waitFrames(3);
+  const scroll = async (dy) => {
+    await app.page.mouse.move(gpu.x + 40, gpu.y + 200);
+    for (let i = 0; i < 6; ++i) {
+      await app.page.mouse.wheel(0, dy);
+      await app.waitFrames(2);
+    }
+  };
+  await scroll(400);
   await app.click('profile-switch:h200-profile.json', { frames: 3 });
   f = await app.figures();
   assert.equal(f.gpu, 'h200');
   assert.match(f.profile, /^measured \(measured on NVIDIA H200/);
   // The GPU list names each GPU; picking one switches.
+  await scroll(-400);
   await app.click('hardware.gpu', { frames: 3 });
   await app.click('gpu:h100-sxm', { frames: 3 });
   assert.equal((await app.figures()).gpu, 'h100-sxm');

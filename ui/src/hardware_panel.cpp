@@ -17,7 +17,7 @@ namespace {
 
 std::string gpu_label(const GpuSpec& g) {
   return g.name + "  \xC2\xB7 " + format_bytes(g.memory_gib * 1073741824.0) + ", " + to_string(g.half_dtype()) + " " +
-         format_flop_rate(g.peak_tflops(g.half_dtype()) * 1e12) + "  (" + g.id + ")";
+         format_flop_rate(g.peak_tflops(g.half_dtype()) * 1e12) + " dense";
 }
 
 void select_gpu(State& st, const std::string& id) {
@@ -35,6 +35,13 @@ void gpu_picker(State& st) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   const std::string preview = g.name + "  \xC2\xB7 " + format_bytes(g.memory_gib * 1073741824.0, st.memory_units);
+  // The list as wide as its longest entry (a combo's list is otherwise as narrow as its box).
+  static float widest = 0;
+  if (widest == 0)
+    for (const std::string& id : gpu_ids())
+      if (Result<GpuSpec> spec = find_gpu(id)) widest = std::max(widest, ImGui::CalcTextSize(gpu_label(*spec).c_str()).x);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(widest + ImGui::GetStyle().WindowPadding.x * 2 + ImGui::GetStyle().ScrollbarSize, 0),
+                                      ImVec2(ImGui::GetMainViewport()->WorkSize.x, ImGui::GetMainViewport()->WorkSize.y * 0.8f));
   if (ImGui::BeginCombo("##gpu", preview.c_str(), ImGuiComboFlags_HeightLargest)) {
     for (const std::string& id : gpu_ids()) {
       Result<GpuSpec> spec = find_gpu(id);
@@ -141,6 +148,12 @@ void profile_row(State& st, int i) {
 
 void profiles_section(State& st, Platform& platform) {
   heading("Hardware profile (times the step)");
+  if (ImGui::Button("Load profile...") && platform.open_file_picker) platform.open_file_picker();
+  remember_rect(st, "Load profile");
+  ImGui::SameLine();
+  ImGui::TextDisabled("or drop a profile JSON on the page");
+  if (const auto& active = st.scenario.hardware.profile)  // set with the GPU; resolve() fills it otherwise
+    section_note(("In use: " + active->source + " (" + active->description + ")").c_str());
   const std::string gpu = st.scenario.hardware.gpu.id;
   if (ImGui::RadioButton("##datasheet", st.active_profile < 0)) {
     st.active_profile = -1;
@@ -154,7 +167,7 @@ void profiles_section(State& st, Platform& platform) {
   const struct {
     LoadedProfile::Origin origin;
     const char* title;
-  } groups[] = {{LoadedProfile::Origin::bundled, "Bundled with this site"}, {LoadedProfile::Origin::loaded, "Loaded by you"}};
+  } groups[] = {{LoadedProfile::Origin::loaded, "Loaded by you"}, {LoadedProfile::Origin::bundled, "Bundled with this site"}};
   for (const auto& group : groups) {
     bool any = false;
     for (size_t i = 0; i < st.profiles.size(); ++i) {
@@ -164,12 +177,6 @@ void profiles_section(State& st, Platform& platform) {
       profile_row(st, int(i));
     }
   }
-  if (ImGui::Button("Load profile...") && platform.open_file_picker) platform.open_file_picker();
-  remember_rect(st, "Load profile");
-  ImGui::SameLine();
-  ImGui::TextDisabled("or drop a profile JSON on the page");
-  if (const auto& active = st.scenario.hardware.profile)  // set with the GPU; resolve() fills it otherwise
-    section_note(("In use: " + active->source + " (" + active->description + ")").c_str());
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ bool contains_ci(const std::string& hay, const char* needle) {
 }
 
 struct PresetRow {
-  std::string id, label;  // label: "Llama 3.1 70B · 70.6B params"
+  std::string id, label;  // label: "Llama 3.1 70B · 70.6B" (the id in its tooltip)
 };
 
 const std::vector<PresetRow>& preset_rows() {
@@ -31,7 +31,7 @@ const std::vector<PresetRow>& preset_rows() {
     for (const std::string& id : model_preset_ids()) {
       Result<ModelPreset> p = find_model_preset(id);
       if (!p) continue;
-      out.push_back({id, p->name + (p->published_total > 0 ? " \xC2\xB7 " + format_count(p->published_total) + " params" : std::string())});
+      out.push_back({id, p->name + (p->published_total > 0 ? " \xC2\xB7 " + format_count(p->published_total) : std::string())});
     }
     return out;
   }();
@@ -51,11 +51,12 @@ void preset_picker(State& st) {
       if (!contains_ci(p.id + " " + p.label, st.preset_filter)) continue;
       const bool current = p.id == st.model_preset;
       // The current model's preset is marked (and highlighted) wherever the list is scrolled.
-      const std::string text = std::string(current ? "\xE2\x97\x8F " : "   ") + p.label + "  (" + p.id + ")";
+      const std::string text = std::string(current ? "\xE2\x97\x8F " : "   ") + p.label;
       if (ImGui::Selectable(text.c_str(), current)) {
         Scenario next = st.scenario;
         if (set_field(next, "model.preset", p.id)) set_scenario(st, next);
       }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s params (preset %s)%s", p.label.c_str(), p.id.c_str(), current ? ": the current model" : "");
       if (current && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
       remember_rect(st, "preset:" + p.id);
     }

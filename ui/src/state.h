@@ -18,7 +18,7 @@ struct Rect {
   float x = 0, y = 0, w = 0, h = 0;
 };
 
-// A hardware profile the Hardware tab offers. Origins are listed in this order, each group in
+// A hardware profile the Hardware tab offers, grouped by origin (the user's first), each group in
 // the order it arrived (bundled: site/profiles/index.json's order).
 struct LoadedProfile {
   enum class Origin { bundled, loaded };  // shipped with the site; loaded by the user (file, drop)
