@@ -20,6 +20,7 @@
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -205,6 +206,7 @@ struct WebState {
   bool announced_once = false;
   std::vector<PendingFile> pending_files;  // delivered inside the next frame
   std::vector<std::string> pending_pastes;  // clipboard text from the browser's paste events
+  std::vector<SDL_Event> deferred_keyups;   // key releases handed to ImGui one frame late (main_loop)
   bool embedded = false;
   int frame = 0;
   float rect[4] = {0, 0, 0, 0};  // llmcalc_widget_rect's result
@@ -247,8 +249,21 @@ void make_platform(llmc::ui::Platform& p) {
 
 void main_loop(void*) {
   const double t0 = emscripten_get_now();
+  // ImGui 1.86 reads key state once per frame (no input queue before 1.87): a key pressed and
+  // released between two frames (Enter on a slow frame, a scripted key press) would be lost.
+  // Such a release waits a frame, as in native/desktop/main.cpp.
+  for (const SDL_Event& up : g.deferred_keyups) ImGui_ImplSDL2_ProcessEvent(&up);
+  g.deferred_keyups.clear();
+  std::vector<SDL_Scancode> pressed_now;
   SDL_Event event;
-  while (SDL_PollEvent(&event)) ImGui_ImplSDL2_ProcessEvent(&event);
+  while (SDL_PollEvent(&event)) {
+    if (event.type == SDL_KEYDOWN) pressed_now.push_back(event.key.keysym.scancode);
+    if (event.type == SDL_KEYUP && std::find(pressed_now.begin(), pressed_now.end(), event.key.keysym.scancode) != pressed_now.end()) {
+      g.deferred_keyups.push_back(event);
+      continue;
+    }
+    ImGui_ImplSDL2_ProcessEvent(&event);
+  }
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();

@@ -156,7 +156,7 @@ test('bad input is refused in place with its reason; results say they are stale;
     assert.ok(await app.widgetRect('error:' + key), `${key}: the message is drawn`);
     await typeInto(app, key, good);
     f = await app.figures();
-    assert.equal(f.stale, false, `${key}=${good} is accepted`);
+    assert.equal(f.stale, false, `${key}=${good} is accepted (after ${JSON.stringify(bad)}): ${JSON.stringify(f.input_errors)} ${f.error}`);
   }
   const tokens = scenarioFromUrl(app.page.url()).training.tokens;
   assert.equal(tokens, 1.5e12, '"1.5T" is 1.5e12 tokens');

@@ -288,7 +288,7 @@ void App::paste_text(const std::string& text) {
 
 void App::frame(Platform& platform) {
   State& st = impl_->st;
-  st.editing_drawn = false;
+  st.editing_drawn.clear();
   if (st.dirty) {
     recompute(st);
     const std::string frag = url_fragment();

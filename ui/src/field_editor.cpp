@@ -110,26 +110,26 @@ void label_tooltip(const FieldInfo& f, const std::string& current) {
   ImGui::EndTooltip();
 }
 
-// A text box committed on Enter or focus loss. Returns true when it committed.
+// A text box committed on Enter or focus loss. Returns true when it committed. While it is being
+// edited its text lives in st.editing[key] (ImGui writes there), so a field drawn after another
+// field took the focus still commits what was typed into it.
 bool typed_box(State& st, const FieldInfo& f, const std::string& shown, const char* hint, float width) {
-  const bool editing = st.editing == f.key;
-  char local[sizeof st.edit_buf];
-  std::snprintf(local, sizeof local, "%s", shown.c_str());
-  char* buf = editing ? st.edit_buf : local;
+  const std::string key = f.key;
+  auto it = st.editing.find(key);
+  std::array<char, 256> local{};
+  std::snprintf(local.data(), local.size(), "%s", shown.c_str());
+  char* buf = it != st.editing.end() ? it->second.data() : local.data();
   ImGui::SetNextItemWidth(width);
-  ImGui::InputTextWithHint("##value", hint, buf, sizeof st.edit_buf, ImGuiInputTextFlags_AutoSelectAll);
+  ImGui::InputTextWithHint("##value", hint, buf, local.size(), ImGuiInputTextFlags_AutoSelectAll);
   bool committed = false;
-  if (ImGui::IsItemActivated() && !editing) {
-    std::memcpy(st.edit_buf, local, sizeof local);
-    st.editing = f.key;
-  }
-  if (ImGui::IsItemActive()) st.editing_drawn = true;
+  if (ImGui::IsItemActivated() && it == st.editing.end()) it = st.editing.emplace(key, local).first;  // from the next frame ImGui writes there
+  if (ImGui::IsItemActive()) st.editing_drawn.insert(key);
   if (ImGui::IsItemDeactivated()) {
     if (ImGui::IsItemDeactivatedAfterEdit()) {
-      commit(st, f, st.editing == f.key ? std::string(st.edit_buf) : std::string(buf));
+      commit(st, f, it != st.editing.end() ? std::string(it->second.data()) : std::string(buf));
       committed = true;
     }
-    if (st.editing == f.key) st.editing.clear();
+    st.editing.erase(key);
   }
   return committed;
 }
@@ -137,9 +137,14 @@ bool typed_box(State& st, const FieldInfo& f, const std::string& shown, const ch
 }  // namespace
 
 void commit_editing(State& st) {
-  if (st.editing.empty() || st.editing_drawn) return;
-  if (const FieldInfo* f = find_field(st.editing)) commit(st, *f, st.edit_buf);
-  st.editing.clear();
+  for (auto it = st.editing.begin(); it != st.editing.end();) {
+    if (st.editing_drawn.count(it->first)) {
+      ++it;
+      continue;
+    }
+    if (const FieldInfo* f = find_field(it->first)) commit(st, *f, it->second.data());
+    it = st.editing.erase(it);
+  }
 }
 
 bool field_editor(State& st, const char* key, const char* label, std::optional<double> shown_when_unset) {

@@ -2,8 +2,10 @@
 // editors, panels, results, plots, search, compare, export, ARIA text). Everything shown is read
 // from core's Estimate and its explanation terms, and formatted by core's format.h.
 #pragma once
+#include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,10 +58,10 @@ struct State {
   // Typed values that were refused: the field's message and the text as typed, shown in place
   // until corrected. The scenario keeps its last valid value meanwhile.
   std::map<std::string, std::string> field_errors, pending_text;
-  // The text field being typed into: its text is ImGui's until Enter or focus loss commits it.
-  std::string editing;
-  char edit_buf[256] = "";
-  bool editing_drawn = false;  // the editing field was drawn this frame (else its edit is committed)
+  // Text fields being typed into, by key: their text is ImGui's until Enter or focus loss commits
+  // it. Usually one; two in the frame where a click moves the focus from one field to another.
+  std::map<std::string, std::array<char, 256>> editing;
+  std::set<std::string> editing_drawn;  // drawn this frame (one that was not is committed as it is)
   std::string banner;
   bool banner_error = false;
   std::vector<LoadedProfile> profiles;
