@@ -174,6 +174,17 @@ class AppPage {
     await this.page.mouse.up();
     await this.waitFrames(frames);
   }
+  // Turn the mouse wheel over a widget (`times` notches of `dy` pixels), as a person scrolls a
+  // panel to what lies below its edge.
+  async wheelOver(id, dy, times = 6) {
+    const r = await this.widgetRect(id);
+    if (!r) throw new Error(`widget "${id}" is unknown to llmcalc_widget_rect`);
+    await this.page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+    for (let i = 0; i < times; ++i) {
+      await this.page.mouse.wheel(0, dy);
+      await this.waitFrames(2);
+    }
+  }
   // Hand a file to the app the way drag-and-drop and the file input do (site/shell.js).
   async loadFile(name, text, { frames = 2 } = {}) {
     await this.page.evaluate(([n, t]) => window.llmcalcLoadFile(n, t), [name, text]);

@@ -200,6 +200,7 @@ test('bundled profiles from site/profiles/ are offered, labelled, and selectable
   const app = await t.open('index.html');
   await app.click('tab:Hardware');
   await app.waitFrames(3);
+  await app.wheelOver('hardware.gpu_count', 400);  // the profiles are at the bottom of the tab
   const id = 'profile:bundled/h100-sxm.published.json';
   const r = await app.widgetRect(id);
   assert.ok(r, 'the bundled H100 profile is listed');

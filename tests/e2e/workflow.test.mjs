@@ -247,21 +247,13 @@ test('units, master weights, reset, help, a profile of another GPU, heatmap cell
   assert.match(f.banner, /is for h200, not this scenario's h100-sxm: not in use/);
   await app.tab('Hardware');
   // The profiles are at the bottom of the Hardware tab: scroll down to them, as a person would.
-  const gpu = await app.widgetRect('hardware.gpu');
-  const scroll = async (dy) => {
-    await app.page.mouse.move(gpu.x + 40, gpu.y + 200);
-    for (let i = 0; i < 6; ++i) {
-      await app.page.mouse.wheel(0, dy);
-      await app.waitFrames(2);
-    }
-  };
-  await scroll(400);
+  await app.wheelOver('hardware.gpu_count', 400);
   await app.click('profile-switch:h200-profile.json', { frames: 3 });
   f = await app.figures();
   assert.equal(f.gpu, 'h200');
   assert.match(f.profile, /^measured \(measured on NVIDIA H200/);
   // The GPU list names each GPU; picking one switches.
-  await scroll(-400);
+  await app.wheelOver('profile-switch:h200-profile.json', -400);
   await app.click('hardware.gpu', { frames: 3 });
   await app.click('gpu:h100-sxm', { frames: 3 });
   assert.equal((await app.figures()).gpu, 'h100-sxm');

@@ -46,39 +46,40 @@ struct Row {
   bool lower_is_better;
 };
 
+// Every cell wraps at its column's edge: on a phone the table keeps its four columns readable.
 void value_row(const Row& r) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(r.label);
+  ImGui::TextWrapped("%s", r.label);
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(r.fmt(r.a).c_str());
+  ImGui::TextWrapped("%s", r.fmt(r.a).c_str());
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(r.fmt(r.b).c_str());
+  ImGui::TextWrapped("%s", r.fmt(r.b).c_str());
   ImGui::TableNextColumn();
   const double d = r.b - r.a;
   if (d == 0) {
     ImGui::TextDisabled("same");
-    ImGui::TableNextColumn();
     return;
   }
   const bool better = r.lower_is_better ? d < 0 : d > 0;
-  const ImVec4 color = better ? ImVec4(0.45f, 0.9f, 0.45f, 1) : ImVec4(1.0f, 0.55f, 0.45f, 1);
-  ImGui::TextColored(color, "%s%s", d > 0 ? "+" : "\xE2\x88\x92", r.fmt(std::fabs(d)).c_str());
-  ImGui::TableNextColumn();
-  if (r.a != 0) ImGui::TextColored(color, "%s%s", d > 0 ? "+" : "\xE2\x88\x92", format_percent(std::fabs(d / r.a)).c_str());
+  const char* sign = d > 0 ? "+" : "\xE2\x88\x92";
+  std::string text = sign + r.fmt(std::fabs(d));
+  if (r.a != 0) text += " (" + std::string(sign) + format_percent(std::fabs(d / r.a)) + ")";
+  ImGui::PushStyleColor(ImGuiCol_Text, better ? ImVec4(0.45f, 0.9f, 0.45f, 1) : ImVec4(1.0f, 0.55f, 0.45f, 1));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
 }
 
 void text_row(const char* label, const std::string& a, const std::string& b) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(label);
+  ImGui::TextWrapped("%s", label);
   ImGui::TableNextColumn();
   ImGui::TextWrapped("%s", a.c_str());
   ImGui::TableNextColumn();
   ImGui::TextWrapped("%s", b.c_str());
   ImGui::TableNextColumn();
   if (a == b) ImGui::TextDisabled("same");
-  ImGui::TableNextColumn();
 }
 
 }  // namespace
@@ -116,12 +117,11 @@ void compare_panel(State& st) {
   const Estimate& b = *st.est;
   const MemoryUnits u = st.memory_units;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (ImGui::BeginTable("compare", 5, flags)) {
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-    ImGui::TableSetupColumn("A (pinned)", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-    ImGui::TableSetupColumn("B (current)", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-    ImGui::TableSetupColumn("B \xE2\x88\x92 A", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("change", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+  if (ImGui::BeginTable("compare", 4, flags)) {
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("A (pinned)", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableSetupColumn("B (current)", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableSetupColumn("B \xE2\x88\x92 A (change)", ImGuiTableColumnFlags_WidthStretch, 1.4f);
     ImGui::TableHeadersRow();
     text_row("model", a.r.m.name, b.r.m.name);
     text_row("GPUs", std::to_string(a.r.gpu_count) + " \xC3\x97 " + a.r.s.hardware.gpu.id, std::to_string(b.r.gpu_count) + " \xC3\x97 " + b.r.s.hardware.gpu.id);

@@ -65,7 +65,9 @@ void figure(State& st, const char* label, const char* term_key, const std::strin
 
 void heading(const char* text) {
   ImGui::Spacing();
-  ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "%s", text);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.8f, 1.0f, 1.0f));
+  ImGui::TextWrapped("%s", text);  // wrapped: a long heading on a phone is not cut
+  ImGui::PopStyleColor();
   ImGui::Separator();
 }
 
