@@ -309,7 +309,7 @@ void App::frame(Platform& platform) {
     banner(st);
     results_panel(st, platform, share);
   } else {
-    header_bar(st, platform, share);
+    header_bar(st, platform);
     banner(st);
     const float width = ImGui::GetContentRegionAvail().x;
     if (width >= kNarrowPx) {
@@ -323,15 +323,13 @@ void App::frame(Platform& platform) {
       ImGui::EndChild();
     } else if (ImGui::BeginTabBar("narrow_tabs")) {
       for (const char* tab : {"Inputs", "Outputs"}) {
-        const bool select = st.narrow_tab == tab;
-        const bool open = ImGui::BeginTabItem(tab, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
+        const bool open = ImGui::BeginTabItem(tab);
         remember_rect(st, std::string("tab:") + tab);
         if (!open) continue;
         if (tab[0] == 'I') inputs_column(st, platform);
         else outputs_column(st, platform, share);
         ImGui::EndTabItem();
       }
-      st.narrow_tab.clear();
       ImGui::EndTabBar();
     }
   }

@@ -16,6 +16,13 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
+std::string csv_field(const std::string& text) {  // RFC 4180 quoting, only where needed
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 void flatten(const ojson& j, const std::string& prefix, std::string& out) {
   if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
@@ -29,13 +36,6 @@ void flatten(const ojson& j, const std::string& prefix, std::string& out) {
 }
 
 }  // namespace
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 void save(State& st, Platform& platform, const std::string& name, const std::string& text) {
   if (!platform.save_file) return;

@@ -21,7 +21,7 @@ bool flow_button(const char* label, float right_edge) {
 
 }  // namespace
 
-void header_bar(State& st, Platform& platform, const std::string&) {
+void header_bar(State& st, Platform& platform) {
   const float right = ImGui::GetContentRegionMax().x;
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "llmcalc %s", kVersion);
   const char* tagline = "training cost, memory and time of LLMs, every number derived";

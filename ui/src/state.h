@@ -82,7 +82,6 @@ struct State {
   HeatmapRenderer* heatmap = nullptr;
   std::string announced, published;
   std::string expanded_term;  // figure whose derivation is expanded inline
-  std::string narrow_tab;     // below ~900 px: "Inputs" or "Results" (the tab selected by a link or button)
 };
 
 // True while the results are not those of the current inputs: a typed value was refused, or the
@@ -102,7 +101,6 @@ void remember_rect(State& st, const std::string& id);
 void figure(State& st, const char* label, const char* term_key, const std::string& value);
 void section_note(const char* text);
 void heading(const char* text);  // ImGui 1.86 has no SeparatorText
-void help_marker(const char* text);
 std::string render_term(const Term& t, MemoryUnits u);
 void error_text(const std::string& text);
 void stale_notice(const State& st);
@@ -142,11 +140,10 @@ std::string compare_summary(const State& st);
 
 // export.cpp
 void export_menu(State& st, Platform& platform, const char* id);  // results and scenario downloads
-std::string csv_field(const std::string& text);
 void save(State& st, Platform& platform, const std::string& name, const std::string& text);
 
 // header.cpp
-void header_bar(State& st, Platform& platform, const std::string& share_url);
+void header_bar(State& st, Platform& platform);
 void help_window(State& st);
 
 }  // namespace llmc::ui
