@@ -26,19 +26,14 @@ constexpr float kNarrowPx = 900;  // below this width inputs and results are tab
 // The model section of a scenario as JSON, to recognise a preset's model.
 std::string model_json(const Scenario& s) { return nlohmann::json::parse(scenario_to_json(s))["model"].dump(); }
 
-// The preset whose model the scenario has exactly, or "".
+// The preset whose model the scenario has exactly, or "". Only presets of the same name are
+// compared field by field (each comparison reads a preset: this runs on every recompute).
 std::string preset_of(const Scenario& s) {
-  static const std::vector<std::pair<std::string, std::string>> presets = [] {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const std::string& id : model_preset_ids()) {
-      Scenario p = default_scenario();
-      if (set_field(p, "model.preset", id)) out.emplace_back(id, model_json(p));
-    }
-    return out;
-  }();
-  const std::string mine = model_json(s);
-  for (const auto& p : presets)
-    if (p.second == mine) return p.first;
+  for (const PresetInfo& p : preset_infos()) {
+    if (p.model_name != s.model.name) continue;
+    Scenario preset = default_scenario();
+    if (set_field(preset, "model.preset", p.id) && model_json(preset) == model_json(s)) return p.id;
+  }
   return "";
 }
 
@@ -94,6 +89,16 @@ void banner(State& st) {
   ImGui::PopStyleColor();
 }
 }  // namespace
+
+const std::vector<PresetInfo>& preset_infos() {
+  static const std::vector<PresetInfo> infos = [] {
+    std::vector<PresetInfo> out;
+    for (const std::string& id : model_preset_ids())
+      if (Result<ModelPreset> p = find_model_preset(id)) out.push_back({id, p->name, p->model.name, p->published_total});
+    return out;
+  }();
+  return infos;
+}
 
 void set_banner(State& st, const std::string& text, bool error) {
   st.banner = text;

@@ -28,11 +28,8 @@ struct PresetRow {
 const std::vector<PresetRow>& preset_rows() {
   static const std::vector<PresetRow> rows = [] {
     std::vector<PresetRow> out;
-    for (const std::string& id : model_preset_ids()) {
-      Result<ModelPreset> p = find_model_preset(id);
-      if (!p) continue;
-      out.push_back({id, p->name + (p->published_total > 0 ? " \xC2\xB7 " + format_count(p->published_total) : std::string())});
-    }
+    for (const PresetInfo& p : preset_infos())
+      out.push_back({p.id, p.name + (p.published_total > 0 ? " \xC2\xB7 " + format_count(p.published_total) : std::string())});
     return out;
   }();
   return rows;

@@ -88,6 +88,14 @@ struct State {
 // scenario as a whole does not estimate.
 inline bool stale(const State& st) { return !st.field_errors.empty() || st.error.has_value(); }
 
+// The model presets, read once (each read parses its JSON): the preset list and recognising the
+// scenario's preset both use them.
+struct PresetInfo {
+  std::string id, name, model_name;  // the preset's display name; the name its model carries
+  double published_total = 0;
+};
+const std::vector<PresetInfo>& preset_infos();
+
 // app.cpp
 Scenario starting_scenario();  // what the page shows first (and "Reset" returns to)
 void recompute(State& st);
