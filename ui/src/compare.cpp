@@ -118,10 +118,10 @@ void compare_panel(State& st) {
   const MemoryUnits u = st.memory_units;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("compare", 4, flags)) {
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.2f);
     ImGui::TableSetupColumn("A (pinned)", ImGuiTableColumnFlags_WidthStretch, 1.5f);
     ImGui::TableSetupColumn("B (current)", ImGuiTableColumnFlags_WidthStretch, 1.5f);
-    ImGui::TableSetupColumn("B \xE2\x88\x92 A (change)", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    ImGui::TableSetupColumn("B \xE2\x88\x92 A", ImGuiTableColumnFlags_WidthStretch, 1.4f);
     ImGui::TableHeadersRow();
     text_row("model", a.r.m.name, b.r.m.name);
     text_row("GPUs", std::to_string(a.r.gpu_count) + " \xC3\x97 " + a.r.s.hardware.gpu.id, std::to_string(b.r.gpu_count) + " \xC3\x97 " + b.r.s.hardware.gpu.id);
