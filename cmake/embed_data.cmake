@@ -27,6 +27,17 @@ function(emit_array var dir out_var)
     # Drop line breaks and indentation (JSON strings cannot hold a raw line break, so this never
     # touches a value): ~1.5 KB less in the gzipped wasm, where the embed module has a 100 KB budget.
     string(REGEX REPLACE "\n[ ]*" "" text "${text}")
+    if(LEAN)
+      # string(JSON) writes "key" : value; keys need no spaces around the colon (a value never
+      # holds a quote followed by " : " in these files). It also writes numbers with 17 digits
+      # (989.4 as 989.39999999999998): the decimals the files have read back to the same doubles.
+      string(REPLACE "\" : " "\":" text "${text}")
+      string(REGEX REPLACE "(\\.[0-9]*[1-9])0000000+[0-9]([,}])" "\\1\\2" text "${text}")
+      foreach(d 0 1 2 3 4 5 6 7 8)
+        math(EXPR up "${d} + 1")
+        string(REGEX REPLACE "(\\.[0-9]*)${d}9999999+[0-9]([,}])" "\\1${up}\\2" text "${text}")
+      endforeach()
+    endif()
     string(APPEND body "  {\"${id}\", R\"llmcjson(${text})llmcjson\"},\n")
     math(EXPR count "${count} + 1")
   endforeach()

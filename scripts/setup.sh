@@ -6,7 +6,7 @@
 #        (ImGui + SDL2 sources from Debian source packages, SDL2 built for wasm, cached;
 #        npm ci for playwright-core).
 #   desktop: SDL2, Dear ImGui (libimgui.a with its SDL2/OpenGL3 backends), OpenGL headers and Mesa's
-#        software renderer for llmcalc-desktop; Xvfb, xdotool and ImageMagick for its test
+#        software renderer for llmcalc-desktop; the UI font (web too: DejaVu Sans + fontTools' pyftsubset); Xvfb, xdotool and ImageMagick for its test
 #        (tests/desktop/run.sh). docs/desktop.md.
 #   mpi: OpenMPI, for llmcalc-bench --mpi (preset gpu-mpi; collectives across nodes, docs/bench.md).
 #        The CUDA toolkit itself is not from Debian and not installed here (docs/bench.md).
@@ -17,8 +17,10 @@ core_pkgs=(build-essential cmake ninja-build pkg-config git python3
            doctest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
            clang libclang-rt-14-dev)
 wasm_pkgs=(emscripten nodejs)
-web_pkgs=(chromium)
-desktop_pkgs=(libsdl2-dev libimgui-dev libgl-dev libgl1-mesa-dri xvfb xdotool imagemagick)
+# The UI font (both UIs): DejaVu Sans, subset at build time by pyftsubset to the glyphs used (ui/font/).
+font_pkgs=(fonts-dejavu-core python3-fonttools fonttools)  # fonttools: the pyftsubset command
+web_pkgs=(chromium "${font_pkgs[@]}")
+desktop_pkgs=(libsdl2-dev libimgui-dev libgl-dev libgl1-mesa-dri xvfb xdotool imagemagick "${font_pkgs[@]}")
 mpi_pkgs=(libopenmpi-dev openmpi-bin)
 
 pkgs=("${core_pkgs[@]}")

@@ -5,11 +5,15 @@
 //         data-scenario='{"model": "llama3.1-8b", "hardware": {"gpu": "h100-sxm", "gpu_count": 8}}'></span>
 //
 // data-scenario may sit on the element or on any ancestor (data-llmcalc-scenario). data-format:
-// bytes | sci | days | percent | int | raw (default: a readable number). Hovering a number shows
-// its derivation (formula, inputs, source), read from the same explanation terms the calculator
-// and the CLI show. The module (llmcalc_embed.js + .wasm, ~90 KB gzipped) is loaded from the
-// folder this script came from. API: window.llmcalc.estimate(scenario) → result object,
-// window.llmcalc.explain(scenario, keyPrefix) → text, window.llmcalc.fill(root).
+// bytes | duration | days | usd | percent | flops | count | int | sci | raw; without one, the key
+// decides (…_bytes, …_s, …_days, …_usd, mfu, flops.…; else a count). Numbers are formatted by
+// llmcalc's own formatter (the calculator's: 8.03B, 51.5 ZFLOP, 66.5 GiB, $586.9k, 27.4 days);
+// memory is in GiB unless data-memory-units="gb" (on the element or an ancestor). Hovering a
+// number shows its derivation (formula, inputs, source), read from the same explanation terms
+// the calculator and the CLI show. The module (llmcalc_embed.js + .wasm, under 100 KB gzipped) is
+// loaded from the folder this script came from. API: window.llmcalc.estimate(scenario) → result
+// object, window.llmcalc.explain(scenario, keyPrefix) → text, window.llmcalc.format(value, unit,
+// memoryUnits) → text, window.llmcalc.fill(root).
 (function () {
   'use strict';
   const base = new URL('.', (document.currentScript && document.currentScript.src) || location.href);
@@ -49,22 +53,26 @@
     return cur;
   }
 
-  function format(v, fmt) {
+  // data-format (or the key's unit suffix) → the unit names of llmcalc's formatter (core format.h).
+  const UNITS = { bytes: 'bytes', duration: 's', days: 'days', usd: 'USD', percent: 'fraction', flops: 'FLOPs', count: '' };
+  function unitOf(key) {
+    if (/_bytes$/.test(key)) return 'bytes';
+    if (/_days(_low|_high)?$/.test(key)) return 'days';
+    if (/_usd(_low|_high)?$/.test(key)) return 'USD';
+    if (/_s$/.test(key)) return 's';
+    if (/(mfu|hfu|fraction)$/.test(key)) return 'fraction';
+    if (/^flops\.(?!pflop_days)/.test(key)) return 'FLOPs';
+    return '';
+  }
+
+  function format(m, v, fmt, key, memoryUnits) {
     if (typeof v === 'boolean') return v ? 'yes' : 'no';
     if (typeof v !== 'number') return String(v);
     switch (fmt) {
       case 'raw': return String(v);
       case 'int': return Math.round(v).toLocaleString('en-US');
       case 'sci': return v.toPrecision(3).replace('e+', 'e');
-      case 'percent': return (100 * v).toFixed(1) + '%';
-      case 'days': return v.toFixed(1) + ' days';
-      case 'bytes': {
-        const units = [['TB', 1e12], ['GB', 1e9], ['MB', 1e6]];
-        for (const [u, s] of units) if (Math.abs(v) >= s) return (v / s).toFixed(2) + ' ' + u;
-        return v.toFixed(0) + ' B';
-      }
-      default:
-        return Math.abs(v) >= 1e6 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toPrecision(4) : String(Number(v.toPrecision(6)));
+      default: return m.format(v, fmt in UNITS ? UNITS[fmt] : unitOf(key), memoryUnits);
     }
   }
 
@@ -77,6 +85,7 @@
 
   async function fill(root) {
     const scope = root || document;
+    const m = await load().catch(() => null);
     const els = scope.querySelectorAll('[data-llmcalc]');
     const cache = new Map();
     for (const el of els) {
@@ -101,7 +110,8 @@
         el.classList.add('llmcalc-error');
         continue;
       }
-      el.textContent = format(v, el.getAttribute('data-format'));
+      const unitsHolder = el.closest('[data-memory-units]');
+      el.textContent = m ? format(m, v, el.getAttribute('data-format'), key, unitsHolder ? unitsHolder.getAttribute('data-memory-units') : 'gib') : String(v);
       el.setAttribute('data-llmcalc-value', String(v));
       const termKey = key.endsWith('.fits') ? 'memory.per_gpu.total_bytes' : key;
       const explanation = termText(result, termKey);
@@ -110,7 +120,11 @@
     document.dispatchEvent(new CustomEvent('llmcalc:filled', { detail: { count: els.length } }));
   }
 
-  window.llmcalc = { load, estimate, explain, fill };
+  async function formatNumber(value, unit, memoryUnits) {
+    return (await load()).format(value, unit || '', memoryUnits || 'gib');
+  }
+
+  window.llmcalc = { load, estimate, explain, format: formatNumber, fill };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => fill(document));
   else fill(document);
 })();

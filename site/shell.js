@@ -5,6 +5,7 @@
 //   _llmcalc_load_file(name, text)   UTF-8 C strings; the app reads the file in its next frame
 //   _llmcalc_widget_rect(id)         pointer to 4 floats (x, y, w, h; canvas CSS pixels) or 0
 //   _llmcalc_set_embedded(flag)      compact mode
+//   _llmcalc_paste(text)             text from a paste event, for the field being edited
 (function () {
   "use strict";
 
@@ -68,17 +69,35 @@
   }
   window.llmcalcLoadFile = loadFile;  // for tests and the console
 
-  // Profiles shipped with the site (profiles/index.json): offered in the Hardware screen.
+  // Profiles shipped with the site (profiles/index.json): offered in the Hardware screen, in the
+  // index's order (fetched together, handed over once all arrived).
   function loadBundledProfiles() {
     fetch("profiles/index.json").then(function (r) { return r.ok ? r.json() : []; }).then(function (names) {
-      names.forEach(function (name) {
-        fetch("profiles/" + name).then(function (r) { return r.text(); }).then(function (text) {
-          var pn = toHeap("bundled/" + name), pt = toHeap(text);
-          try { Module._llmcalc_add_bundled_profile(pn, pt); } finally { Module._free(pn); Module._free(pt); }
-        });
+      return Promise.all(names.map(function (name) {
+        return fetch("profiles/" + name).then(function (r) { return r.text(); }).then(function (text) { return [name, text]; });
+      }));
+    }).then(function (files) {
+      files.forEach(function (f) {
+        var pn = toHeap("bundled/" + f[0]), pt = toHeap(f[1]);
+        try { Module._llmcalc_add_bundled_profile(pn, pt); } finally { Module._free(pn); Module._free(pt); }
       });
     }).catch(function (e) { console.warn("llmcalc: no bundled profiles: " + e); });
   }
+
+  // Paste from the system clipboard. A page may read it only in a paste event, which the browser
+  // fires for Ctrl+V / Cmd+V unless the key's default is prevented, and SDL prevents it for every
+  // Ctrl chord: so those keys stop here (before SDL's window listener) and the text arrives
+  // through the paste event instead.
+  window.addEventListener("keydown", function (e) {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === "v" || e.key === "V")) e.stopImmediatePropagation();
+  }, true);
+  window.addEventListener("paste", function (e) {
+    var text = e.clipboardData && e.clipboardData.getData("text/plain");
+    if (!text || !runtimeReady) return;
+    e.preventDefault();
+    var p = toHeap(text);
+    try { Module._llmcalc_paste(p); } finally { Module._free(p); }
+  });
 
   function readFile(file) {
     if (!file) return;

@@ -53,7 +53,7 @@ TEST_CASE("the issue's example keys are accepted by --set") {
 TEST_CASE("bad input: non-zero exit and one line naming field, range and value") {
   Out r = cli({"estimate", "--model", "llama3.1-8b", "--set", "training.micro_batch=0"});
   CHECK(r.code == 2);
-  CHECK(r.err == "llmcalc: error: training.micro_batch: must be an integer in [1, 1.04858e+06]; got '0'\n");
+  CHECK(r.err == "llmcalc: error: training.micro_batch: must be an integer in [1, 1048576]; got '0'\n");
   r = cli({"estimate", "--model", "llama3.1-8b", "--set", "parallel.tp=3"});
   CHECK(r.code == 2);
   CHECK(contains(r.err, "parallel.tp: model.heads (32) must be divisible by parallel.tp (3)"));

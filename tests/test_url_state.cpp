@@ -39,3 +39,31 @@ TEST_CASE("percent encoding matches encodeURIComponent for JSON") {
   CHECK(percent_encode(R"({"a": 1.5})") == "%7B%22a%22%3A%201.5%7D");
   CHECK(*percent_decode("%7B%22a%22%3A%201.5%7D") == R"({"a": 1.5})");
 }
+
+TEST_CASE("a link with a pinned scenario (Compare) carries both; links without one still read") {
+  Scenario b = scenario({{"model.preset", "llama3.1-70b"}, {"hardware.gpu_count", "256"}, {"training.zero_stage", "3"}});
+  Scenario a = scenario({{"model.preset", "llama3.1-70b"}, {"hardware.gpu_count", "256"}, {"parallel.tp", "8"}, {"training.zero_stage", "1"}});
+  const std::string frag = scenario_to_url_fragment(b, &a);
+  CHECK(frag.rfind(scenario_to_url_fragment(b) + "&a=", 0) == 0);  // the old link, then the pinned one
+  Scenario back = default_scenario();
+  std::optional<Scenario> pinned;
+  REQUIRE(apply_url_fragment(back, frag, &pinned).ok());
+  CHECK(scenario_to_json(back) == scenario_to_json(b));
+  REQUIRE(pinned.has_value());
+  CHECK(scenario_to_json(*pinned) == scenario_to_json(a));
+  // A reader that does not compare takes the scenario and ignores the pinned one.
+  Scenario plain = default_scenario();
+  REQUIRE(apply_url_fragment(plain, frag).ok());
+  CHECK(scenario_to_json(plain) == scenario_to_json(b));
+  // An old link (no "a=") leaves nothing pinned.
+  REQUIRE(apply_url_fragment(back, scenario_to_url_fragment(b), &pinned).ok());
+  CHECK_FALSE(pinned.has_value());
+  // A bad pinned part is refused, naming it, and changes neither scenario.
+  pinned = a;
+  const std::string before = scenario_to_json(back);
+  Status st = apply_url_fragment(back, scenario_to_url_fragment(b) + "&a=" + percent_encode(R"({"parallel": {"tp": 0}})"), &pinned);
+  CHECK(st.error().field == "URL state (pinned A): parallel.tp");
+  CHECK(scenario_to_json(back) == before);
+  CHECK(scenario_to_json(*pinned) == scenario_to_json(a));
+  CHECK(contains(apply_url_fragment(back, scenario_to_url_fragment(b) + "&x=1").error().message, "expected '&a="));
+}

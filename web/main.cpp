@@ -15,10 +15,12 @@
 #include <GLES3/gl3.h>
 #include <SDL.h>
 #include <emscripten.h>
+#include <emscripten/html5.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -119,6 +121,39 @@ EM_JS(void, js_announce, (const char* text), {
   if (el && el.textContent !== s) el.textContent = s;
 });
 
+// The results as exact numbers (JSON) in <body data-llmcalc-figures>: for tests and scripts, so
+// the live region's text is words only.
+EM_JS(void, js_publish_figures, (const char* json), {
+  document.body.setAttribute('data-llmcalc-figures', UTF8ToString(json));
+});
+
+// An export: the text as a file the browser downloads (a Blob behind a temporary link).
+EM_JS(void, js_save_file, (const char* name, const char* text), {
+  try {
+    var n = UTF8ToString(name);
+    var type = n.slice(-4) === '.csv' ? 'text/csv' : 'application/json';
+    var url = URL.createObjectURL(new Blob([UTF8ToString(text)], {type: type + ';charset=utf-8'}));
+    var a = document.createElement('a');
+    a.href = url;
+    a.download = n;
+    document.body.appendChild(a);
+    a.click();
+    document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+  } catch (e) {
+    console.warn('llmcalc: download failed: ' + e);
+  }
+});
+
+// A documentation page in a new tab (relative to the page).
+EM_JS(void, js_open_url, (const char* url), {
+  try {
+    window.open(UTF8ToString(url), '_blank', 'noopener');
+  } catch (e) {
+    console.warn('llmcalc: cannot open ' + UTF8ToString(url) + ': ' + e);
+  }
+});
+
 // Called once per rendered frame: Module.llmcalcFrame counts frames (tests wait on it),
 // Module.llmcalcFrameMs keeps the CPU milliseconds of the last 600 frames; the first
 // frame also hides the loading message, records Module.llmcalcFirstFrameMs (performance.now()),
@@ -170,6 +205,8 @@ struct WebState {
   std::string last_announcement;
   bool announced_once = false;
   std::vector<PendingFile> pending_files;  // delivered inside the next frame
+  std::vector<std::string> pending_pastes;  // clipboard text from the browser's paste events
+  std::vector<SDL_Event> deferred_keyups;   // key releases handed to ImGui one frame late (main_loop)
   bool embedded = false;
   int frame = 0;
   float rect[4] = {0, 0, 0, 0};  // llmcalc_widget_rect's result
@@ -178,7 +215,7 @@ struct WebState {
 WebState g;
 
 // ImGui's own clipboard (Ctrl+C in a text field, ImGui::SetClipboardText) also reaches the system
-// clipboard. Paste stays inside the page (SDL keeps its own copy; browsers read asynchronously).
+// clipboard. Pasting from it comes through the browser's paste event (llmcalc_paste below).
 void (*g_sdl_set_clipboard)(void*, const char*) = nullptr;
 void set_clipboard_text(void* user, const char* text) {
   if (g_sdl_set_clipboard) g_sdl_set_clipboard(user, text);
@@ -195,6 +232,12 @@ void make_platform(llmc::ui::Platform& p) {
   p.open_file_picker = [] { js_open_file_picker(); };
   p.store = [](const std::string& k, const std::string& v) { js_store(k.c_str(), v.c_str()); };
   p.load = [](const std::string& k) { return take_js_string(js_load(k.c_str())); };
+  p.publish_figures = [](const std::string& json) { js_publish_figures(json.c_str()); };
+  p.save_file = [](const std::string& name, const std::string& text) {
+    js_save_file(name.c_str(), text.c_str());
+    return "Downloaded " + name + " (your browser's downloads).";
+  };
+  p.open_url = [](const std::string& url) { js_open_url(url.c_str()); };
   p.announce = [](const std::string& text) {
     // The live region changes only when the text does (screen readers speak every change).
     if (g.announced_once && text == g.last_announcement) return;
@@ -206,11 +249,29 @@ void make_platform(llmc::ui::Platform& p) {
 
 void main_loop(void*) {
   const double t0 = emscripten_get_now();
+  // ImGui 1.86 reads key state once per frame (no input queue before 1.87): a key pressed and
+  // released between two frames (Enter on a slow frame, a scripted key press) would be lost.
+  // Such a release waits a frame, as in native/desktop/main.cpp.
+  for (const SDL_Event& up : g.deferred_keyups) ImGui_ImplSDL2_ProcessEvent(&up);
+  g.deferred_keyups.clear();
+  std::vector<SDL_Scancode> pressed_now;
   SDL_Event event;
-  while (SDL_PollEvent(&event)) ImGui_ImplSDL2_ProcessEvent(&event);
+  while (SDL_PollEvent(&event)) {
+    if (event.type == SDL_KEYDOWN) pressed_now.push_back(event.key.keysym.scancode);
+    if (event.type == SDL_KEYUP && std::find(pressed_now.begin(), pressed_now.end(), event.key.keysym.scancode) != pressed_now.end()) {
+      g.deferred_keyups.push_back(event);
+      continue;
+    }
+    ImGui_ImplSDL2_ProcessEvent(&event);
+  }
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
+  // The UI font follows devicePixelRatio (browser zoom, a window moved to another screen).
+  if (llmc::ui::update_fonts(ImGui::GetIO().DisplayFramebufferScale.x)) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
   ImGui::NewFrame();
   // Files arrive from JavaScript between frames; the App sees them inside a frame, so it may
   // open popups or show errors with ImGui calls.
@@ -221,6 +282,11 @@ void main_loop(void*) {
       if (f.bundled) g.app->add_bundled_profile(f.name, f.text);
       else g.app->load_file(g.platform, f.name, f.text);
     }
+  }
+  if (!g.pending_pastes.empty()) {
+    std::vector<std::string> pastes;
+    pastes.swap(g.pending_pastes);
+    for (const std::string& t : pastes) g.app->paste_text(t);
   }
   g.app->frame(g.platform);
   ImGui::Render();
@@ -279,6 +345,7 @@ int main(int, char**) {
   ImGui::StyleColorsDark();
   ImGui_ImplSDL2_InitForOpenGL(g.window, g.gl);
   ImGui_ImplOpenGL3_Init("#version 300 es");
+  llmc::ui::update_fonts(static_cast<float>(emscripten_get_device_pixel_ratio()));  // before the first frame builds an atlas
   g_sdl_set_clipboard = io.SetClipboardTextFn;
   io.SetClipboardTextFn = set_clipboard_text;
 
@@ -313,6 +380,12 @@ EMSCRIPTEN_KEEPALIVE void llmcalc_add_bundled_profile(const char* name, const ch
 EMSCRIPTEN_KEEPALIVE const float* llmcalc_widget_rect(const char* id) {
   if (!g.app || !id) return nullptr;
   return g.app->widget_rect(id, g.rect) ? g.rect : nullptr;
+}
+
+// Text from the browser's paste event (site/shell.js: the only way a page reads the system
+// clipboard). The app puts it into the field being edited, in the next frame.
+EMSCRIPTEN_KEEPALIVE void llmcalc_paste(const char* text) {
+  if (text) g.pending_pastes.emplace_back(text);
 }
 
 // Compact mode (embed.html). Before main() (e.g. from Module.onRuntimeInitialized) it is applied

@@ -80,13 +80,15 @@ Result<Scenario> build_scenario(const ScenarioArgs& a) {
   return s;
 }
 
-int cmd_estimate(const ScenarioArgs& a, bool as_json, bool terms, std::ostream& out, std::ostream& err) {
+int cmd_estimate(const ScenarioArgs& a, bool as_json, bool terms, const std::string& memory_units, std::ostream& out, std::ostream& err) {
+  MemoryUnits units = MemoryUnits::gib;
+  if (!parse_memory_units(memory_units, units)) return fail(err, make_error("--memory-units", "expects gib or gb; got '" + memory_units + "'"));
   Result<Scenario> s = build_scenario(a);
   if (!s) return fail(err, s.error());
   Result<Estimate> e = estimate(*s);
   if (!e) return fail(err, e.error());
   if (as_json) out << estimate_to_json(*e, terms) << "\n";
-  else print_estimate_table(*e, out);
+  else print_estimate_table(*e, out, units);
   return 0;
 }
 
@@ -223,6 +225,8 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   add_scenario_options(est, est_args);
   est->add_flag("--json", json, "print the JSON contract (docs/json-contract.md)");
   est->add_flag("--terms", terms, "with --json: include every explanation term");
+  std::string memory_units = "gib";
+  est->add_option("--memory-units", memory_units, "memory in the table: gib (binary, default) or gb (decimal); --json is always bytes");
 
   CLI::App* exp = app.add_subcommand("explain", "show the formula, inputs, value and source of each figure");
   add_scenario_options(exp, exp_args);
@@ -267,7 +271,7 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
     err << "llmcalc: error: " << e.what() << "\n";
     return 2;
   }
-  if (est->parsed()) return cmd_estimate(est_args, json, terms, out, err);
+  if (est->parsed()) return cmd_estimate(est_args, json, terms, memory_units, out, err);
   if (exp->parsed()) return cmd_explain(exp_args, keys, fields, out, err);
   if (pre->parsed()) return cmd_presets(presets_what, presets_json, out, err);
   if (prof->parsed()) return cmd_profile(profile_gpu, profile_check, out, err);

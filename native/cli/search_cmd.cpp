@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli_io.h"
+#include "llmc/format.h"
 #include "llmc/search.h"
 
 namespace llmc::cli {
@@ -49,25 +50,19 @@ Status apply_fixed(const std::string& list, SearchSpec& spec) {
   return ok_status();
 }
 
-std::string hms(double s) {
-  char buf[48];
-  if (s < 1) std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.3f s", s);
-  return buf;
-}
-
 void print_table(const SearchSpec& spec, const SearchResult& r, std::ostream& out) {
   char buf[320];
   out << "Top layouts by " << to_string(spec.objective) << ":\n";
-  std::snprintf(buf, sizeof buf, "%3s %6s %4s %4s %5s %4s %4s %3s %5s %4s %-12s %4s %11s %9s %10s %13s %8s %9s\n", "#", "GPUs", "tp", "pp", "dp", "cp", "ep",
-                "v", "mbs", "m", "recompute", "ZeRO", "step", "bubble", "exp. comm", "cost USD", "days", "mem GiB");
+  std::snprintf(buf, sizeof buf, "%3s %6s %4s %4s %5s %4s %4s %3s %5s %4s %-12s %4s %11s %9s %10s %10s %10s %10s\n", "#", "GPUs", "tp", "pp", "dp", "cp", "ep",
+                "v", "mbs", "m", "recompute", "ZeRO", "step", "bubble", "exp. comm", "cost", "total", "mem/GPU");
   out << buf;
   int i = 0;
   for (const SearchLayout& l : r.top) {
-    std::snprintf(buf, sizeof buf, "%3d %6lld %4lld %4lld %5lld %4lld %4lld %3lld %5lld %4lld %-12s %4d %11s %9s %10s %13.0f %8.2f %9.1f\n", ++i, (long long)l.gpus,
+    std::snprintf(buf, sizeof buf, "%3d %6lld %4lld %4lld %5lld %4lld %4lld %3lld %5lld %4lld %-12s %4d %11s %9s %10s %10s %10s %10s\n", ++i, (long long)l.gpus,
                   (long long)l.tp, (long long)l.pp, (long long)l.dp, (long long)l.cp, (long long)l.ep, (long long)l.virtual_stages, (long long)l.micro_batch,
-                  (long long)l.micro_batches, to_string(l.recompute), l.zero_stage, hms(l.step_s).c_str(), hms(l.bubble_s).c_str(), hms(l.comm_exposed_s).c_str(),
-                  l.cost_usd, l.total_days, l.memory_bytes / (1024.0 * 1024.0 * 1024.0));
+                  (long long)l.micro_batches, to_string(l.recompute), l.zero_stage, format_duration(l.step_s).c_str(), format_duration(l.bubble_s).c_str(),
+                  format_duration(l.comm_exposed_s).c_str(), format_usd(l.cost_usd).c_str(), format_quantity(l.total_days, "days").c_str(),
+                  format_bytes(l.memory_bytes).c_str());
     out << buf;
   }
   out << "\nWhy the best wins:\n";
@@ -75,7 +70,8 @@ void print_table(const SearchSpec& spec, const SearchResult& r, std::ostream& ou
   if (r.pruning_disabled) out << "  (the step-time lower bound failed its check, so every layout was timed)\n";
   out << "\nPareto front (total time, GPUs, cost; fastest layout per GPU count):\n";
   for (const ParetoPoint& p : r.pareto) {
-    std::snprintf(buf, sizeof buf, "  %6lld GPUs  %9.2f days  %13.0f USD  step %-10s %s%s\n", (long long)p.gpus, p.total_days, p.cost_usd, hms(p.step_s).c_str(),
+    std::snprintf(buf, sizeof buf, "  %6lld GPUs  %11s  %9s  step %-10s %s%s\n", (long long)p.gpus, format_quantity(p.total_days, "days").c_str(),
+                  format_usd(p.cost_usd).c_str(), format_duration(p.step_s).c_str(),
                   describe_layout(p.layout).c_str(), p.meets_constraints ? "" : "  (misses the deadline/budget)");
     out << buf;
   }

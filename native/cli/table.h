@@ -3,9 +3,11 @@
 #include <ostream>
 
 #include "llmc/estimate.h"
+#include "llmc/format.h"
 
 namespace llmc::cli {
 
-void print_estimate_table(const Estimate& e, std::ostream& out);
+// Numbers in format.h's style; memory in GiB unless `units` says GB.
+void print_estimate_table(const Estimate& e, std::ostream& out, MemoryUnits units = MemoryUnits::gib);
 
 }  // namespace llmc::cli

@@ -48,13 +48,20 @@ std::string load_stored(const std::string& dir, const std::string& key) {
 }
 }  // namespace
 
+std::string default_save_dir() {
+  std::error_code ec;
+  if (const char* home = std::getenv("HOME"); home && *home && fs::is_directory(fs::path(home) / "Downloads", ec))
+    return (fs::path(home) / "Downloads").string();
+  return fs::current_path(ec).string();
+}
+
 std::string default_store_dir() {
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return (fs::path(xdg) / "llmcalc").string();
   if (const char* home = std::getenv("HOME"); home && *home) return (fs::path(home) / ".config" / "llmcalc").string();
   return {};
 }
 
-void make_platform(DesktopPlatform& p, const std::string& base_url, const std::string& store_dir,
+void make_platform(DesktopPlatform& p, const std::string& base_url, const std::string& store_dir, const std::string& save_dir,
                    std::function<void()> open_dialog) {
   p.ui.copy_text = [&p](const std::string& text) {
     if (SDL_SetClipboardText(text.c_str()) != 0) {
@@ -73,6 +80,20 @@ void make_platform(DesktopPlatform& p, const std::string& base_url, const std::s
     p.ui.load = [store_dir](const std::string& k) { return load_stored(store_dir, k); };
   }
   p.ui.announce = [&p](const std::string& text) { p.summary = text; };
+  p.ui.publish_figures = [&p](const std::string& json) { p.figures = json; };
+  // Exports: written whole to a temporary name, then renamed (no half files in the folder).
+  p.ui.save_file = [dir = save_dir.empty() ? default_save_dir() : save_dir](const std::string& name, const std::string& text) -> std::string {
+    const fs::path target = fs::path(dir) / fs::path(name).filename();
+    const fs::path tmp = target.string() + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << text;
+      if (!out) return "";
+    }
+    std::error_code ec;
+    fs::rename(tmp, target, ec);
+    return ec ? std::string() : "Saved " + target.string();
+  };
 }
 
 }  // namespace llmc::desktop

@@ -93,6 +93,12 @@ int main(int argc, char** argv) {
   ImGui::StyleColorsDark();
   ImGui_ImplSDL2_InitForOpenGL(window, gl);  // also routes ImGui's clipboard to SDL's
   ImGui_ImplOpenGL3_Init("#version 330 core");
+  {  // the UI font, rasterised for the window's pixel ratio before the first frame builds an atlas
+    int win_w = 0, win_h = 0, fb_w = 0, fb_h = 0;
+    SDL_GetWindowSize(window, &win_w, &win_h);
+    SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
+    llmc::ui::update_fonts(win_w > 0 ? float(fb_w) / float(win_w) : 1.0f);
+  }
 
   // Destroyed before the GL context (its heatmap owns GL objects).
   auto app_owner = std::make_unique<llmc::ui::App>();
@@ -107,7 +113,7 @@ int main(int argc, char** argv) {
   };
   OpenDialog dialog(queue_path);
   DesktopPlatform platform;
-  make_platform(platform, opt->base_url, opt->no_store ? "" : default_store_dir(), [&dialog] { dialog.request(); });
+  make_platform(platform, opt->base_url, opt->no_store ? "" : default_store_dir(), opt->save_dir, [&dialog] { dialog.request(); });
   TestHooks hooks(opt->report_file, opt->control_file);
 
   std::vector<std::string> bundled_errors;
@@ -160,6 +166,11 @@ int main(int argc, char** argv) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    // The UI font follows the window's pixel ratio (a HiDPI screen, or the window moved to one).
+    if (llmc::ui::update_fonts(ImGui::GetIO().DisplayFramebufferScale.x)) {
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
     use_window_mouse_position(window);
     ImGui::NewFrame();
     if (!pending.empty()) {

@@ -20,6 +20,8 @@ constexpr const char* kUsage =
     "  --profiles DIR     bundled hardware profiles (a directory with index.json; default: next to\n"
     "                     the program, then the source tree's site/profiles)\n"
     "  --no-store         do not restore or save the last scenario and loaded profiles\n"
+    "  --save-dir DIR     where Export writes its files (default: ~/Downloads if it exists, else\n"
+    "                     the current directory)\n"
     "  --width N, --height N   window size (default 1280 x 800)\n"
     "  -h, --help         this text\n"
     "Testing (tests/desktop/, native/desktop/test_hooks.h):\n"
@@ -73,6 +75,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     if (name == "--link") o.link = value;
     else if (name == "--base-url") o.base_url = value;
     else if (name == "--profiles") o.profiles_dir = value;
+    else if (name == "--save-dir") o.save_dir = value;
     else if (name == "--report") o.report_file = value;
     else if (name == "--control") o.control_file = value;
     else if (name == "--width") {

@@ -12,6 +12,7 @@ struct Options {
   std::string base_url;            // prefix of copied links (the web page's address), "" = fragment only
   std::string profiles_dir;        // bundled profiles; "" = search (bundled_profiles.h)
   bool no_store = false;           // neither read nor write the saved scenario and profiles
+  std::string save_dir;            // where exports go; "" = ~/Downloads, else the current directory
   int width = 1280, height = 800;
   // Test hooks (tests/desktop/): see test_hooks.h.
   std::string report_file;

@@ -61,7 +61,8 @@ void TestHooks::write_report(const llmc::ui::App& app, const DesktopPlatform& pl
   const nlohmann::json input = {{"mouse", {mouse.x, mouse.y}}, {"mouse_down", ImGui::GetIO().MouseDown[0]},
                                 {"mouse_focus", SDL_GetMouseFocus() != nullptr},
                                 {"keyboard_focus", SDL_GetKeyboardFocus() != nullptr}};
-  const nlohmann::json j = {{"frame", frame},          {"window", {width, height}}, {"input", input},
+  const nlohmann::json figures = nlohmann::json::parse(platform.figures, nullptr, false);
+  const nlohmann::json j = {{"frame", frame},          {"window", {width, height}}, {"input", input}, {"figures", figures},
                             {"fragment", platform.fragment}, {"summary", platform.summary},
                             {"clipboard", platform.clipboard_read}, {"notices", notices}, {"dialog_open", dialog_open},
                             {"rects", rects}};

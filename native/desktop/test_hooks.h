@@ -4,6 +4,7 @@
 // --report FILE   After every frame, FILE is replaced (write + rename, so readers never see half
 //                 a file) by one JSON object:
 //                   {"frame": N, "window": [w, h], "fragment": "#s=...", "summary": "<ARIA text>",
+//                    "figures": {the UI's figures JSON: "time.step_s": ..., "stale": ..., ...},
 //                    "clipboard": "<read back after the last Copy link>", "notices": [...],
 //                    "dialog_open": bool (the Open file dialog),
 //                    "input": {"mouse": [x, y], "mouse_down": bool, "mouse_focus": bool, "keyboard_focus": bool},

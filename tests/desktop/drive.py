@@ -4,7 +4,8 @@ what it shows. Started by tests/desktop/run.sh, which owns Xvfb and the app proc
 
 The app tells us where its widgets are and what it displays through its test hooks
 (native/desktop/test_hooks.h): --report FILE (JSON rewritten after every frame: frame counter,
-ARIA summary, URL fragment, clipboard read-back, file notices, widget rectangles) and
+ARIA summary in words, the figures as numbers, URL fragment, clipboard read-back, file notices,
+widget rectangles) and
 --control FILE (commands: `rect ID` to have a widget's rectangle reported, `drop PATH` to send a
 file through the SDL_DROPFILE path, `quit`).
 
@@ -116,19 +117,6 @@ def type_into(window, widget_id, text):
     wait_frames(4)
 
 
-def figures(summary):
-    """'[params.total=8030261248]' pairs of the ARIA summary → {key: value}."""
-    out = {}
-    for part in summary.split('[')[1:]:
-        key, _, rest = part.partition('=')
-        value = rest.split(']')[0]
-        try:
-            out[key] = float(value)
-        except ValueError:
-            out[key] = value
-    return out
-
-
 def scenario_of(fragment):
     check(fragment.startswith('#s='), f'the app keeps a share fragment ({fragment[:24]}...)')
     return json.loads(urllib.parse.unquote(fragment[3:]))
@@ -149,15 +137,14 @@ def get(obj, dotted):
     return obj
 
 
-def same_as_cli(summary, scenario, profile=None):
-    """The app's figures equal `llmcalc estimate SCENARIO [--profile PROFILE] --json`."""
+def same_as_cli(f, scenario, profile=None):
+    """The app's figures (the report's "figures") equal `llmcalc estimate SCENARIO [--profile PROFILE] --json`."""
     cli = cli_estimate(scenario, profile)
-    f = figures(summary)
     for key in FIGURES:
-        # %.17g in the summary round-trips doubles exactly, so equality is the right test.
+        # The figures are JSON numbers written with every digit, so equality is the right test.
         if f.get(key) != get(cli, key):
             raise Failed(f'{key}: app {f.get(key)} vs CLI {get(cli, key)}')
-    check(f.get('memory.fits') == str(cli['memory']['fits']).lower(), 'memory.fits as the CLI')
+    check(f.get('memory.fits') == cli['memory']['fits'], 'memory.fits as the CLI')
     with_profile = f' --profile {os.path.basename(profile)}' if profile else ''
     print(f'ok   {len(FIGURES)} figures equal to `llmcalc estimate{with_profile} --json` for the same scenario', flush=True)
     return cli
@@ -180,7 +167,8 @@ def write(name, text):
 def run():
     r = wait_for(lambda r: r['frame'] >= 2 and 'Llama 3.1 405B' in r['summary'], 'first frames with the scenario file loaded', 60)
     check('Note: Loaded scenario llama3.1-405b-16k-h100.json' in r['summary'], 'the scenario from the command line is loaded')
-    check('on 16384 h100-sxm GPUs' in r['summary'], 'its GPU count is shown')
+    check(r['figures'].get('gpus') == 16384 and 'on 16384 NVIDIA H100' in r['summary'], 'its GPU count is shown (figures and words)')
+    check('[' not in r['summary'], 'the spoken summary carries no machine tags')
     window = xdo('search', '--sync', '--pid', ARGS.pid).split()[0]
     xdo('windowfocus', '--sync', window)  # no window manager under Xvfb: give it the keyboard
 
@@ -190,11 +178,11 @@ def run():
         rect('profile:' + name)  # drawn as a choice in the Hardware tab
     print('ok   the bundled profiles of site/profiles/ are offered', flush=True)
     type_into(window, 'hardware.gpu_count', '8192')
-    r = wait_for(lambda r: 'on 8192 h100-sxm GPUs' in r['summary'], 'the GPU count typed into the Hardware tab', 20)
+    r = wait_for(lambda r: r['figures'].get('gpus') == 8192, 'the GPU count typed into the Hardware tab', 20)
     print('ok   clicking tab:Hardware and typing 8192 into hardware.gpu_count changed the estimate', flush=True)
     scenario = scenario_of(r['fragment'])
     check(scenario['hardware']['gpu_count'] == 8192, 'the share fragment has gpu_count 8192')
-    same_as_cli(r['summary'], scenario)
+    same_as_cli(r['figures'], scenario)
 
     # Results tab, Copy link → the system clipboard (read back through SDL).
     click(window, 'tab:Results')
@@ -203,6 +191,15 @@ def run():
     check(r['clipboard'] == r['fragment'], 'Copy link put the share fragment on the clipboard')
     check('Link copied' in r['summary'], 'the banner confirms the copy')
     screenshot(window, 'desktop-results.png')
+
+    # Export: the results as CSV, written into --save-dir (run.sh: the work directory).
+    click(window, 'export:results.csv')
+    csv_path = os.path.join(ARGS.work, 'llmcalc-results.csv')
+    wait_for(lambda r: os.path.exists(csv_path), 'llmcalc-results.csv in the save directory')
+    with open(csv_path, encoding='utf-8') as f:
+        rows = dict(line.rstrip('\n').split(',', 1) for line in f.readlines()[1:] if ',' in line)
+    cli = cli_estimate(scenario_of(report()['fragment']))
+    check(float(rows['time.step_s']) == cli['time']['step_s'], 'Export CSV: time.step_s with every digit, as the CLI')
 
     # The heatmap renders through the project's GLSL shaders (GL 3.3 core here).
     click(window, 'tab:Layouts')
@@ -221,7 +218,7 @@ def run():
     control('drop ' + good)
     r = wait_for(lambda r: 'Profile: published (desktop test profile)' in r['summary'], 'the dropped profile in use')
     print('ok   a dropped profile is loaded and in use', flush=True)
-    same_as_cli(r['summary'], scenario_of(r['fragment']), good)
+    same_as_cli(r['figures'], scenario_of(r['fragment']), good)
     control('drop ' + write('broken-profile.json', json.dumps({**profile, 'compute_efficiency': 1.5})))
     r = wait_for(lambda r: 'Error: broken-profile.json' in r['summary'], 'the error banner for a broken profile')
     check('compute_efficiency' in r['summary'] and 'got 1.5' in r['summary'], 'the banner names the wrong field and value')

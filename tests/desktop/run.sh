@@ -46,7 +46,7 @@ echo "ok   Xvfb on $DISPLAY"
 # or saved into, the user's ~/.config/llmcalc.
 t0=$SECONDS
 LIBGL_ALWAYS_SOFTWARE=1 XDG_CONFIG_HOME=$work/config \
-  "$app" --report "$work/report.json" --control "$work/control" examples/llama3.1-405b-16k-h100.json \
+  "$app" --report "$work/report.json" --control "$work/control" --save-dir "$work" examples/llama3.1-405b-16k-h100.json \
   >"$work/app.log" 2>&1 &
 app_pid=$!
 

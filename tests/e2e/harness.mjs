@@ -124,9 +124,27 @@ class AppPage {
     const start = await this.frame();
     await this.page.waitForFunction((target) => (Module.llmcalcFrame || 0) >= target, start + n, { timeout });
   }
-  // Text of the ARIA live region (the UI's announce()).
+  // Text of the ARIA live region (the UI's announce()): the key results in words.
   liveText() {
     return this.page.evaluate(() => document.getElementById('llmcalc-live').textContent);
+  }
+  // The same results as exact numbers: <body data-llmcalc-figures> (the UI's figures JSON:
+  // "time.step_s", "memory.fits", "stale", "input_errors", "search", "compare", ...).
+  figures() {
+    return this.page.evaluate(() => JSON.parse(document.body.getAttribute('data-llmcalc-figures') || '{}'));
+  }
+  // Whether the page is in its narrow layout (below 900 px: inputs and outputs are two tabs).
+  async narrow() {
+    return (await this.widgetRect('tab:Inputs')) !== null;
+  }
+  // Open an input tab (Model, Training, Parallelism, Hardware) or an output tab (Results,
+  // Scaling, Layouts, Search, Compare), through the Inputs/Outputs tabs on a narrow page.
+  async tab(name, { frames = 3 } = {}) {
+    if (await this.narrow()) {
+      const input = ['Model', 'Training', 'Parallelism', 'Hardware'].includes(name);
+      await this.click(input ? 'tab:Inputs' : 'tab:Outputs', { frames: 2 });
+    }
+    await this.click('tab:' + name, { frames });
   }
   // Rectangle {x, y, w, h} (canvas CSS pixels = page pixels: the canvas fills the page) of a
   // labelled widget as drawn in the last frame, or null when the UI does not know it.
@@ -155,6 +173,17 @@ class AppPage {
     await this.waitFrames(1);
     await this.page.mouse.up();
     await this.waitFrames(frames);
+  }
+  // Turn the mouse wheel over a widget (`times` notches of `dy` pixels), as a person scrolls a
+  // panel to what lies below its edge.
+  async wheelOver(id, dy, times = 6) {
+    const r = await this.widgetRect(id);
+    if (!r) throw new Error(`widget "${id}" is unknown to llmcalc_widget_rect`);
+    await this.page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+    for (let i = 0; i < times; ++i) {
+      await this.page.mouse.wheel(0, dy);
+      await this.waitFrames(2);
+    }
   }
   // Hand a file to the app the way drag-and-drop and the file input do (site/shell.js).
   async loadFile(name, text, { frames = 2 } = {}) {

@@ -1,5 +1,6 @@
 // The calculator as a person uses it: real clicks and typing on the canvas, results read from
-// the ARIA live region and checked against the native CLI for the same scenario.
+// the page's figures (<body data-llmcalc-figures>) and checked against the native CLI for the
+// same scenario; the ARIA live region is checked for words.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,14 +10,7 @@ import { test, assert, ROOT } from './harness.mjs';
 const CLI = path.join(ROOT, 'build/native/native/cli/llmcalc');
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 
-// "[params.total=8030261248]" pairs of the live region → {key: number|string}.
-function figures(text) {
-  const out = {};
-  for (const m of text.matchAll(/\[([a-z_.]+)=([^\]]+)\]/g)) out[m[1]] = Number.isNaN(Number(m[2])) ? m[2] : Number(m[2]);
-  return out;
-}
-
-function cliEstimate(scenario) {
+export function cliEstimate(scenario) {
   const file = path.join(os.tmpdir(), `llmcalc-e2e-${process.pid}-${Date.now()}.json`);
   fs.writeFileSync(file, JSON.stringify(scenario));
   try {
@@ -26,32 +20,34 @@ function cliEstimate(scenario) {
   }
 }
 
-function scenarioFromUrl(url) {
+// The scenario of a share link ("#s=<B>", or "#s=<B>&a=<A>" with a pinned A: `part` 'a').
+export function scenarioFromUrl(url, part = 's') {
   const hash = new URL(url).hash;
   assert.ok(hash.startsWith('#s='), `URL has no scenario: ${url}`);
-  return JSON.parse(decodeURIComponent(hash.slice(3)));
+  const found = hash.slice(1).split('&').find((p) => p.startsWith(part + '='));
+  return found ? JSON.parse(decodeURIComponent(found.slice(part.length + 1))) : undefined;
 }
 
 const get = (obj, key) => key.split('.').reduce((a, k) => (a == null ? a : a[k]), obj);
 
-function sameAsCli(live, scenario) {
+export function sameAsCli(f, scenario) {
   const cli = cliEstimate(scenario);
-  const f = figures(live);
   for (const key of ['params.total', 'flops.model_total', 'memory.per_gpu.total_bytes', 'time.step_s', 'time.total_days',
                      'time.gpu_hours', 'time.cost_usd', 'time.mfu']) {
     assert.equal(f[key], get(cli, key), `${key}: page ${f[key]} vs CLI ${get(cli, key)}`);
   }
-  assert.equal(String(f['memory.fits']), String(cli.memory.fits));
+  assert.equal(f['memory.fits'], cli.memory.fits);
   return cli;
 }
 
 // Click into a numeric field (left part of its text box), select all, type, Enter.
-async function typeInto(app, id, text) {
+export async function typeInto(app, id, text) {
   const r = await app.widgetRect(id);
   assert.ok(r, `widget ${id} not drawn`);
   await app.clickAt(r.x + 30, r.y + r.h / 2);
   await app.page.keyboard.press('Control+A');
-  await app.page.keyboard.type(text);
+  if (text === '') await app.page.keyboard.press('Backspace');
+  else await app.page.keyboard.type(text);
   await app.page.keyboard.press('Enter');
   await app.waitFrames(3);
 }
@@ -69,12 +65,15 @@ test('select a preset, set GPU count and micro-batch by clicking and typing; res
   await app.click('tab:Training');
   await typeInto(app, 'training.micro_batch', '2');
   const live = await app.liveText();
-  assert.match(live, /Llama 3\.1 70B on 64 h100-sxm GPUs/);
+  assert.match(live, /Llama 3\.1 70B on 64 NVIDIA H100 SXM5 80GB GPUs/);
+  assert.doesNotMatch(live, /\[[a-z_.]+=/, 'no machine tags in the spoken text');
   const scenario = scenarioFromUrl(app.page.url());
   assert.equal(scenario.hardware.gpu_count, 64);
   assert.equal(scenario.training.micro_batch, 2);
   assert.equal(scenario.model.layers, 80);
-  const cli = sameAsCli(live, scenario);
+  const f = await app.figures();
+  assert.equal(f.preset, 'llama3.1-70b', 'the preset list marks the model\'s preset');
+  const cli = sameAsCli(f, scenario);
   t.note(`70B on 64 GPUs: ${(cli.memory.per_gpu.total_bytes / 1e9).toFixed(1)} GB/GPU, ${cli.time.total_days.toFixed(1)} days; page == CLI`);
 });
 
@@ -87,6 +86,7 @@ test('a share link restores the same scenario and results', async (t) => {
   assert.ok(url.includes('#s='));
   const second = await t.open('index.html' + new URL(url).hash);
   assert.equal(await second.liveText(), live);
+  assert.deepEqual(await second.figures(), await first.figures());
 });
 
 test('a malformed link shows a message and falls back to the defaults', async (t) => {
@@ -94,12 +94,12 @@ test('a malformed link shows a message and falls back to the defaults', async (t
   const live = await app.liveText();
   assert.match(live, /could not be read/);
   assert.match(live, /training\.micro_batch/);
-  assert.match(live, /Llama 3\.1 8B on 8 h100-sxm GPUs/);
+  assert.match(live, /Llama 3\.1 8B on 8 NVIDIA H100 SXM5 80GB GPUs/);
 });
 
 test('load a hardware profile through the file input; a broken one shows which field is wrong', async (t) => {
   const app = await t.open('index.html');
-  const before = figures(await app.liveText());
+  const before = await app.figures();
   const profile = {
     schema_version: 1, gpu: 'h100-sxm', source: 'published', description: 'e2e test profile',
     citations: ['tests/e2e'], compute_efficiency: 0.25,
@@ -113,7 +113,7 @@ test('load a hardware profile through the file input; a broken one shows which f
   await app.waitFrames(4);
   let live = await app.liveText();
   assert.match(live, /Profile: published \(e2e test profile\)/);
-  assert.ok(figures(live)['time.step_s'] > before['time.step_s'] * 1.5, 'GEMMs at a third of the datasheet rate, longer steps');
+  assert.ok((await app.figures())['time.step_s'] > before['time.step_s'] * 1.5, 'GEMMs at a third of the datasheet rate, longer steps');
   fs.writeFileSync(file, JSON.stringify({ ...profile, compute_efficiency: 1.5 }));
   await app.page.setInputFiles('#llmcalc-file', []);
   await app.page.setInputFiles('#llmcalc-file', file);
@@ -130,7 +130,7 @@ test('embed.html takes its scenario from the URL', async (t) => {
   const app = await t.open('embed.html#s=' + encodeURIComponent(JSON.stringify(scenario)));
   const live = await app.liveText();
   assert.match(live, /Mixtral 8x7B/);
-  sameAsCli(live, scenario);
+  sameAsCli(await app.figures(), scenario);
   await app.screenshot(path.join(SHOTS, 'embed.png'));
 });
 
@@ -153,7 +153,10 @@ test('docs pages show numbers computed by the embed module', async (t) => {
   const embed = await t.open('docs/embedding.html', { waitReady: false });
   await embed.page.waitForFunction(() => document.getElementById('example-error').classList.contains('llmcalc-error'), null, { timeout: 30000 });
   assert.match(await embed.page.textContent('#example-error'), /parallel\.tp: model\.heads \(32\) must be divisible/);
-  assert.match(await embed.page.textContent('#example-total'), /GB$/);
+  assert.match(await embed.page.textContent('#example-total'), /^\d+(\.\d+)? GiB$/, 'memory in GiB, formatted by core');
+  assert.equal(await embed.page.textContent('#example-fits'), 'yes', 'the example scenario fits');
+  const units = await app.page.evaluate(() => [...document.querySelectorAll('[data-memory-units="gb"] [data-llmcalc]')].map((e) => e.textContent));
+  assert.ok(units.length >= 2 && units.every((u) => / GB$/.test(u)), `the ZeRO sections show GB: ${units}`);
 });
 
 test('screenshots of every screen', async (t) => {
@@ -190,14 +193,14 @@ test('benchmark: recompute + frame while dragging the GPU-count slider', async (
   console.log(`      e2e: frame CPU time during slider drag over ${ms.length} frames: median ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, max ${max.toFixed(2)} ms`);
   t.note(`drag frames: median ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, max ${max.toFixed(2)} ms`);
   assert.ok(ms.length >= 40, 'frames were rendered during the drag');
-  const live = figures(await app.liveText());
-  assert.ok(live['time.step_s'] > 0);
+  assert.ok((await app.figures())['time.step_s'] > 0);
 });
 
 test('bundled profiles from site/profiles/ are offered, labelled, and selectable', async (t) => {
   const app = await t.open('index.html');
   await app.click('tab:Hardware');
   await app.waitFrames(3);
+  await app.wheelOver('hardware.gpu_count', 400);  // the profiles are at the bottom of the tab
   const id = 'profile:bundled/h100-sxm.published.json';
   const r = await app.widgetRect(id);
   assert.ok(r, 'the bundled H100 profile is listed');

@@ -93,3 +93,25 @@ test('every preset reads as in the CLI (the embed module\'s catalog copy)', { sk
     }
   }
 });
+
+test('format() is the calculator\'s formatter (core format.h): SI multipliers, GiB unless GB', async () => {
+  const m = await module();
+  assert.equal(m.format(80 * 2 ** 30, 'bytes'), '80 GiB');
+  assert.equal(m.format(80 * 2 ** 30, 'bytes', 'gb'), '85.9 GB');
+  assert.equal(m.format(5.15e22, 'FLOPs'), '51.5 ZFLOP');
+  assert.equal(m.format(586917, 'USD'), '$586.9k');
+  assert.equal(m.format(8030261248, ''), '8.03B');
+  assert.equal(m.format(27.43, 'days'), '27.4 days');
+  assert.equal(m.format(0.4567, 'fraction'), '45.7%');
+  assert.equal(m.format(0.8452, 's'), '845.2 ms');
+});
+
+test('scenario values may use the forms engineers type (15T, 4Mi, 2^20): same result as plain numbers', async () => {
+  const m = await module();
+  const plain = JSON.parse(m.estimate(JSON.stringify({ ...scenario, training: { ...scenario.training, tokens: 15e12 } })));
+  const typed = JSON.parse(m.estimate(JSON.stringify({ ...scenario, training: { ...scenario.training, tokens: '15T' } })));
+  assert.equal(typed.time.total_days, plain.time.total_days);
+  const bad = JSON.parse(m.estimate(JSON.stringify({ ...scenario, training: { ...scenario.training, tokens: '15 trillion' } })));
+  assert.equal(bad.error.field, 'training.tokens');
+  assert.match(bad.error.message, /unknown multiplier 'trillion'/);
+});

@@ -1,9 +1,10 @@
 // libFuzzer target: bytes → apply_url_fragment() on a default scenario (the share-link decoder:
 // percent-decoding, then the scenario JSON reader). Must never crash; a refused fragment leaves
 // the scenario untouched; an accepted one estimates to finite figures, and its own fragment
-// (scenario_to_url_fragment) decodes back to the same scenario.
+// (scenario_to_url_fragment) decodes back to the same scenario, and the same pinned one ("&a=").
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "fuzz_common.h"
@@ -14,16 +15,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string fragment(reinterpret_cast<const char*>(data), size);
   llmc::Scenario s = llmc::default_scenario();
   const std::string before = llmc::scenario_to_json(s);
-  llmc::Status st = llmc::apply_url_fragment(s, fragment);
+  std::optional<llmc::Scenario> pinned;  // the Compare tab's A ("&a=" part)
+  llmc::Status st = llmc::apply_url_fragment(s, fragment, &pinned);
   if (!st) {
     if (st.error().message.empty()) llmc::fuzz::fail("apply_url_fragment() error without a message");
     if (llmc::scenario_to_json(s) != before) llmc::fuzz::fail("a refused fragment changed the scenario");
+    if (pinned) llmc::fuzz::fail("a refused fragment pinned a scenario");
     return 0;
   }
   llmc::Scenario again = llmc::default_scenario();
-  if (!llmc::apply_url_fragment(again, llmc::scenario_to_url_fragment(s)))
+  std::optional<llmc::Scenario> pinned_again;
+  if (!llmc::apply_url_fragment(again, llmc::scenario_to_url_fragment(s, pinned ? &*pinned : nullptr), &pinned_again))
     llmc::fuzz::fail("the scenario's own share link does not decode");
   if (llmc::scenario_to_json(again) != llmc::scenario_to_json(s)) llmc::fuzz::fail("share link round trip changed the scenario");
+  if (pinned.has_value() != pinned_again.has_value() || (pinned && llmc::scenario_to_json(*pinned) != llmc::scenario_to_json(*pinned_again)))
+    llmc::fuzz::fail("share link round trip changed the pinned scenario");
   llmc::fuzz::estimate_and_check(s);
+  if (pinned) llmc::fuzz::estimate_and_check(*pinned);
   return 0;
 }

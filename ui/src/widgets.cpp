@@ -1,11 +1,10 @@
-// Field editors bound to core's field registry, and figures that expand to their derivation.
+// Small shared widgets: figures that expand to their derivation, headings, notes, the stale
+// notice, and the rectangles browser tests click on.
 #include <imgui.h>
 
-#include <cstdio>
-#include <cstring>
+#include <algorithm>
 #include <string>
 
-#include "llmc/fields.h"
 #include "state.h"
 
 namespace llmc::ui {
@@ -15,126 +14,39 @@ void remember_rect(State& st, const std::string& id) {
   st.rects[id] = Rect{a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
-namespace {
-
-std::string number_text(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-// Applies a new value through the registry; a refusal is shown inline, never clamped.
-void apply(State& st, const char* key, const std::string& text, std::optional<double> typed) {
-  Status s = set_field(st.scenario, key, text);
-  if (s) {
-    st.field_errors.erase(key);
-    st.pending.erase(key);
-    st.dirty = true;
-  } else {
-    st.field_errors[key] = s.error().message;
-    if (typed) st.pending[key] = *typed;
-  }
-}
-
-}  // namespace
-
-bool field_editor(State& st, const char* key, const char* label, std::optional<double> shown_when_unset) {
-  const FieldInfo* f = find_field(key);
-  if (!f) return false;
-  ImGui::PushID(key);
-  const std::string current = f->get(st.scenario);
-  const bool marked = st.field_errors.count(key) || (st.error && st.error->field == key);
-  if (marked) ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.55f, 0.12f, 0.12f, 1.0f));
-  bool changed = false;
-  ImGui::SetNextItemWidth(160);
-  switch (f->kind) {
-    case FieldKind::integer: {
-      auto it = st.pending.find(key);
-      long long v = it != st.pending.end() ? static_cast<long long>(it->second)
-                                           : (current.empty() ? static_cast<long long>(shown_when_unset.value_or(0)) : std::stoll(current));
-      const long long step = 1;
-      if (ImGui::InputScalar(label, ImGuiDataType_S64, &v, &step, nullptr, "%lld")) {
-        apply(st, key, std::to_string(v), double(v));
-        changed = true;
-      }
-      break;
-    }
-    case FieldKind::number: {
-      auto it = st.pending.find(key);
-      double v = it != st.pending.end() ? it->second : (current.empty() ? shown_when_unset.value_or(0.0) : std::stod(current));
-      if (ImGui::InputDouble(label, &v, 0, 0, "%.6g")) {
-        apply(st, key, number_text(v), v);
-        changed = true;
-      }
-      break;
-    }
-    case FieldKind::boolean: {
-      bool v = current == "true";
-      if (ImGui::Checkbox(label, &v)) {
-        apply(st, key, v ? "true" : "false", std::nullopt);
-        changed = true;
-      }
-      break;
-    }
-    case FieldKind::choice: {
-      const std::string shown = current.empty() ? "(recipe default)" : current;
-      if (ImGui::BeginCombo(label, shown.c_str())) {
-        std::string choices = f->choices;
-        size_t pos = 0;
-        while (pos <= choices.size()) {
-          const size_t bar = choices.find('|', pos);
-          const std::string c = choices.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos);
-          if (ImGui::Selectable(c.c_str(), c == current)) {
-            apply(st, key, c, std::nullopt);
-            changed = true;
-          }
-          remember_rect(st, std::string(key) + "=" + c);
-          if (bar == std::string::npos) break;
-          pos = bar + 1;
-        }
-        ImGui::EndCombo();
-      }
-      break;
-    }
-    case FieldKind::text: {
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "%s", current.c_str());
-      if (ImGui::InputText(label, buf, sizeof buf)) {
-        apply(st, key, buf, std::nullopt);
-        changed = true;
-      }
-      break;
+std::string render_term(const Term& t, MemoryUnits u) {
+  // Core's own rendering (explain.h render()) prints values at four digits; here the value is
+  // shown as the screens show it and with every digit, and the inputs with every digit.
+  std::string out = std::string(t.key) + " = " + t.formula;
+  if (t.n_inputs > 0) {
+    out += "\n    where ";
+    for (int i = 0; i < t.n_inputs; ++i) {
+      if (i) out += ", ";
+      out += std::string(t.inputs[i].name) + " = " + format_exact(t.inputs[i].value);
     }
   }
-  if (marked) ImGui::PopStyleColor();
-  remember_rect(st, key);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", key, f->help);
-  auto fe = st.field_errors.find(key);
-  if (fe != st.field_errors.end()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
-    ImGui::TextWrapped("%s", fe->second.c_str());
-    ImGui::PopStyleColor();
-  } else if (st.error && st.error->field == key) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
-    ImGui::TextWrapped("%s", st.error->message.c_str());
-    ImGui::PopStyleColor();
-  }
-  ImGui::PopID();
-  return changed;
+  out += "\n    = " + format_quantity(t.value, t.unit, u);
+  const std::string exact = format_exact(t.value) + (*t.unit ? std::string(" ") + t.unit : std::string());
+  if (exact != format_quantity(t.value, t.unit, u)) out += "   (exactly " + exact + ")";
+  if (t.source && *t.source) out += "\n    source: " + std::string(t.source);
+  return out;
 }
 
 void figure(State& st, const char* label, const char* term_key, const std::string& value) {
   const Term* t = st.est ? st.est->trace.find(term_key) : nullptr;
   ImGui::PushID(term_key);
   const bool open = st.expanded_term == term_key;
+  const float column = std::min(ImGui::GetFontSize() * 13, ImGui::GetContentRegionAvail().x * 0.5f);
   ImGui::TextUnformatted(label);
-  ImGui::SameLine(230);
+  ImGui::SameLine(column);
+  if (stale(st)) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (ImGui::Selectable(value.c_str(), open, 0, ImVec2(0, 0)) && t) st.expanded_term = open ? "" : term_key;
+  if (stale(st)) ImGui::PopStyleColor();
   remember_rect(st, std::string("figure:") + term_key);
   if (t && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(520);
-    ImGui::TextUnformatted(render(*t).c_str());
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+    ImGui::TextUnformatted(render_term(*t, st.memory_units).c_str());
     ImGui::TextDisabled("click to keep it open");
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
@@ -143,7 +55,7 @@ void figure(State& st, const char* label, const char* term_key, const std::strin
     ImGui::Indent();
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.7f, 0.85f, 1.0f, 1.0f));
     ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(render(*t).c_str());
+    ImGui::TextUnformatted(render_term(*t, st.memory_units).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     ImGui::Unindent();
@@ -153,13 +65,40 @@ void figure(State& st, const char* label, const char* term_key, const std::strin
 
 void heading(const char* text) {
   ImGui::Spacing();
-  ImGui::TextColored(ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "%s", text);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.8f, 1.0f, 1.0f));
+  ImGui::TextWrapped("%s", text);  // wrapped: a long heading on a phone is not cut
+  ImGui::PopStyleColor();
   ImGui::Separator();
 }
 
 void section_note(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.65f, 0.65f, 1.0f));
   ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
+void error_text(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+void stale_notice(const State& st) {
+  if (!stale(st)) return;
+  std::string why;
+  if (!st.field_errors.empty()) {
+    const auto& first = *st.field_errors.begin();
+    why = first.first + ": " + first.second;
+    if (st.field_errors.size() > 1) why += " (and " + std::to_string(st.field_errors.size() - 1) + " more)";
+  } else {
+    why = st.error->text();
+  }
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.35f, 0.12f, 0.1f, 1.0f));
+  const float h = ImGui::GetTextLineHeightWithSpacing() * 2 + ImGui::GetStyle().WindowPadding.y * 2;
+  ImGui::BeginChild("stale", ImVec2(0, h), false, ImGuiWindowFlags_NoScrollbar);
+  ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.4f, 1.0f), "STALE: these are the results of the last valid inputs.");
+  ImGui::TextWrapped("Fix %s", why.c_str());
+  ImGui::EndChild();
   ImGui::PopStyleColor();
 }
 

@@ -1,6 +1,6 @@
 // The embeddable JS module: estimate(scenarioJSON) → result JSON, explain(...) → text. No ImGui,
 // no SDL: a small separate wasm that documentation pages load to compute their numbers.
-// Plain C exports wrapped by embed_post.js (Module.estimate, .explain, .shareFragment, .version)
+// Plain C exports wrapped by embed_post.js (Module.estimate, .explain, .shareFragment, .version, .format)
 // rather than embind, whose runtime cost 5.8 KB of the module's 100 KB gzipped budget for four
 // string-in, string-out functions (docs/benchmarks.md).
 #include <emscripten/emscripten.h>
@@ -9,6 +9,7 @@
 
 #include "llmc/estimate.h"
 #include "llmc/fields.h"
+#include "llmc/format.h"
 #include "llmc/report.h"
 #include "llmc/url_state.h"
 
@@ -70,5 +71,12 @@ EMSCRIPTEN_KEEPALIVE const char* llmcalc_share_fragment(const char* scenario_jso
 }
 
 EMSCRIPTEN_KEEPALIVE const char* llmcalc_version() { return llmc::kVersion; }
+
+// A number as the calculator shows it (core's format.h): `unit` is one of the units of the
+// explanation terms ("bytes", "s", "days", "FLOPs", "USD", "fraction", ...; "" a count);
+// `decimal_gb` nonzero shows memory in GB instead of GiB.
+EMSCRIPTEN_KEEPALIVE const char* llmcalc_format(double value, const char* unit, int decimal_gb) {
+  return answer(llmc::format_quantity(value, unit, decimal_gb ? llmc::MemoryUnits::gb : llmc::MemoryUnits::gib));
+}
 
 }  // extern "C"

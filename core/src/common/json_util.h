@@ -18,7 +18,10 @@ inline Result<json> parse_json(const std::string& text, const std::string& what)
   try {
     return json::parse(text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
-    return make_error(what, std::string("not valid JSON: ") + e.what());
+    // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the tag.
+    std::string message = e.what();
+    if (message.rfind("[json.exception.", 0) == 0 && message.find("] ") != std::string::npos) message.erase(0, message.find("] ") + 2);
+    return make_error(what, "not valid JSON: " + message);
   }
 }
 

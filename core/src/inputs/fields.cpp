@@ -8,6 +8,7 @@
 #include "common/json_util.h"
 #include "llmc/catalog.h"
 #include "llmc/fields.h"
+#include "llmc/number_input.h"
 
 namespace llmc {
 namespace {
@@ -47,32 +48,40 @@ std::string choices_text(const char* choices) {
   return "one of {" + out + "}";
 }
 
+// The embed module (llmc_core_small, built with LLMC_LEAN_TEXTS) never shows help texts: it
+// leaves them out, as it leaves out the presets' citations (its size budget, docs/benchmarks.md).
+#ifdef LLMC_LEAN_TEXTS
+#define LLMC_HELP(text) ""
+#else
+#define LLMC_HELP(text) text
+#endif
+
 #define INT(KEY, EXPR, MIN, MAX, HELP)                                                                  \
-  FieldInfo{KEY, FieldKind::integer, MIN, MAX, "", HELP,                                                \
+  FieldInfo{KEY, FieldKind::integer, MIN, MAX, "", LLMC_HELP(HELP),                                                \
             [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<int64_t>(n); }, \
             [](const Scenario& s) { return fmt_int(EXPR); }}
 #define NUM(KEY, EXPR, MIN, MAX, HELP)                                                                                     \
-  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", HELP, [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
+  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", LLMC_HELP(HELP), [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
             [](const Scenario& s) { return fmt_num(EXPR); }}
 #define OPTNUM(KEY, EXPR, MIN, MAX, HELP)                                                                                  \
-  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", HELP, [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
+  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", LLMC_HELP(HELP), [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
             [](const Scenario& s) { return EXPR ? fmt_num(*EXPR) : std::string(); }}
 #define BOOL(KEY, EXPR, HELP)                                                                                        \
-  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", HELP, [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
+  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", LLMC_HELP(HELP), [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
             [](const Scenario& s) { return fmt_bool(EXPR); }}
 #define OPTBOOL(KEY, EXPR, HELP)                                                                                     \
-  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", HELP, [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
+  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", LLMC_HELP(HELP), [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
             [](const Scenario& s) { return EXPR ? fmt_bool(*EXPR) : std::string(); }}
 #define CHOICE(KEY, EXPR, TYPE, CHOICES, HELP)                                                                          \
-  FieldInfo{KEY, FieldKind::choice, 0, 0, CHOICES, HELP,                                                               \
+  FieldInfo{KEY, FieldKind::choice, 0, 0, CHOICES, LLMC_HELP(HELP),                                                               \
             [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<TYPE>(static_cast<int>(n)); }, \
             [](const Scenario& s) { return fmt_enum(EXPR); }}
 #define OPTDTYPE(KEY, EXPR, HELP)                                                                                       \
-  FieldInfo{KEY, FieldKind::choice, 0, 0, "fp32|tf32|bf16|fp16|fp8|fp4|int8", HELP,                                   \
+  FieldInfo{KEY, FieldKind::choice, 0, 0, "fp32|tf32|bf16|fp16|fp8|fp4|int8", LLMC_HELP(HELP),                                   \
             [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<Dtype>(static_cast<int>(n)); }, \
             [](const Scenario& s) { return fmt_opt_dtype(EXPR); }}
 #define TEXT(KEY, EXPR, HELP)                                                                                                  \
-  FieldInfo{KEY, FieldKind::text, 0, 0, "", HELP, [](Scenario& s, double, bool, const std::string& t) { EXPR = t; }, \
+  FieldInfo{KEY, FieldKind::text, 0, 0, "", LLMC_HELP(HELP), [](Scenario& s, double, bool, const std::string& t) { EXPR = t; }, \
             [](const Scenario& s) { return EXPR; }}
 
 constexpr double kBig = 1e7;      // sizes: hidden, ffn, vocab ...
@@ -184,7 +193,7 @@ std::vector<FieldInfo> make_fields() {
       BOOL("parallel.ep_overlap", s.parallel.ep_overlap, "overlap expert-parallel all-to-all with another micro-batch's compute (DualPipe, Megatron EP A2A overlap)"),
       // hardware
       INT("hardware.gpu_count", s.hardware.gpu_count, 0, 1e7, "GPUs (0: tp·pp·cp·dp)"),
-      FieldInfo{"hardware.gpus_per_node", FieldKind::integer, 1, 100000, "", "GPUs per node / scale-up domain (default: from GPU)",
+      FieldInfo{"hardware.gpus_per_node", FieldKind::integer, 1, 100000, "", LLMC_HELP("GPUs per node / scale-up domain (default: from GPU)"),
                 [](Scenario& s, double n, bool, const std::string&) { s.hardware.gpus_per_node = static_cast<int64_t>(n); },
                 [](const Scenario& s) { return s.hardware.gpus_per_node ? fmt_int(*s.hardware.gpus_per_node) : std::string(); }},
       OPTNUM("hardware.memory_gib", s.hardware.memory_gib, 1, 1e5, "GPU memory in GiB of this variant (default: from GPU; e.g. an H100 with 96 GB)"),
@@ -217,10 +226,13 @@ const FieldInfo* find_field(const std::string& key) {
 }
 
 static std::string range_text(const FieldInfo& f) {
+  // Exact bounds that parse_number() reads back: "[1, 1048576]", "[0, 1e16]", "[0.001, 1e6]".
   auto n = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return std::string(buf);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, std::fabs(v) < 1e7 ? "%.15g" : "%.7g", v);  // 1e16 prints "1e+16": write "1e16"
+    std::string t = buf;
+    if (const size_t e = t.find("e+"); e != std::string::npos) t.erase(e + 1, t[e + 2] == '0' ? 2 : 1);
+    return t;
   };
   return "[" + n(f.min) + ", " + n(f.max) + "]";
 }
@@ -253,10 +265,12 @@ Status set_field(Scenario& s, const std::string& key, const std::string& text) {
     case FieldKind::number: {
       std::string t = text;
       if (key == "training.zero_stage" && t == "fsdp") t = "3";
-      char* end = nullptr;
-      const double v = std::strtod(t.c_str(), &end);
-      if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
-        return make_error(key, std::string("must be ") + (f->kind == FieldKind::integer ? "an integer" : "a number") + " in " + range_text(*f) + "; " + given);
+      // What engineers type: 1e9, 1.5T, 8k, 4Ki, 2^20, 45% (number_input.h).
+      const Result<double> parsed = parse_number(t);
+      if (!parsed)
+        return make_error(key, std::string("must be ") + (f->kind == FieldKind::integer ? "an integer" : "a number") + " in " + range_text(*f) + "; " + given + ": " +
+                                   parsed.error().message);
+      const double v = *parsed;
       if (f->kind == FieldKind::integer && v != std::floor(v))
         return make_error(key, "must be an integer in " + range_text(*f) + "; " + given);
       if (v < f->min || v > f->max)

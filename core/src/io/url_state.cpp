@@ -46,8 +46,10 @@ Result<std::string> percent_decode(const std::string& text) {
   return out;
 }
 
-std::string scenario_to_url_fragment(const Scenario& s) {
-  // Write only what differs from a default scenario on the same GPU, keeping links short.
+namespace {
+
+// The scenario's fields that differ from a default scenario (and its GPU), as compact JSON.
+std::string diff_from_defaults(const Scenario& s) {
   const detail::json full = detail::json::parse(scenario_to_json(s));
   Scenario d = default_scenario();
   const detail::json defaults = detail::json::parse(scenario_to_json(d));
@@ -58,19 +60,48 @@ std::string scenario_to_url_fragment(const Scenario& s) {
       if (!same || (sec.key() == "hardware" && it.key() == "gpu")) diff[sec.key()][it.key()] = it.value();
     }
   }
-  return "#s=" + percent_encode(detail::safe_dump(diff));
+  return detail::safe_dump(diff);
 }
 
-Status apply_url_fragment(Scenario& s, const std::string& fragment) {
+Status apply_part(Scenario& s, const std::string& encoded, const std::string& what) {
+  Result<std::string> text = percent_decode(encoded);
+  if (!text) return text.error();
+  if (Status st = apply_scenario_json(s, *text); !st) return make_error(what + st.error().field, st.error().message);
+  return ok_status();
+}
+
+}  // namespace
+
+std::string scenario_to_url_fragment(const Scenario& s, const Scenario* pinned) {
+  // Only what differs from a default scenario on the same GPU, keeping links short.
+  std::string out = "#s=" + percent_encode(diff_from_defaults(s));
+  if (pinned) out += "&a=" + percent_encode(diff_from_defaults(*pinned));
+  return out;
+}
+
+Status apply_url_fragment(Scenario& s, const std::string& fragment, std::optional<Scenario>* pinned) {
   std::string f = fragment;
   if (!f.empty() && f[0] == '#') f.erase(0, 1);
-  if (f.empty()) return ok_status();
+  if (f.empty()) {
+    if (pinned) pinned->reset();
+    return ok_status();
+  }
   if (f.rfind("s=", 0) != 0) return make_error("URL state", "expected '#s=<scenario>'; got '" + f.substr(0, 40) + "'");
-  Result<std::string> text = percent_decode(f.substr(2));
-  if (!text) return text.error();
+  // Parts are separated by '&', which percent_encode() always escapes inside a scenario.
+  const size_t amp = f.find('&');
   Scenario next = s;
-  if (Status st = apply_scenario_json(next, *text); !st) return make_error("URL state: " + st.error().field, st.error().message);
+  if (Status st = apply_part(next, f.substr(2, amp == std::string::npos ? std::string::npos : amp - 2), "URL state: "); !st) return st;
+  std::optional<Scenario> next_pinned;
+  if (amp != std::string::npos) {
+    const std::string rest = f.substr(amp + 1);
+    if (rest.rfind("a=", 0) != 0 || rest.find('&') != std::string::npos)
+      return make_error("URL state", "expected '&a=<pinned scenario>' after the scenario; got '&" + rest.substr(0, 40) + "'");
+    Scenario a = default_scenario();
+    if (Status st = apply_part(a, rest.substr(2), "URL state (pinned A): "); !st) return st;
+    next_pinned = std::move(a);
+  }
   s = std::move(next);
+  if (pinned) *pinned = std::move(next_pinned);
   return ok_status();
 }
 

@@ -1,5 +1,5 @@
 // The llmcalc UI: ImGui screens shared by the web page and the desktop app. No SDL, no
-// platform code: the platform layer (web/main.cpp, native/app/main.cpp) owns the window, the GL
+// platform code: the platform layer (web/main.cpp, native/desktop/main.cpp) owns the window, the GL
 // context and the ImGui backends, and calls App::frame() once per frame inside
 // ImGui::NewFrame()/ImGui::Render(). Platform services (clipboard, URL, file picker, ARIA
 // live region) come in through Platform.
@@ -22,9 +22,25 @@ struct Platform {
   // Persist / read a small string (web: localStorage; desktop: a file); may be empty.
   std::function<void(const std::string& key, const std::string& value)> store;
   std::function<std::string(const std::string& key)> load;
-  // Mirror the key results into an accessible text region (web: an ARIA live region).
+  // Mirror the key results into an accessible text region (web: an ARIA live region), in words.
   std::function<void(const std::string& text)> announce;
+  // The same results as numbers, a JSON object of figures (web: a data attribute of the live
+  // region; desktop: the test report), for tests and scripts; may be empty.
+  std::function<void(const std::string& json)> publish_figures;
+  // Hand a file to the user (web: a download; desktop: a file in the downloads folder). Returns
+  // a sentence saying where it went, or "" when it failed. May be empty (no exports offered).
+  std::function<std::string(const std::string& file_name, const std::string& text)> save_file;
+  // Open a documentation page (a path relative to the page, e.g. "docs/index.html") in a new
+  // tab; may be empty (no links shown).
+  std::function<void(const std::string& relative_url)> open_url;
 };
+
+// Puts the UI font (DejaVu Sans, subset at build time to the characters the UI shows) into
+// ImGui's atlas, rasterised for `pixel_ratio` device pixels per window pixel so text stays crisp
+// on high-DPI screens, and sets the UI's style. Call before ImGui::NewFrame(), after the
+// platform backends' NewFrame (which sets DisplayFramebufferScale), every frame: it returns true
+// only when the atlas was rebuilt, and then the platform re-creates its font texture.
+bool update_fonts(float pixel_ratio);
 
 class App {
  public:
@@ -46,13 +62,17 @@ class App {
   void add_bundled_profile(const std::string& name, const std::string& text);
   // Compact mode for embed.html: results only, scenario from the URL.
   void set_embedded(bool embedded);
+  // Text the user pasted from the system clipboard (web: the browser's paste event, which is the
+  // only way a page may read it). Goes into the text field being edited; with none, a Hugging
+  // Face config.json is imported and anything else is ignored.
+  void paste_text(const std::string& text);
 
-  // The scenario as a URL fragment ("#s=<url-encoded JSON>").
+  // The scenario as a URL fragment ("#s=<url-encoded JSON>", with "&a=..." when one is pinned for Compare).
   std::string url_fragment() const;
 
   // Screen rectangle (x, y, w, h in canvas CSS pixels) of a labelled widget as drawn in the last
   // frame, so browser tests can click and type on the canvas like a person. False if unknown.
-  // Ids are the widget labels listed in docs/ui.md (e.g. "Model preset", "GPU count").
+  // Ids are field keys ("hardware.gpu_count"), "tab:<name>", "preset:<id>" and the like (docs/web.md).
   bool widget_rect(const std::string& id, float out[4]) const;
 
  private:
