@@ -200,6 +200,11 @@ void hardware_panel(State& st, Platform& platform) {
   remember_rect(st, "GPU count slider");
   field_editor(st, "hardware.gpus_per_node", "GPUs per node", double(st.scenario.hardware.gpu.gpus_per_node));
   field_editor(st, "hardware.price_per_gpu_hour_usd", "price per GPU-hour (USD)", st.scenario.hardware.gpu.price_per_gpu_hour_usd);
+  heading("GPU variant");
+  section_note("Another memory size or HBM bandwidth of this chip, or a lowered power limit (datasheet profile only).");
+  field_editor(st, "hardware.memory_gib", "memory (GiB)", st.scenario.hardware.gpu.memory_gib);
+  field_editor(st, "hardware.hbm_tbps", "HBM bandwidth (TB/s)", st.scenario.hardware.gpu.hbm_bandwidth_gbps / 1000);
+  field_editor(st, "hardware.power_limit_w", "power limit (W)", st.scenario.hardware.gpu.tdp_w);
   heading("Time basis");
   section_note("An end-to-end MFU or TFLOP/s fixes the step time; otherwise the profile's kernel efficiencies do.");
   field_editor(st, "hardware.mfu", "MFU (0: unset; 45% works)");

@@ -164,13 +164,17 @@ void training_panel(State& st) {
   field_editor(st, "training.recompute_layers", "recomputed layers (0: all)");
   field_editor(st, "training.sequence_parallel", "sequence parallel");
   heading("Kernels");
+  field_editor(st, "training.attention_backend", "attention kernel (auto: the framework's)");
   field_editor(st, "training.flash_attention", "flash attention");
   field_editor(st, "training.unfused_attention", "attention without flash");
   field_editor(st, "training.fused_elementwise", "fused element-wise kernels");
+  field_editor(st, "training.fused_loss", "fused loss (auto: as the blocks)");
   field_editor(st, "training.fp8_params", "FP8 parameters (fp8_mixed)");
   heading("Fine-tuning and FLOPs");
   field_editor(st, "training.finetune", "fine-tuning");
   field_editor(st, "training.lora_rank", "LoRA rank");
+  field_editor(st, "training.lora_targets", "LoRA target matrices");
+  field_editor(st, "training.base_weight_dtype", "LoRA base weight dtype (QLoRA: fp4)");
   field_editor(st, "training.reference_model", "reference model (DPO)");
   field_editor(st, "training.flops_formula", "FLOPs basis");
   field_editor(st, "training.causal_attention_flops", "causal attention FLOPs");
@@ -182,6 +186,7 @@ void parallel_panel(State& st) {
   field_editor(st, "parallel.pp", "pipeline parallel (pp)");
   field_editor(st, "parallel.dp", "data parallel (dp; 0: derive)");
   field_editor(st, "parallel.cp", "context parallel (cp)");
+  field_editor(st, "parallel.cp_method", "context parallel method");
   field_editor(st, "parallel.ep", "expert parallel (ep)");
   field_editor(st, "parallel.etp", "expert tensor parallel (0: tp)");
   field_editor(st, "parallel.schedule", "pipeline schedule");
