@@ -2,6 +2,7 @@
 // tiers (NVLink inside a node, NICs across), NCCL's ring latency, overlap windows and what NCCL's
 // SMs cost the compute they hide behind.
 #include <algorithm>
+#include <cmath>
 
 #include "test_util.h"
 
@@ -31,7 +32,8 @@ TEST_CASE("overlapped communication slows compute by the SMs NCCL holds") {
 // by default, each hiding behind that micro-batch's backward; ZeRO-0/1 once, after the last.
 TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step") {
   Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.seq_len", "2048"},
-               {"training.global_batch_seqs", "64"}, {"hardware.inter_node_bandwidth_gbps", "2"}};  // dp 16, m = 4
+               {"training.global_batch_seqs", "64"}, {"hardware.inter_node_bandwidth_gbps", "2"},
+               {"parallel.dp_bucket_mb", "1000000"}};  // dp 16, m = 4; one bucket per reduction
   auto grads = [](const Estimate& e) {
     for (const CommItem& c : e.comm)
       if (c.name == "dp" && c.collective != "all_gather") return c;
@@ -59,6 +61,51 @@ TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step")
   const CommItem z3_once = grads(with({{"training.zero_stage", "3"}, {"training.grad_reduce", "step"}}));
   CHECK(z3.calls == 4 * 32);
   CHECK(z3_once.calls == 32);
+}
+
+// DDP / ZeRO-1/2 reduce gradients in buckets (parallel.dp_bucket_mb) as the backward produces
+// them: Megatron-core's default bucket is max(40M, 1M × dp) parameters (fp32 gradients: 160 MB at
+// dp 16), PyTorch DDP's 25 MB under eager kernels. Each bucket pays the collective's latency; the
+// last one, ready only when the backward ends, cannot hide: n buckets of a reduction of t over a
+// backward of B leave max(t/n, t − B·(n − 1)/n) exposed.
+TEST_CASE("parallel.dp_bucket_mb: gradients reduced in buckets, the last one exposed") {
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.seq_len", "2048"},
+               {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}};  // dp 16, one reduction per step
+  auto grads = [](const Estimate& e) {
+    for (const CommItem& c : e.comm)
+      if (c.name == "dp" && c.collective == "reduce_scatter") return c;
+    FAIL("no dp reduce_scatter");
+    return CommItem{};
+  };
+  auto with = [&](Sets extra) {
+    Sets s = base;
+    s.insert(s.end(), extra.begin(), extra.end());
+    return run(s);
+  };
+  const Estimate e = with({});
+  const double grad_bytes = e.params.per_gpu * 4;  // fp32 gradients (bf16_mixed)
+  const CommItem megatron = grads(e);
+  const CommItem one = grads(with({{"parallel.dp_bucket_mb", "1000000"}}));
+  const CommItem eager = grads(with({{"training.fused_elementwise", "false"}}));
+  CHECK(megatron.calls == std::ceil(grad_bytes / 160e6));
+  CHECK(eager.calls == std::ceil(grad_bytes / 25e6));
+  CHECK(one.calls == 1);
+  CHECK(megatron.bytes_per_step == doctest::Approx(one.bytes_per_step).epsilon(1e-12));
+  CHECK(megatron.time_s > one.time_s);  // a latency per bucket
+  // One bucket is ready only when the backward ends: nothing hides.
+  CHECK(one.exposed_s == doctest::Approx(one.time_s).epsilon(1e-12));
+  // 8K-token micro-batches, 1 TB/s across nodes: the reduction is shorter than the last
+  // micro-batch's backward, so only the last bucket shows.
+  const CommItem fast = grads(with({{"training.seq_len", "8192"}, {"hardware.inter_node_bandwidth_gbps", "1000"}}));
+  CHECK(fast.exposed_s == doctest::Approx(fast.time_s / fast.calls).epsilon(1e-12));
+  // At 2 GB/s the reduction outlasts the backward B: t − B·(n − 1)/n shows, the same B at any n.
+  const CommItem a = grads(with({{"hardware.inter_node_bandwidth_gbps", "2"}, {"parallel.dp_bucket_mb", "400"}}));
+  const CommItem b = grads(with({{"hardware.inter_node_bandwidth_gbps", "2"}, {"parallel.dp_bucket_mb", "100"}}));
+  REQUIRE(a.exposed_s > a.time_s / a.calls);
+  const double backward = (a.time_s - a.exposed_s) * a.calls / (a.calls - 1);
+  CHECK(backward > 0);
+  CHECK(backward < e.time.compute_s);
+  CHECK(b.exposed_s == doctest::Approx(b.time_s - backward * (b.calls - 1) / b.calls).epsilon(1e-9));
 }
 
 // Hybrid sharding (HSDP, training.zero_shard_group = 8 on 8-GPU nodes): FSDP's gathers and

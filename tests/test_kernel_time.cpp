@@ -258,7 +258,8 @@ TEST_CASE("the estimate reports how its kernels were timed, and an error bar aro
 
 TEST_CASE("data-parallel all-reduce across nodes is hierarchical: NVLink inside, NICs across on bytes/k") {
   // 2 nodes × 8 GPUs, tp 1: dp 16 spans both nodes with 8 ranks in each.
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.global_batch_seqs", "16"}, {"parallel.dp_overlap", "false"}});
+  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.global_batch_seqs", "16"}, {"parallel.dp_overlap", "false"},
+                {"parallel.dp_bucket_mb", "1000000"}});  // one bucket: one collective
   const CommItem* dp = nullptr;
   for (const CommItem& c : e.comm)
     if (c.name == "dp") dp = &c;

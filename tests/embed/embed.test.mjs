@@ -42,7 +42,7 @@ test('estimate() gives the CLI\'s numbers bit for bit', { skip: !existsSync(cli)
 test('explain() renders derivations', async () => {
   const m = await module();
   const text = m.explain(JSON.stringify(scenario), 'memory.per_gpu.weights_bytes');
-  assert.match(text, /memory\.per_gpu\.weights_bytes = params_local/);
+  assert.match(text, /memory\.per_gpu\.weights_bytes = \(params_local − linear_weights_local\) × bytes_per_param/);
   assert.match(text, /source:/);
 });
 

@@ -124,6 +124,10 @@ struct ParallelSpec {
   int64_t virtual_stages = 1;     // model chunks per pipeline rank (interleaved schedule)
   Schedule schedule = Schedule::one_f_one_b;
   bool dp_overlap = true;         // gradient reduction overlapped with backward (DDP buckets)
+  // Gradient bucket size in MB (10^6 bytes) of DDP / ZeRO-1/2 reductions; 0: the framework's
+  // default, Megatron-core's max(40M, 1M × dp) parameters under fused kernels, PyTorch DDP's 25 MB
+  // under eager ones.
+  double dp_bucket_mb = 0;
   bool tp_overlap = false;        // tensor-parallel comm overlapped with GEMMs (TE userbuffers)
   bool cp_overlap = true;         // ring-attention KV exchange overlapped with attention compute
   CpMethod cp_method = CpMethod::p2p;

@@ -5,6 +5,7 @@
 // which grows with the ring (nccl_ring); send/recv and all-to-all pay the tier's alpha.
 // Rank order is Megatron's: tp innermost, then cp, then dp, then pp.
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 
 #include "estimate/compute_times.h"
@@ -22,6 +23,16 @@ double ring_factor(std::string_view collective, double n) {
 }
 
 namespace {
+
+// The data-parallel gradient bucket in MB: the user's, or the framework's default: Megatron-core
+// DistributedDataParallel's max(40M, 1M × dp) parameters of the gradient dtype under fused kernels
+// (megatron/core/distributed/distributed_data_parallel.py), PyTorch DDP's bucket_cap_mb = 25 under
+// eager ones.
+double dp_bucket_mb(const Resolved& r) {
+  if (r.s.parallel.dp_bucket_mb > 0) return r.s.parallel.dp_bucket_mb;
+  if (!r.s.training.fused_elementwise) return 25;
+  return std::max(40e6, 1e6 * double(r.s.parallel.dp * r.s.parallel.cp)) * bytes_of(r.grad_dtype) / 1e6;
+}
 
 AlphaBeta tier_ab(const Resolved& r, bool intra) {
   const HardwareProfile& prof = *r.s.hardware.profile;
@@ -267,11 +278,18 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       out.push_back(rs);
       if (replicas > 1) replicate(rs, rs_window);
     } else {
-      // DDP / ZeRO-1/2: each gradient reduction overlaps a micro-batch's backward (2/3 of it).
+      // DDP / ZeRO-1/2: gradients are reduced in buckets (parallel.dp_bucket_mb) as the backward
+      // produces them, each bucket a collective of its own; a bucket can start only when its
+      // gradients are ready and the bucket before it is done, and the last one, ready when the
+      // backward ends, cannot hide. With n buckets produced evenly over a backward of B, a
+      // reduction of t in all is exposed for max(t/n, t − B·(n − 1)/n) (PyTorch DDP, Li et al.
+      // 2020, VLDB; Megatron-core's DDP buckets).
       const bool sharded = ts.zero_stage >= 1;
-      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", shard, par.tp, grad_bytes, reductions);
+      const double buckets = std::max(1.0, std::ceil(grad_bytes / (dp_bucket_mb(r) * 1e6)));
+      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", shard, par.tp, grad_bytes / buckets, reductions * buckets);
       g.overlapped = par.dp_overlap;
-      g.exposed_s = g.overlapped ? reductions * std::max(0.0, g.time_s / reductions - bwd_micro) : g.time_s;
+      const double per_reduction = g.time_s / reductions;
+      g.exposed_s = g.overlapped ? reductions * std::max(per_reduction / buckets, per_reduction - bwd_micro * (buckets - 1) / buckets) : g.time_s;
       out.push_back(g);
       if (sharded && replicas > 1) replicate(g, bwd_micro);
       if (sharded) {

@@ -185,6 +185,9 @@ std::vector<FieldInfo> make_fields() {
       INT("parallel.virtual_stages", s.parallel.virtual_stages, 1, 1024, "model chunks per pipeline rank (interleaved)"),
       CHOICE("parallel.schedule", s.parallel.schedule, Schedule, "afab|1f1b|interleaved|zero_bubble", "pipeline schedule"),
       BOOL("parallel.dp_overlap", s.parallel.dp_overlap, "overlap gradient reduction with backward"),
+      NUM("parallel.dp_bucket_mb", s.parallel.dp_bucket_mb, 0, 1e6,
+          "gradient bucket size in MB of the data-parallel reduction (0: the framework's: Megatron-core max(40M, 1M x dp) parameters under fused "
+          "kernels, PyTorch DDP's 25 MB under eager ones); the last bucket cannot hide behind the backward"),
       BOOL("parallel.tp_overlap", s.parallel.tp_overlap, "overlap tensor-parallel comm with GEMMs"),
       BOOL("parallel.cp_overlap", s.parallel.cp_overlap, "overlap ring-attention exchange with attention"),
       CHOICE("parallel.cp_method", s.parallel.cp_method, CpMethod, "p2p|all_gather|a2a",
