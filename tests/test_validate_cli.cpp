@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "llmc_validate/conventions.h"
+#include "llmc_validate/first_look.h"
 #include "llmc_validate/markdown.h"
 #include "validate_helpers.h"
 
@@ -128,4 +129,53 @@ TEST_CASE("validate Markdown: sections, families, and the template filler") {
     CHECK(contains(bad.error().field, "template line"));
     CHECK(contains(bad.error().message, message));
   }
+}
+
+// first-look.json: per group and family, rows, MAE, bias and median, worked out by hand.
+TEST_CASE("validate first look: the per-family tables of a first-look file, and its errors") {
+  auto entry = [](const char* id, const char* family, const char* convention, const char* metric, double error) {
+    return nlohmann::json{{"id", id}, {"family", family}, {"convention", convention}, {"metric", metric}, {"measured", 100}, {"predicted", 100 * (1 + error)},
+                          {"error", error}, {"llmcalc_commit", "abc1234"}, {"date", "2026-11-25"}};
+  };
+  const nlohmann::json rows = {entry("a", "fam-a", "tokens_per_gpu", "tokens_per_sec_per_gpu", 0.10),
+                               entry("b", "fam-a", "step_time", "step_time_s", -0.30),
+                               entry("c", "fam-a", "tokens_per_gpu", "tokens_per_sec_per_gpu", 0.50),
+                               entry("d", "fam-b", "tokens_per_gpu", "tokens_per_sec_per_gpu", 0.20),
+                               entry("e", "fam-a", "peak_memory", "peak_memory_gib", -0.25),
+                               entry("f", "fam-b", "mfu_unknown", "mfu", 0.05)};
+  Result<std::vector<validate::FirstLookRow>> parsed = validate::parse_first_look(rows.dump());
+  REQUIRE(parsed.ok());
+  const std::string md = validate::markdown_first_look(*parsed);
+  // fam-a's times: |0.1|, |−0.3|, |0.5| → MAE 30 %, bias +10 %, median 30 %; all four: MAE 27.5 %, bias +12.5 %, median 25 %.
+  CHECK(contains(md, "| fam-a | 3 | 30.0% | +10.0% | 30.0% |\n| fam-b | 1 | 20.0% | +20.0% | 20.0% |\n| **all** | 4 | 27.5% | +12.5% | 25.0% |"));
+  CHECK(contains(md, "**Peak memory per GPU (+ = llmcalc predicts more memory)**"));
+  CHECK(contains(md, "| fam-a | 1 | 25.0% | -25.0% | 25.0% |"));
+  CHECK(contains(md, "| fam-b | 1 | 5.0% | +5.0% | 5.0% |"));
+  CHECK(contains(md, "Predicted by: llmcalc abc1234, 2026-11-25 (6 rows)."));
+
+  // The template directive reads the file through the caller's reader.
+  auto no_report = [](const std::vector<std::string>&, const std::string&) -> Result<ValidationReport> { return make_error("x", "not called"); };
+  auto read = [&](const std::string& file) -> Result<std::string> {
+    if (file != "first.json") return make_error(file, "cannot read the file");
+    return rows.dump();
+  };
+  Result<std::string> filled = validate::fill_template("# First look\n{{first-look first.json}}\n", no_report, read);
+  REQUIRE(filled.ok());
+  CHECK(contains(*filled, "# First look\n**Time and throughput"));
+  CHECK_FALSE(validate::fill_template("{{first-look other.json}}\n", no_report, read).ok());
+  CHECK_FALSE(validate::fill_template("{{first-look first.json}}\n", no_report).ok());  // no reader
+
+  for (const auto& [patch, field] : {std::pair<nlohmann::json, std::string>{{{"error", "big"}}, "[0].error"},
+                                     {{{"convention", "megatron2023"}}, "[0].convention"},
+                                     {{{"metric", "mfu"}}, "[0].metric"},
+                                     {{{"extra", 1}}, "[0].extra"},
+                                     {{{"llmcalc_commit", nullptr}}, "[0].llmcalc_commit"}}) {
+    CAPTURE(field);
+    nlohmann::json bad = rows;
+    bad[0].merge_patch(patch);
+    Result<std::vector<validate::FirstLookRow>> r = validate::parse_first_look(bad.dump());
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().field == field);
+  }
+  CHECK_FALSE(validate::parse_first_look("{}").ok());
 }

@@ -6,6 +6,7 @@
 
 #include "llmc/estimate.h"
 #include "llmc_validate/conventions.h"
+#include "llmc_validate/markdown.h"
 #include "validate_helpers.h"
 
 using namespace llmc;
@@ -41,7 +42,7 @@ TEST_CASE("conventions: one row each, every column filled, ids unique") {
     CHECK_FALSE(c.conversion.empty());
     CHECK(c.time_metric == (c.unit == "s"));
   }
-  CHECK(ids.size() == 18);
+  CHECK(ids.size() == 19);
 }
 
 TEST_CASE("conventions: Megatron-LM's eq. 3 gives Table 1's aggregate and counts llmcalc's hardware FLOPs") {
@@ -160,4 +161,49 @@ TEST_CASE("conventions: the ZeRO figure's model states, exactly") {
     // Within 1% of the printed figure, except where the print's own rounding is larger (1.875 → "1.9").
     CHECK(std::fabs(x.error) <= std::max(0.01, 0.05 / x.measured));
   }
+}
+
+// A peak memory is compared with the part of llmcalc's memory.per_gpu the source's counter sees:
+// PyTorch's max allocated has neither the CUDA context nor the allocator's reserve, its max
+// reserved has the reserve, device memory has both.
+TEST_CASE("conventions: peak memory per GPU by the counter the source read, in its own summary group") {
+  auto peak = [](const char* kind, double gib) {
+    return under("peak_memory", gib, {{"measured", {{"memory_kind", kind}}}, {"scenario", {{"hardware", {{"cuda_context_gib", 0.75}, {"fragmentation_fraction", 0.1}}}}}});
+  };
+  const ValidationRow allocated = only_row(peak("allocated", 30));
+  const ValidationRow reserved = only_row(peak("reserved", 30));
+  const ValidationRow device = only_row(peak("device", 30));
+  for (const ValidationRow* x : {&allocated, &reserved, &device}) {
+    CAPTURE(x->memory_kind);
+    CHECK(x->status == "compared");
+    CHECK(x->kind == "peak_memory");
+    CHECK_FALSE(x->in_mae);
+    CHECK(x->error == doctest::Approx((x->predicted - 30) / 30).epsilon(1e-12));  // + = llmcalc predicts more memory
+    CHECK(has_note(*x, "peak memory, " + x->memory_kind + ": total "));
+  }
+  const Estimate e = run_scenario(device.scenario);
+  const double gib = 1073741824.0;
+  CHECK(e.mem.cuda_context_bytes == doctest::Approx(0.75 * gib));
+  CHECK(e.mem.fragmentation_bytes > 1.0 * gib);  // 10 % of what is allocated: the three counters differ by more than rounding
+  CHECK(device.predicted == doctest::Approx(e.mem.total_bytes / gib).epsilon(1e-12));
+  CHECK(reserved.predicted == doctest::Approx((e.mem.total_bytes - e.mem.cuda_context_bytes) / gib).epsilon(1e-12));
+  CHECK(allocated.predicted == doctest::Approx((e.mem.total_bytes - e.mem.cuda_context_bytes - e.mem.fragmentation_bytes) / gib).epsilon(1e-12));
+  CHECK(validate::peak_memory_gib(e.mem, "reserved") == reserved.predicted);
+
+  // Its own group: not in the throughput targets, not in the family's time rows, a column of its own.
+  const ValidationReport r = run_text(nlohmann::json::array({peak("reserved", 30), training_record({{"id", "t"}})}).dump());
+  CHECK(r.summary.peak_memory.rows == 1);
+  CHECK(r.summary.throughput.rows == 1);
+  CHECK(r.summary.shown.rows == 0);
+  REQUIRE(r.summary.families.size() == 1);
+  CHECK(r.summary.families[0].all.rows == 1);
+  CHECK(r.summary.families[0].peak_memory.rows == 1);
+  CHECK(r.summary.families[0].peak_memory.mae == doctest::Approx(std::fabs(r.rows[0].error)));
+  CHECK(contains(validate::markdown_families(r), "| peak-memory rows | peak-memory MAE |"));
+  CHECK(contains(validate::summary_lines(r.summary).back(), "peak memory per GPU: 1 rows"));
+  const nlohmann::json j = nlohmann::json::parse(validate::validation_to_json(r));
+  CHECK(j["summary"]["peak_memory"]["rows"] == 1);
+  CHECK(j["summary"]["families"][0]["peak_memory"]["rows"] == 1);
+  CHECK(j["rows"][0]["memory_kind"] == "reserved");
+  CHECK_FALSE(j["rows"][1].contains("memory_kind"));
 }

@@ -47,6 +47,11 @@ TEST_CASE("validate records: a malformed record is skipped with the field named"
       {{{"measured", {{"peak", 3}}}}, "measured.peak"},
       {{{"measured", {{"convention", "kernel_gemm"}, {"metric", "tflops"}, {"unit", "TFLOP/s"}}}}, "measured.convention"},
       {{{"measured", {{"convention", "mfu_unknown"}, {"metric", "mfu"}, {"unit", "fraction"}, {"value", 46}}}}, "measured.value"},  // a percent
+      // A peak memory names its counter; no other metric has one.
+      {{{"measured", {{"convention", "peak_memory"}, {"metric", "peak_memory_gib"}, {"unit", "GiB"}, {"value", 60}}}}, "measured.memory_kind"},
+      {{{"measured", {{"convention", "peak_memory"}, {"metric", "peak_memory_gib"}, {"unit", "GiB"}, {"value", 60}, {"memory_kind", "nvidia-smi"}}}},
+       "measured.memory_kind"},
+      {{{"measured", {{"memory_kind", "reserved"}}}}, "measured.memory_kind"},
       {{{"judgments", "all fine"}}, "judgments"},
       {{{"judgments", {3}}}, "judgments[0]"},
       {{{"judgments", {{{"field", "training.zero_stage"}, {"choice", 3}}}}}, "judgments[0].why"},

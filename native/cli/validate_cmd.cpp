@@ -45,7 +45,7 @@ void print_table(const ValidationReport& r, std::ostream& out) {
     if (x.status == "skipped") continue;
     const std::string metric = x.kind == "model_states" ? x.metric : x.unit;
     std::snprintf(line, sizeof line, "%-44s %-22s %10s %10s %8s%s\n", x.id.c_str(), metric.c_str(), value(x.measured).c_str(), value(x.predicted).c_str(),
-                  fmt("%+.1f%%", 100 * x.error).c_str(), x.in_mae ? "" : x.kernel ? "  (kernel)" : "  (not in MAE)");
+                  fmt("%+.1f%%", 100 * x.error).c_str(), x.in_mae ? "" : x.kernel ? "  (kernel)" : x.kind == "peak_memory" ? "  (peak memory)" : "  (not in MAE)");
     out << line;
     if (!x.layout.empty()) out << (x.kernel ? "    timed " : "    layout ") << x.layout << "; profile " << x.profile << "\n";
     for (const validate::Judgment& j : x.judgments)
@@ -58,8 +58,12 @@ void print_table(const ValidationReport& r, std::ostream& out) {
   out << "\nsummary:\n";
   for (const std::string& l : validate::summary_lines(r.summary)) out << "  " << l << "\n";
   out << "\nby family (rows, mean absolute error, max):\n";
-  for (const validate::FamilySummary& f : r.summary.families)
-    out << "  " << f.family << ": " << f.all.rows << ", " << fmt("%.1f%%", 100 * f.all.mae) << ", " << fmt("%.1f%%", 100 * f.all.max_abs_error) << "\n";
+  for (const validate::FamilySummary& f : r.summary.families) {
+    out << "  " << f.family << ": " << f.all.rows << ", " << fmt("%.1f%%", 100 * f.all.mae) << ", " << fmt("%.1f%%", 100 * f.all.max_abs_error);
+    if (f.peak_memory.rows)
+      out << "; peak memory " << f.peak_memory.rows << ", " << fmt("%.1f%%", 100 * f.peak_memory.mae) << ", " << fmt("%.1f%%", 100 * f.peak_memory.max_abs_error);
+    out << "\n";
+  }
 }
 
 // The options for a --profile choice: "" or "datasheet", "published" / "measured" (bundled), or a file.
@@ -146,7 +150,13 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
       if (r) done.emplace(key, *r);
       return r;
     };
-    Result<std::string> filled = validate::fill_template(text, run);
+    auto read = [&](const std::string& file) -> Result<std::string> {
+      const std::string p = file.rfind('/', 0) == 0 ? file : dir + file;
+      std::string t;
+      if (!read_file(p, t)) return make_error(p, "cannot read the file");
+      return t;
+    };
+    Result<std::string> filled = validate::fill_template(text, run, read);
     if (!filled) return fail(err, make_error(a.template_file + ": " + filled.error().field, filled.error().message));
     out << *filled;
     return 0;

@@ -3,11 +3,14 @@
 // whole-file error carries a message; every record is one row (modelled + skipped = records); a
 // skipped row names its reason; a compared row's prediction and error are finite;
 // validation_to_json() is valid JSON with no null (a non-finite number); the Markdown report runs.
+// The same bytes go through the first-look reader (first_look.h): a refusal has a message, an
+// accepted file's tables render.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "fuzz_common.h"
+#include "llmc_validate/first_look.h"
 #include "llmc_validate/markdown.h"
 #include "llmc_validate/validate.h"
 
@@ -16,6 +19,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   llmc::validate::ValidateOptions opt;
   opt.max_layouts = 2000;  // the search is the slow part; a bounded space per record keeps inputs fast
+  if (llmc::Result<std::vector<llmc::validate::FirstLookRow>> fl = llmc::validate::parse_first_look(text); !fl) {
+    if (fl.error().message.empty()) llmc::fuzz::fail("parse_first_look() error without a message");
+  } else {
+    (void)llmc::validate::markdown_first_look(*fl);
+  }
   llmc::Result<llmc::validate::ValidationReport> r = llmc::validate::validate_records(text, opt);
   if (!r) {
     if (r.error().message.empty()) llmc::fuzz::fail("validate_records() error without a message");

@@ -7,7 +7,7 @@ namespace llmc::validate {
 
 namespace {
 constexpr auto kThroughput = ConventionGroup::throughput, kShown = ConventionGroup::shown, kMemory = ConventionGroup::memory,
-               kKernel = ConventionGroup::kernel;
+               kKernel = ConventionGroup::kernel, kPeakMemory = ConventionGroup::peak_memory;
 }  // namespace
 
 const std::vector<FlopConvention>& flop_conventions() {
@@ -59,6 +59,14 @@ const std::vector<FlopConvention>& flop_conventions() {
        "global batch tokens / predicted step time", kThroughput},
       {"samples_per_s", "any source: measured sequences (samples) per second of the whole job", "samples_per_s", "samples/s",
        "global batch sequences / step time", "global batch sequences / predicted step time", kThroughput},
+      // A run's peak memory per GPU, from the counter the record names (memory_kind).
+      {"peak_memory", "any source: peak GPU memory per GPU of a run (measured.memory_kind: which counter)", "peak_memory_gib", "GiB",
+       "the peak the source's counter printed for one GPU (the most loaded one where the source says so), in GiB (2^30 bytes): "
+       "allocated = PyTorch's max_memory_allocated, reserved = max_memory_reserved (the caching allocator's pool), device = "
+       "nvidia-smi's or the framework's \"GPU memory used\"",
+       "llmcalc's memory.per_gpu in GiB by the record's memory_kind: allocated = total − cuda_context − fragmentation; reserved = "
+       "total − cuda_context; device = total; the error is (predicted − measured) / measured, + = llmcalc predicts more memory",
+       kPeakMemory},
       // A TFLOP/s or MFU of a source whose FLOP count is unknown: shown, not in the target, because
       // the count (recompute in or out, causal attention halved or not, output layer in or out)
       // moves the figure by up to a third whatever the step time.
@@ -99,6 +107,18 @@ double megatron2021_flops_per_step(double B, double s, double l, double h, doubl
 
 double flashattention2_flops_per_seq(double s, double N, double L, double h) { return 6 * s * N + 12 * L * h * s * s; }
 
+const std::vector<std::string>& memory_kinds() {
+  static const std::vector<std::string> kinds = {"allocated", "reserved", "device"};
+  return kinds;
+}
+
+double peak_memory_gib(const MemoryPerGpu& m, const std::string& memory_kind) {
+  double bytes = m.total_bytes;
+  if (memory_kind != "device") bytes -= m.cuda_context_bytes;
+  if (memory_kind == "allocated") bytes -= m.fragmentation_bytes;
+  return bytes / 1073741824.0;
+}
+
 namespace {
 std::string fmt(const char* f, double v) {
   char buf[48];
@@ -107,7 +127,7 @@ std::string fmt(const char* f, double v) {
 }
 }  // namespace
 
-Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recompute_searched) {
+Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recompute_searched, const std::string& memory_kind) {
   const Resolved& r = e.r;
   const double gpus = double(r.gpu_count), step = e.time.step_s;
   const double seqs = double(r.s.training.global_batch_seqs), seq = double(r.s.training.seq_len), tokens = seqs * seq;
@@ -152,6 +172,17 @@ Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recom
     p.notes.push_back("not in the throughput target: the hours include restarts, evaluation and idle time");
   } else if (c.id == "model_states") {
     p.value = e.mem.model_states_bytes / 1e9;
+  } else if (c.id == "peak_memory") {
+    p.value = peak_memory_gib(e.mem, memory_kind);
+    const double gib = 1073741824.0;
+    std::string terms = "total " + fmt("%.2f", e.mem.total_bytes / gib);
+    if (memory_kind != "device") terms += " − CUDA context " + fmt("%.2f", e.mem.cuda_context_bytes / gib);
+    if (memory_kind == "allocated") terms += " − allocator reserve " + fmt("%.2f", e.mem.fragmentation_bytes / gib);
+    p.notes.push_back("peak memory, " + memory_kind + ": " + terms + " = " + fmt("%.2f", p.value) + " GiB (weights " +
+                      fmt("%.2f", e.mem.weights_bytes / gib) + ", gradients " + fmt("%.2f", e.mem.gradients_bytes / gib) + ", optimizer " +
+                      fmt("%.2f", (e.mem.optimizer_bytes + e.mem.master_weights_bytes) / gib) + ", activations " +
+                      fmt("%.2f", e.mem.activations_bytes / gib) + ", logits " + fmt("%.2f", e.mem.logits_bytes / gib) + ", buffers " +
+                      fmt("%.2f", e.mem.comm_buffers_bytes / gib) + ")");
   }
   return p;
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "llmc_validate/conventions.h"
+#include "llmc_validate/first_look.h"
 
 namespace llmc::validate {
 namespace {
@@ -41,6 +42,9 @@ std::vector<std::string> summary_lines(const ValidationSummary& s) {
   if (s.memory.rows)
     out.push_back("model-state memory: " + std::to_string(s.memory.rows) + " rows, mean absolute error " + pct(s.memory.mae, "%.2f%%") + ", max " +
                   pct(s.memory.max_abs_error, "%.2f%%"));
+  if (s.peak_memory.rows)
+    out.push_back("peak memory per GPU: " + std::to_string(s.peak_memory.rows) + " rows, mean absolute error " + pct(s.peak_memory.mae) + ", max " +
+                  pct(s.peak_memory.max_abs_error) + " (" + s.peak_memory.worst + ")");
   if (s.shown.rows)
     out.push_back("shown, outside the targets (GPU-hours and days of whole runs; TFLOP/s or MFU of a FLOP count llmcalc does not know): " +
                   std::to_string(s.shown.rows) + " rows, mean absolute error " + pct(s.shown.mae));
@@ -52,7 +56,7 @@ std::vector<std::string> summary_lines(const ValidationSummary& s) {
 
 std::string markdown_conventions() {
   std::ostringstream out;
-  static const char* const kGroups[] = {"throughput target", "shown, no target", "model-state memory", "kernel benchmark"};
+  static const char* const kGroups[] = {"throughput target", "shown, no target", "model-state memory", "kernel benchmark", "peak memory"};
   out << "| convention | source | metric (unit) | the source's count | llmcalc's prediction in the same terms | group |\n|---|---|---|---|---|---|\n";
   for (const FlopConvention& c : flop_conventions())
     out << "| `" << c.id << "` | " << cell(c.source) << " | `" << c.metric << "` (" << cell(c.unit) << ") | " << cell(c.formula) << " | "
@@ -97,10 +101,17 @@ std::string markdown_throughput_line(const ValidationReport& r) { return summary
 
 std::string markdown_families(const ValidationReport& r) {
   std::ostringstream out;
-  out << "| family | rows | mean absolute error | max | worst | throughput rows | throughput MAE |\n|---|---:|---:|---:|---|---:|---:|\n";
-  for (const FamilySummary& f : r.summary.families)
-    out << "| " << cell(f.family) << " | " << f.all.rows << " | " << pct(f.all.mae) << " | " << pct(f.all.max_abs_error) << " | `" << f.all.worst << "` | "
-        << f.throughput.rows << " | " << (f.throughput.rows ? pct(f.throughput.mae) : "-") << " |\n";
+  // Peak-memory columns only where a family has such rows (the published files have none).
+  bool memory = false;
+  for (const FamilySummary& f : r.summary.families) memory = memory || f.peak_memory.rows > 0;
+  out << "| family | rows | mean absolute error | max | worst | throughput rows | throughput MAE |" << (memory ? " peak-memory rows | peak-memory MAE |" : "")
+      << "\n|---|---:|---:|---:|---|---:|---:|" << (memory ? "---:|---:|" : "") << "\n";
+  for (const FamilySummary& f : r.summary.families) {
+    out << "| " << cell(f.family) << " | " << f.all.rows << " | " << (f.all.rows ? pct(f.all.mae) : "-") << " | " << (f.all.rows ? pct(f.all.max_abs_error) : "-")
+        << " | " << (f.all.rows ? "`" + f.all.worst + "`" : "-") << " | " << f.throughput.rows << " | " << (f.throughput.rows ? pct(f.throughput.mae) : "-") << " |";
+    if (memory) out << " " << f.peak_memory.rows << " | " << (f.peak_memory.rows ? pct(f.peak_memory.mae) : "-") << " |";
+    out << "\n";
+  }
   return out.str();
 }
 
@@ -148,7 +159,7 @@ std::string markdown_report(const ValidationReport& r) {
   return out;
 }
 
-Result<std::string> fill_template(const std::string& text, const ReportSource& run) {
+Result<std::string> fill_template(const std::string& text, const ReportSource& run, const TextSource& read) {
   std::istringstream in(text);
   std::string line, out;
   int number = 0;
@@ -175,6 +186,16 @@ Result<std::string> fill_template(const std::string& text, const ReportSource& r
       continue;
     }
     if (files.empty()) return make_error(where, "'" + section + "' needs one or more records files");
+    if (section == "first-look") {
+      if (files.size() != 1 || !profile.empty()) return make_error(where, "first-look takes one first-look file and no --profile");
+      if (!read) return make_error(where, "first-look needs a file reader");
+      Result<std::string> json_text = read(files[0]);
+      if (!json_text) return json_text.error();
+      Result<std::vector<FirstLookRow>> rows = parse_first_look(*json_text);
+      if (!rows) return make_error(files[0] + ": " + rows.error().field, rows.error().message);
+      out += markdown_first_look(*rows);
+      continue;
+    }
     Result<ValidationReport> rep = run(files, section == "profile-comparison" ? "" : profile);
     if (!rep) return rep.error();
     using Section = std::string (*)(const ValidationReport&);
@@ -190,7 +211,8 @@ Result<std::string> fill_template(const std::string& text, const ReportSource& r
       out += it->second(*rep);
     } else {
       return make_error(where, "unknown section '" + section +
-                                   "' (conventions, profiles, results, kernels, summary, families, judgments, skipped, throughput-line, profile-comparison)");
+                                   "' (conventions, profiles, results, kernels, summary, families, judgments, skipped, throughput-line, profile-comparison, "
+                                   "first-look)");
     }
   }
   return out;

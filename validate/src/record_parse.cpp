@@ -59,7 +59,7 @@ Status read_measured(const json& j, Record& r) {
   if (!j.contains("measured")) return make_error("measured", "missing: {metric, value, unit, convention}");
   const json& m = j.at("measured");
   if (!m.is_object()) return make_error("measured", std::string("must be an object {metric, value, unit, convention}; got ") + m.type_name());
-  if (auto st = detail::only_keys(m, "measured", {"metric", "value", "unit", "convention"}); !st) return st;
+  if (auto st = detail::only_keys(m, "measured", {"metric", "value", "unit", "convention", "memory_kind"}); !st) return st;
   std::vector<std::string> ids;
   for (const FlopConvention& c : flop_conventions()) ids.push_back(c.id);
   if (auto st = detail::read_choice(m, "convention", "measured", ids, r.measured.convention); !st) return st;
@@ -69,6 +69,18 @@ Status read_measured(const json& j, Record& r) {
     return make_error("measured.metric", "must be '" + c.metric + "' under convention " + c.id + "; got '" + r.measured.metric + "'");
   if (auto st = detail::read_text(m, "unit", "measured", true, r.measured.unit, 200); !st) return st;
   if (r.measured.unit != c.unit) return make_error("measured.unit", "must be '" + c.unit + "' under convention " + c.id + "; got '" + r.measured.unit + "'");
+  // A peak memory says which counter it is (they differ by the CUDA context and the allocator's
+  // reserve); no other metric has one.
+  if (c.group == ConventionGroup::peak_memory) {
+    std::string kinds;
+    for (const std::string& k : memory_kinds()) kinds += (kinds.empty() ? "" : ", ") + k;
+    if (!m.contains("memory_kind"))
+      return make_error("measured.memory_kind", "missing: which counter the source's peak memory is (" + kinds +
+                                                    ": PyTorch's max allocated, its max reserved, or device memory as nvidia-smi shows it)");
+    if (auto st = detail::read_choice(m, "memory_kind", "measured", memory_kinds(), r.measured.memory_kind); !st) return st;
+  } else if (m.contains("memory_kind")) {
+    return make_error("measured.memory_kind", "only a peak_memory record names a memory counter; this one is measured under " + c.id);
+  }
   const double hi = c.id == "mfu_unknown" ? 1.0 : 1e18;  // an MFU is a fraction of the peak
   if (auto st = detail::read_number(m, "value", "measured", true, 1e-12, hi, false, r.measured.value); !st) return st;
   const bool kernel_convention = c.group == ConventionGroup::kernel;

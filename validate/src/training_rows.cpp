@@ -33,7 +33,7 @@ Error in_scenario(const Error& e) { return make_error(e.field.empty() ? "scenari
 ValidationRow training_row(const Record& rec, const ValidateOptions& opt, std::set<std::string>& profiles_used) {
   const FlopConvention& c = *find_convention(rec.measured.convention);
   ValidationRow row = row_for(rec);
-  row.kind = c.group == ConventionGroup::memory ? "model_states" : "training_run";
+  row.kind = c.group == ConventionGroup::memory ? "model_states" : c.group == ConventionGroup::peak_memory ? "peak_memory" : "training_run";
   // Whole-run figures need the run's tokens: the 20-tokens-per-parameter default is not a published run.
   if ((c.id == "gpu_hours" || c.id == "training_days") && rec.scenario.training.tokens <= 0)
     return skipped(row, make_error("scenario.training.tokens", "needed to predict " + c.metric + " (the whole run's training tokens); not given"));
@@ -48,7 +48,7 @@ ValidationRow training_row(const Record& rec, const ValidateOptions& opt, std::s
   const Estimate& e = *est;
 
   const bool recompute_searched = std::find(rec.unpublished.begin(), rec.unpublished.end(), "training.recompute") != rec.unpublished.end();
-  Prediction p = predict_metric(c, e, recompute_searched);
+  Prediction p = predict_metric(c, e, recompute_searched, rec.measured.memory_kind);
   row.predicted = p.value;
   row.gpu = e.r.s.hardware.gpu.id;
   row.scenario = e.r.s;

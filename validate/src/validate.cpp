@@ -21,6 +21,7 @@ ValidationRow row_for(const Record& rec) {
   row.measured = rec.measured.value;
   row.judgments = rec.judgments;
   row.unpublished = rec.unpublished;
+  row.memory_kind = rec.measured.memory_kind;
   return row;
 }
 
@@ -33,7 +34,7 @@ ValidationRow skipped(ValidationRow row, const Error& e) {
 }
 
 void finish(ValidationRow& row, const FlopConvention& c) {
-  row.status = c.group == ConventionGroup::throughput || c.group == ConventionGroup::memory || c.group == ConventionGroup::kernel ? "compared" : "shown";
+  row.status = c.group == ConventionGroup::shown ? "shown" : "compared";
   row.in_mae = c.group == ConventionGroup::throughput;
   row.error = c.time_metric ? row.measured / row.predicted - 1 : (row.predicted - row.measured) / row.measured;
   if (!std::isfinite(row.error)) row.error = 0;
@@ -75,17 +76,20 @@ ValidationSummary summarise(const std::vector<ValidationRow>& rows) {
     ++s.modelled;
     if (row.in_mae) add(s.throughput, row);
     else if (row.kind == "model_states") add(s.memory, row);
+    else if (row.kind == "peak_memory") add(s.peak_memory, row);
     else if (row.kernel) add(s.kernels, row);
     else add(s.shown, row);
     FamilySummary* f = nullptr;
     for (FamilySummary& x : s.families)
       if (x.family == row.family) f = &x;
-    if (!f) f = &s.families.emplace_back(FamilySummary{row.family, {}, {}});
-    add(f->all, row);
+    if (!f) f = &s.families.emplace_back(FamilySummary{row.family, {}, {}, {}});
+    // A peak memory's error is not a time's: its own column, never mixed into the family's time rows.
+    if (row.kind == "peak_memory") add(f->peak_memory, row);
+    else add(f->all, row);
     if (row.in_mae) add(f->throughput, row);
   }
-  for (GroupSummary* g : {&s.throughput, &s.memory, &s.shown, &s.kernels}) finish(*g);
-  for (FamilySummary& f : s.families) finish(f.all), finish(f.throughput);
+  for (GroupSummary* g : {&s.throughput, &s.memory, &s.peak_memory, &s.shown, &s.kernels}) finish(*g);
+  for (FamilySummary& f : s.families) finish(f.all), finish(f.throughput), finish(f.peak_memory);
   s.meets_target = s.throughput.rows > 0 && s.throughput.mae <= s.target_mae && s.throughput.max_abs_error <= s.target_max;
   s.meets_stretch = s.meets_target && s.throughput.mae <= s.stretch_mae;
   return s;
@@ -137,6 +141,7 @@ std::string validation_to_json(const ValidationReport& r) {
       o["profile"] = x.profile;
       o["layout"] = x.layout;
       o["step_s"] = x.step_s;
+      if (!x.memory_kind.empty()) o["memory_kind"] = x.memory_kind;
     }
     o["unpublished"] = x.unpublished;
     json judgments = json::array();
@@ -154,10 +159,12 @@ std::string validation_to_json(const ValidationReport& r) {
   sum["skipped"] = s.skipped;
   sum["throughput"] = group(s.throughput);
   sum["memory"] = group(s.memory);
+  sum["peak_memory"] = group(s.peak_memory);
   sum["shown"] = group(s.shown);
   sum["kernels"] = group(s.kernels);
   json families = json::array();
-  for (const FamilySummary& f : s.families) families.push_back({{"family", f.family}, {"all", group(f.all)}, {"throughput", group(f.throughput)}});
+  for (const FamilySummary& f : s.families)
+    families.push_back({{"family", f.family}, {"all", group(f.all)}, {"throughput", group(f.throughput)}, {"peak_memory", group(f.peak_memory)}});
   sum["families"] = families;
   sum["target_mae"] = s.target_mae;
   sum["stretch_mae"] = s.stretch_mae;
@@ -165,7 +172,7 @@ std::string validation_to_json(const ValidationReport& r) {
   sum["meets_target"] = s.meets_target;
   sum["meets_stretch"] = s.meets_stretch;
   json conv = json::array();
-  static const char* const kGroups[] = {"throughput", "shown", "memory", "kernel"};
+  static const char* const kGroups[] = {"throughput", "shown", "memory", "kernel", "peak_memory"};
   for (const FlopConvention& c : flop_conventions())
     conv.push_back({{"id", c.id}, {"source", c.source}, {"metric", c.metric}, {"measured_key", c.metric}, {"unit", c.unit}, {"formula", c.formula}, {"conversion", c.conversion},
                     {"group", kGroups[int(c.group)]}, {"in_throughput_mae", c.group == ConventionGroup::throughput}});

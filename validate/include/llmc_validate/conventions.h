@@ -16,6 +16,7 @@ enum class ConventionGroup {
   shown,       // compared and shown, outside every target (whole-run hours and days; unknown FLOP counts)
   memory,      // model-state bytes
   kernel,      // one kernel or collective alone (kernel benchmark records)
+  peak_memory, // a run's peak GPU memory per GPU (its own summary group, outside the throughput targets)
 };
 
 struct FlopConvention {
@@ -37,13 +38,21 @@ double megatron2021_flops_per_step(double B, double s, double l, double h, doubl
 // FlashAttention-2 Table 1, per sequence: 6·s·N + 12·L·h·s² (attention not halved).
 double flashattention2_flops_per_seq(double s, double N, double L, double h);
 
+// The counters a source's peak memory comes from (measured.memory_kind under peak_memory), and
+// the part of llmcalc's memory.per_gpu each counts: PyTorch's max allocated leaves out the CUDA
+// context and the caching allocator's reserve; its max reserved keeps the reserve; device memory
+// (nvidia-smi, "GPU memory used") is all of it.
+const std::vector<std::string>& memory_kinds();  // allocated, reserved, device
+double peak_memory_gib(const MemoryPerGpu& m, const std::string& memory_kind);
+
 // llmcalc's prediction of a training record's metric under convention `c` from its estimate,
 // with notes on what was counted. `recompute_searched`: the record left training.recompute to the
-// rule (Megatron-DeepSpeed's FLOP count follows the run's recompute).
+// rule (Megatron-DeepSpeed's FLOP count follows the run's recompute). `memory_kind`: the record's
+// measured.memory_kind (peak_memory only).
 struct Prediction {
   double value = 0;
   std::vector<std::string> notes;
 };
-Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recompute_searched);
+Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recompute_searched, const std::string& memory_kind = "");
 
 }  // namespace llmc::validate

@@ -33,10 +33,12 @@ std::string markdown_report(const ValidationReport& r);
 // Fill a template: each line "{{SECTION FILE... [--profile P]}}" becomes that section of the
 // report of those files (SECTION: conventions (no file), profiles, results, kernels, summary,
 // families, judgments, skipped, throughput-line, profile-comparison (the files' report beside
-// the one with --profile P)); every other line is copied. `run` reads and validates the files
-// with a profile choice ("" = the default). Error: an unknown section or a bad line, naming it
-// ("template line 12"), or the first error of `run`.
+// the one with --profile P)), and "{{first-look FILE}}" the tables of a first-look file
+// (first_look.h); every other line is copied. `run` reads and validates the files with a profile
+// choice ("" = the default); `read` returns a file's text. Error: an unknown section or a bad
+// line, naming it ("template line 12"), or the first error of `run` or `read`.
 using ReportSource = std::function<Result<ValidationReport>(const std::vector<std::string>& files, const std::string& profile)>;
-Result<std::string> fill_template(const std::string& text, const ReportSource& run);
+using TextSource = std::function<Result<std::string>(const std::string& file)>;
+Result<std::string> fill_template(const std::string& text, const ReportSource& run, const TextSource& read = {});
 
 }  // namespace llmc::validate

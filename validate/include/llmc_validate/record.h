@@ -19,6 +19,7 @@ struct Measured {
   double value = 0;
   std::string unit;        // the convention's unit ("TFLOP/s/GPU")
   std::string convention;  // conventions.h id ("megatron2021")
+  std::string memory_kind; // peak_memory only: the counter the source read (allocated, reserved, device; conventions.h)
 };
 
 // A choice made for the source: a record field it sets ("training.precision", "kernel.heads",

@@ -18,10 +18,11 @@ namespace llmc::validate {
 // One comparison (one record).
 struct ValidationRow {
   std::string id, family;
-  std::string kind;        // "training_run", "model_states", or the kernel convention ("kernel_gemm", ...)
+  std::string kind;        // "training_run", "model_states", "peak_memory", or the kernel convention ("kernel_gemm", ...)
   std::string status;      // "compared" (in a target), "shown" (compared, outside every target), "skipped"
   std::string convention;  // conventions.h id ("" when skipped before one was read)
   std::string metric, unit;
+  std::string memory_kind;  // peak_memory rows: the source's counter (allocated, reserved, device)
   double measured = 0, predicted = 0;
   // (predicted − measured) / measured; for a time metric the error of throughput, measured /
   // predicted − 1, so + means predicted faster on every row.
@@ -48,14 +49,16 @@ struct GroupSummary {
 
 struct FamilySummary {
   std::string family;
-  GroupSummary all;          // every compared row of the family
+  GroupSummary all;          // every compared row of the family but its peak memories
   GroupSummary throughput;   // its rows in the throughput targets
+  GroupSummary peak_memory;  // its peak-memory rows
 };
 
 struct ValidationSummary {
   int records = 0, modelled = 0, skipped = 0;
   GroupSummary throughput;   // rows with in_mae
   GroupSummary memory;       // model-state rows
+  GroupSummary peak_memory;  // a run's peak memory per GPU (conventions.h peak_memory)
   GroupSummary shown;        // compared but outside every target
   GroupSummary kernels;      // kernel benchmark records
   std::vector<FamilySummary> families;  // in order of first appearance
