@@ -42,6 +42,8 @@ Result<int> RegistryServer::bind() {
 
 bool RegistryServer::run() { return svr_ && svr_->listen_after_bind(); }
 
+bool RegistryServer::running() const { return svr_ && svr_->is_running(); }
+
 void RegistryServer::stop() {
   if (svr_) svr_->stop();
 }

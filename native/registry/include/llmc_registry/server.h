@@ -38,6 +38,8 @@ class RegistryServer {
   Result<int> bind();
   // Serves until stop() (from any thread); false if the listening socket failed.
   bool run();
+  // True once run() accepts connections (stop() before that has no effect).
+  bool running() const;
   void stop();
 
  private:
