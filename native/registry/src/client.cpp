@@ -76,6 +76,7 @@ RegistryClient::~RegistryClient() = default;
 
 Outcome RegistryClient::send(const std::string& method, const std::string& path, const std::string& body) {
   httplib::Client cli(url_.origin);
+  cli.set_tcp_nodelay(true);  // headers and body go out as two writes (see server.cpp)
   cli.set_connection_timeout(5);
   cli.set_read_timeout(60);
   cli.set_write_timeout(60);

@@ -11,8 +11,8 @@
 #include <variant>
 
 #include "llmc_registry/profile_intake.h"
+#include "llmc_registry/read_cache.h"
 #include "llmc_registry/server.h"
-#include "llmc_registry/sha256.h"
 #include "llmc_registry/static_site.h"
 
 namespace llmc::registry {
@@ -22,9 +22,11 @@ using httplib::Request;
 using httplib::Response;
 
 struct Ctx {
+  Ctx(Store& s, ServerConfig c, std::string root) : store(s), cfg(std::move(c)), site_root(std::move(root)), cache(s) {}
   Store& store;
   ServerConfig cfg;
   std::string site_root;
+  ReadCache cache;
 };
 
 // ---- responses
@@ -118,10 +120,11 @@ std::variant<TokenInfo, ApiError> authenticate(Ctx& c, const Request& req) {
 
 void handle_healthz(Ctx& c, Response& res) {
   auto v = c.store.schema_version();
-  auto list = c.store.list_profiles();
+  auto list = c.cache.list("");
   if (!v) return send_error(res, db_failure(v.error()));
   if (!list) return send_error(res, db_failure(list.error()));
-  nlohmann::ordered_json j{{"status", "ok"}, {"schema_version", *v}, {"profiles", list->size()}};
+  const size_t count = nlohmann::json::parse((*list)->body, nullptr, false).value("count", size_t(0));
+  nlohmann::ordered_json j{{"status", "ok"}, {"schema_version", *v}, {"profiles", count}};
   res.set_header("Cache-Control", "no-store");
   send_json(res, 200, j.dump());
 }
@@ -132,26 +135,24 @@ void handle_list(Ctx& c, const Request& req, Response& res) {
     if (!(std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '-' || ch == '.' || ch == '_') ||
         gpu.size() > 64)
       return send_error(res, ApiError{400, "bad_request", "gpu: expects a GPU id such as h100-sxm (lower-case letters, digits, '-', '.', '_'; at most 64)", "gpu"});
-  auto list = c.store.list_profiles(gpu);
-  if (!list) return send_error(res, db_failure(list.error()));
-  std::string body = list_json(*list);
-  const std::string etag = "\"" + sha256_hex(body).substr(0, 32) + "\"";
-  res.set_header("ETag", etag);
+  auto doc = c.cache.list(gpu);
+  if (!doc) return send_error(res, db_failure(doc.error()));
+  res.set_header("ETag", (*doc)->etag);
   res.set_header("Cache-Control", "no-cache");  // may be cached, but revalidated (cheap: 304)
-  if (etag_matches(req, etag)) {
+  if (etag_matches(req, (*doc)->etag)) {
     res.status = 304;
     return;
   }
-  send_json(res, 200, std::move(body));
+  send_json(res, 200, (*doc)->body);
 }
 
 void handle_profile(Ctx& c, const Request& req, Response& res, const std::string& id) {
   if (!is_profile_id(id))
     return send_error(res, ApiError{404, "not_found", "not a profile id: a profile id is 64 lower-case hex digits (SHA-256)", ""});
-  auto got = c.store.get_profile(id);
+  auto got = c.cache.profile(id);
   if (!got) return send_error(res, db_failure(got.error()));
   if (!*got) return send_error(res, ApiError{404, "not_found", "no profile " + id + " in this registry", ""});
-  const ProfileEntry& e = (*got)->first;
+  const ProfileEntry& e = (*got)->entry;
   if (!e.deleted_at.empty())
     return send_error(res, ApiError{410, "gone", "profile " + id + " was deleted on " + e.deleted_at + " by " + e.deleted_by, ""});
   // The id is the SHA-256 of these bytes: the content at this URL never changes.
@@ -162,7 +163,7 @@ void handle_profile(Ctx& c, const Request& req, Response& res, const std::string
     res.status = 304;
     return;
   }
-  send_json(res, 200, std::move((*got)->second));
+  send_json(res, 200, (*got)->body);
 }
 
 void handle_upload(Ctx& c, const Request& req, Response& res) {
@@ -303,7 +304,7 @@ ApiError error_for_status(const Ctx& c, int status) {
 }  // namespace
 
 void install_routes(httplib::Server& svr, Store& store, const ServerConfig& cfg, const std::string& site_root) {
-  auto c = std::make_shared<Ctx>(Ctx{store, cfg, site_root});
+  auto c = std::make_shared<Ctx>(store, cfg, site_root);
   svr.set_payload_max_length(cfg.max_body_bytes);
   // Uploads must say how long they are: a body of unknown length (chunked, or until close) has
   // no limit cpp-httplib can enforce before buffering it.

@@ -17,6 +17,10 @@ Stmt& Stmt::bind(int i, const std::string& v) {
   sqlite3_bind_text(stmt_, i, v.data(), int(v.size()), SQLITE_TRANSIENT);
   return *this;
 }
+Stmt& Stmt::bind_blob(int i, const std::string& v) {
+  sqlite3_bind_blob(stmt_, i, v.data(), int(v.size()), SQLITE_TRANSIENT);
+  return *this;
+}
 Stmt& Stmt::bind(int i, int64_t v) {
   sqlite3_bind_int64(stmt_, i, v);
   return *this;

@@ -25,7 +25,8 @@ class Stmt {
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
   bool ok() const { return stmt_ != nullptr; }
-  Stmt& bind(int i, const std::string& v);
+  Stmt& bind(int i, const std::string& v);  // as TEXT
+  Stmt& bind_blob(int i, const std::string& v);
   Stmt& bind(int i, int64_t v);
   Stmt& bind_null(int i);
   // SQLITE_ROW (a row is ready), SQLITE_DONE, or an error code.

@@ -74,7 +74,7 @@ std::optional<std::string> token_name_problem(const std::string& name) {
   return std::nullopt;
 }
 
-Store::Store(std::string path) : pool_(std::make_unique<sql::Pool>(std::move(path))) {}
+Store::Store(std::string path) : pool_(std::make_unique<sql::Pool>(path)), watch_(std::make_unique<sql::Pool>(path)) {}
 Store::~Store() = default;
 const std::string& Store::path() const { return pool_->path(); }
 
@@ -135,7 +135,9 @@ Result<Store::Put> Store::put_profile(const Intake& in, const std::string& label
   Stmt st(db, write);
   if (!st.ok()) return sql::db_error(db, "cannot store a profile");
   st.bind(1, in.id).bind(2, label).bind(3, notes).bind(4, now).bind(5, uploader);
-  if (!exists) st.bind(6, in.canonical).bind(7, in.gpu).bind(8, in.summary.dump());
+  // The body as a BLOB: length(body) is then its byte count, read from the record header (as
+  // TEXT, length() would count characters by scanning every overflow page of the profile).
+  if (!exists) st.bind_blob(6, in.canonical).bind(7, in.gpu).bind(8, in.summary.dump());
   if (st.step() != SQLITE_DONE) return sql::db_error(db, "cannot store a profile");
   if (Status a = audit(db, uploader, exists ? "restore" : "upload", in.id, label); !a) return a.error();
   if (Status c = tx.commit(); !c) return c.error();
@@ -195,6 +197,15 @@ Result<bool> Store::delete_profile(const std::string& id, const std::string& act
   if (Status a = audit(db, actor, "delete", id, reason); !a) return a.error();
   if (Status c = tx.commit(); !c) return c.error();
   return true;
+}
+
+Result<int64_t> Store::data_version() {
+  std::lock_guard<std::mutex> lock(watch_mutex_);
+  auto lease = watch_->acquire();
+  if (!lease) return lease.error();
+  Stmt st((*lease)->get(), "PRAGMA data_version");
+  if (!st.ok() || st.step() != SQLITE_ROW) return sql::db_error((*lease)->get(), "cannot read data_version");
+  return st.integer(0);
 }
 
 Result<std::vector<AuditRecord>> Store::audit_log() {

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -77,6 +78,9 @@ class Store {
   Result<std::optional<TokenInfo>> find_token(const std::string& presented);
 
   Result<std::vector<AuditRecord>> audit_log();
+  // Changes whenever anything was committed to the database since the last call, by this
+  // process or another (PRAGMA data_version on a connection kept for this): read caches use it.
+  Result<int64_t> data_version();
   // SQLite's online backup into FILE (written to FILE.partial, then renamed): a consistent copy
   // while the server keeps running.
   Status backup_to(const std::string& file);
@@ -84,6 +88,8 @@ class Store {
  private:
   explicit Store(std::string path);
   std::unique_ptr<sql::Pool> pool_;
+  std::unique_ptr<sql::Pool> watch_;  // one connection, used under watch_mutex_
+  std::mutex watch_mutex_;
 };
 
 // Token names: 1-64 of [A-Za-z0-9._@-].
