@@ -1,6 +1,7 @@
 // Reading the registry: the list (its documented shape, ?gpu=, ETag), single profiles (immutable:
 // ETag = id, long cache, 304), the static-export paths the page uses, /healthz.
 #include "fixture.h"
+#include "llmc_registry/profile_intake.h"
 #include "llmc_registry/sha256.h"
 
 using namespace llmc::registry;
@@ -130,4 +131,22 @@ TEST_CASE("/healthz: status, schema version, profile count") {
   CHECK(j["status"] == "ok");
   CHECK(j["schema_version"] == 2);
   CHECK(j["profiles"] == 1);
+}
+
+TEST_CASE("reads are cached, and see every change at once: an upload, a delete, a write by another process") {
+  Registry r;
+  const std::string id = upload_id(r, "site/profiles/h100-sxm.published.json");
+  CHECK(body_json(r.client().Get("/api/v1/profiles"))["count"] == 1);  // cached now
+  CHECK(r.client().Get("/api/v1/profiles/" + id)->status == 200);      // cached now
+  // Another process's store on the same file (as `llmcalc serve import` while the server runs).
+  auto other = Store::open_file(r.store->path());
+  REQUIRE(other.ok());
+  Intake in;
+  REQUIRE(!take_in_profile(source_file("site/profiles/a100-sxm-80gb.published.json"), in));
+  REQUIRE((*other)->put_profile(in, "", "", "local").ok());
+  CHECK(body_json(r.client().Get("/api/v1/profiles"))["count"] == 2);
+  CHECK(body_json(r.client().Get("/healthz"))["profiles"] == 2);
+  REQUIRE(*(*other)->delete_profile(id, "boss", "stale"));
+  CHECK(r.client().Get("/api/v1/profiles/" + id)->status == 410);
+  CHECK(body_json(r.client().Get("/api/v1/profiles"))["count"] == 1);
 }

@@ -37,6 +37,7 @@ Result<std::shared_ptr<const ReadCache::ListDoc>> ReadCache::list(const std::str
   auto doc = std::make_shared<ListDoc>();
   doc->body = list_json(*entries);
   doc->etag = "\"" + sha256_hex(doc->body).substr(0, 32) + "\"";
+  doc->count = entries->size();
   std::lock_guard<std::mutex> lock(mutex_);
   if (version_ == seen) lists_[gpu] = doc;
   return std::shared_ptr<const ListDoc>(doc);

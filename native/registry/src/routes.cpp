@@ -123,8 +123,7 @@ void handle_healthz(Ctx& c, Response& res) {
   auto list = c.cache.list("");
   if (!v) return send_error(res, db_failure(v.error()));
   if (!list) return send_error(res, db_failure(list.error()));
-  const size_t count = nlohmann::json::parse((*list)->body, nullptr, false).value("count", size_t(0));
-  nlohmann::ordered_json j{{"status", "ok"}, {"schema_version", *v}, {"profiles", count}};
+  nlohmann::ordered_json j{{"status", "ok"}, {"schema_version", *v}, {"profiles", (*list)->count}};
   res.set_header("Cache-Control", "no-store");
   send_json(res, 200, j.dump());
 }

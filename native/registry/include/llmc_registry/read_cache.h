@@ -21,6 +21,7 @@ class ReadCache {
   struct ListDoc {
     std::string body;  // list_json()
     std::string etag;  // "\"<first 32 hex of SHA-256(body)>\""
+    size_t count = 0;  // profiles listed
   };
   Result<std::shared_ptr<const ListDoc>> list(const std::string& gpu);
 
