@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The README's main command, checked: `scripts/serve.sh PORT` (with LLMC_SERVE_NO_BUILD=1, on the
 site and the llmcalc already built) serves the page with a CSP and .wasm as application/wasm, and
-the registry API, seeded with every bundled profile of site/profiles/. Loopback only; stops the
+the registry API, seeded with every bundled profile of site/profiles/; then the pages run in
+headless Chromium under that CSP with no violation (csp_check.mjs). Loopback only; stops the
 server it started. Usage: serve_check.py    Exit status 0 when every check held."""
 import glob
 import json
@@ -59,6 +60,8 @@ def main():
         for p in listed['profiles']:
             if get(base + '/api/v1/' + p['path'])[0] != 200:
                 failures.append(f'{p["path"]} not served')
+        if subprocess.run(['node', os.path.join(ROOT, 'tests/registry/csp_check.mjs'), base + '/'], cwd=ROOT).returncode != 0:
+            failures.append('the pages under the CSP (above)')
     finally:
         proc.send_signal(signal.SIGTERM)  # serve.sh exec'd llmcalc serve: this is the server
         proc.wait(timeout=10)

@@ -20,7 +20,8 @@ struct Site {
   std::string root;
   Site() {
     fs::create_directories(dir.path / "site/docs");
-    std::ofstream(dir.path / "site/index.html") << "<!doctype html><script src=\"app.js\"></script><script>run();</script>";
+    std::ofstream(dir.path / "site/index.html")
+        << "<!doctype html><canvas oncontextmenu=\"event.preventDefault()\"></canvas><script src=\"app.js\"></script><script>run();</script>";
     std::ofstream(dir.path / "site/app.js") << "function run() {}";
     std::ofstream(dir.path / "site/app.wasm") << "\0asm";
     std::ofstream(dir.path / "site/docs/index.html") << "<p>docs</p>";
@@ -89,6 +90,10 @@ TEST_CASE("every response says nosniff; pages carry a CSP that admits their inli
   CHECK(csp.find("'unsafe-eval'") == std::string::npos);  // only 'wasm-unsafe-eval'
   // sha256 of "run();" in base64 (the inline script of index.html above; `printf "run();" | openssl dgst -sha256 -binary | base64`).
   CHECK(csp.find("'sha256-" + std::string("vUOElbTHLp1UxxGV/I6teJfpCV5vgaasYjEhPKN2fqQ=") + "'") != std::string::npos);
+  // The canvas's inline handler, admitted by its hash only (`printf "event.preventDefault()" | ...`).
+  CHECK(csp.find("'unsafe-hashes' 'sha256-" + std::string("cwPror8N/Ds4hiaerviPOQ1rJd1zjNrEPnNZvr5x7Z8=") + "'") != std::string::npos);
+  const std::string script_src = csp.substr(csp.find("script-src"), csp.find(';', csp.find("script-src")) - csp.find("script-src"));
+  CHECK(script_src.find("'unsafe-inline'") == std::string::npos);  // scripts: only what is hashed
   CHECK(r.client().Get("/app.js")->get_header_value("Content-Security-Policy").empty());
   CHECK(r.client().Get("/api/v1/profiles")->get_header_value("Content-Security-Policy").empty());
   // An uploaded label with markup comes back as JSON only.

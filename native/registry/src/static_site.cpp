@@ -3,6 +3,7 @@
 #include <openssl/evp.h>
 
 #include <filesystem>
+#include <regex>
 
 namespace llmc::registry {
 namespace {
@@ -85,6 +86,15 @@ std::string csp_for_html(const std::string& html) {
       script_hashes += " " + csp_hash(html.substr(tag_end + 1, close - tag_end - 1));
     pos = close;
   }
+  // Inline event handlers (oncontextmenu="event.preventDefault()" on the canvas): CSP hashes them
+  // only with 'unsafe-hashes', which still admits exactly these handler texts and no others.
+  static const std::regex handler(R"re(\son[a-z]+\s*=\s*(?:"([^"]*)"|'([^']*)'))re", std::regex::icase);
+  std::string handler_hashes;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), handler); it != std::sregex_iterator(); ++it) {
+    const std::string h = " " + csp_hash((*it)[1].matched ? (*it)[1].str() : (*it)[2].str());
+    if (handler_hashes.find(h) == std::string::npos) handler_hashes += h;
+  }
+  if (!handler_hashes.empty()) script_hashes += " 'unsafe-hashes'" + handler_hashes;
   return "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'" + script_hashes +
          "; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:"
          "; connect-src 'self' https: http://127.0.0.1:* http://localhost:*; worker-src 'self' blob:"

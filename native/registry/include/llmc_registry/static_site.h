@@ -23,7 +23,9 @@ std::optional<ApiError> resolve_site_file(const std::string& root, const std::st
 std::string content_type_for(const std::string& path);
 
 // The CSP sent with an HTML page whose bytes are `html`: scripts from the site itself plus the
-// page's inline <script> blocks by SHA-256 (so a page edit never needs this code changed), wasm
+// page's inline <script> blocks and inline event handlers (with 'unsafe-hashes') by SHA-256 (so a
+// page edit never needs this code changed; handler values are hashed as written, without
+// decoding HTML character references), wasm
 // compilation, connections to this origin and to registries elsewhere (https, or loopback), no
 // plugins, no <base> tricks, no form posts.
 std::string csp_for_html(const std::string& html);
