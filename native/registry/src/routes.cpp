@@ -36,6 +36,17 @@ void send_json(Response& res, int status, std::string body) {
   res.set_content(std::move(body), "application/json");
 }
 
+// A cached document, written straight from the cache (no copy of a 100 KB profile per request);
+// `owner` keeps it alive until the response is sent.
+template <class Doc>
+void send_cached_json(Response& res, std::shared_ptr<const Doc> owner, const std::string& body) {
+  res.status = 200;
+  const char* data = body.data();
+  res.set_content_provider(body.size(), "application/json", [owner, data](size_t offset, size_t length, httplib::DataSink& sink) {
+    return sink.write(data + offset, length);
+  });
+}
+
 void send_error(Response& res, const ApiError& e) {
   if (e.status == 401) res.set_header("WWW-Authenticate", "Bearer realm=\"llmcalc\"");
   send_json(res, e.status, error_body(e));
@@ -142,7 +153,7 @@ void handle_list(Ctx& c, const Request& req, Response& res) {
     res.status = 304;
     return;
   }
-  send_json(res, 200, (*doc)->body);
+  send_cached_json(res, *doc, (*doc)->body);
 }
 
 void handle_profile(Ctx& c, const Request& req, Response& res, const std::string& id) {
@@ -162,7 +173,7 @@ void handle_profile(Ctx& c, const Request& req, Response& res, const std::string
     res.status = 304;
     return;
   }
-  send_json(res, 200, (*got)->body);
+  send_cached_json(res, *got, (*got)->body);
 }
 
 void handle_upload(Ctx& c, const Request& req, Response& res) {

@@ -74,8 +74,20 @@ std::optional<std::string> token_name_problem(const std::string& name) {
   return std::nullopt;
 }
 
-Store::Store(std::string path) : pool_(std::make_unique<sql::Pool>(path)), watch_(std::make_unique<sql::Pool>(path)) {}
-Store::~Store() = default;
+struct Store::Watch {
+  explicit Watch(const std::string& path) : pool(path) {}
+  sql::Pool pool;  // holds the one connection
+  std::shared_ptr<sql::Pool::Lease> lease;
+  std::unique_ptr<Stmt> version;  // PRAGMA data_version, prepared once: asked on every read
+};
+
+Store::Store(std::string path) : pool_(std::make_unique<sql::Pool>(path)), watch_(std::make_unique<Watch>(path)) {}
+Store::~Store() {
+  if (watch_) {
+    watch_->version.reset();  // before its connection goes back and is closed
+    watch_->lease.reset();
+  }
+}
 const std::string& Store::path() const { return pool_->path(); }
 
 Result<std::unique_ptr<Store>> Store::open(const std::string& data_dir) {
@@ -201,11 +213,22 @@ Result<bool> Store::delete_profile(const std::string& id, const std::string& act
 
 Result<int64_t> Store::data_version() {
   std::lock_guard<std::mutex> lock(watch_mutex_);
-  auto lease = watch_->acquire();
-  if (!lease) return lease.error();
-  Stmt st((*lease)->get(), "PRAGMA data_version");
-  if (!st.ok() || st.step() != SQLITE_ROW) return sql::db_error((*lease)->get(), "cannot read data_version");
-  return st.integer(0);
+  if (!watch_->version) {
+    auto lease = watch_->pool.acquire();
+    if (!lease) return lease.error();
+    watch_->lease = *lease;
+    watch_->version = std::make_unique<Stmt>(watch_->lease->get(), "PRAGMA data_version");
+    if (!watch_->version->ok()) {
+      watch_->version.reset();
+      return sql::db_error(watch_->lease->get(), "cannot prepare PRAGMA data_version");
+    }
+  }
+  Stmt& st = *watch_->version;
+  const int rc = st.step();
+  const int64_t v = st.integer(0);
+  st.reset();
+  if (rc != SQLITE_ROW) return sql::db_error(watch_->lease->get(), "cannot read data_version");
+  return v;
 }
 
 Result<std::vector<AuditRecord>> Store::audit_log() {

@@ -88,7 +88,9 @@ class Store {
  private:
   explicit Store(std::string path);
   std::unique_ptr<sql::Pool> pool_;
-  std::unique_ptr<sql::Pool> watch_;  // one connection, used under watch_mutex_
+  // data_version(): one connection and its prepared statement, kept, used under watch_mutex_.
+  struct Watch;
+  std::unique_ptr<Watch> watch_;
   std::mutex watch_mutex_;
 };
 
