@@ -4,6 +4,10 @@
 // (each distinct, so each is a stored 201 with its fsync). Prints requests/s and latency
 // percentiles (docs/benchmarks.md). A benchmark: it prints numbers and asserts nothing, except
 // that every answer was a success.
+// Reads run closed-loop (each client sends as soon as its last answer came: the most the server
+// can do, latency including the queue behind the other clients), or with --rate R at R requests/s
+// per client on a fixed schedule (latency measured from the scheduled time, so a late answer
+// also counts the requests it held back).
 #include <httplib.h>
 
 #include <algorithm>
@@ -41,7 +45,7 @@ void report(const char* what, const std::vector<double>& ms, double seconds) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: registry_load --url URL --token-file F --upload FILE [--clients 50] [--seconds 5] [--uploads 40]\n");
+  std::fprintf(stderr, "usage: registry_load --url URL --token-file F --upload FILE [--clients 50] [--seconds 5] [--uploads 40] [--rate R]\n");
   return 2;
 }
 
@@ -50,7 +54,7 @@ int usage() {
 int main(int argc, char** argv) {
   std::string url_text, token_file, upload_file;
   int clients = 50, uploads = 40;
-  double seconds = 5;
+  double seconds = 5, rate = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
     if (a == "--url") url_text = v;
@@ -58,7 +62,8 @@ int main(int argc, char** argv) {
     else if (a == "--upload") upload_file = v;
     else if (a == "--clients") clients = std::clamp(std::atoi(v.c_str()), 1, 500);
     else if (a == "--seconds") seconds = std::clamp(std::atof(v.c_str()), 0.5, 120.0);
-    else if (a == "--uploads") uploads = std::clamp(std::atoi(v.c_str()), 1, 1000);
+    else if (a == "--uploads") uploads = std::clamp(std::atoi(v.c_str()), 0, 1000);
+    else if (a == "--rate") rate = std::clamp(std::atof(v.c_str()), 0.0, 10000.0);
     else return usage();
   }
   auto url = llmc::registry::parse_registry_url(url_text);
@@ -97,10 +102,19 @@ int main(int argc, char** argv) {
       std::mt19937 rng(static_cast<unsigned>(c));
       // The first request opens the connection; it is not counted.
       if (!cli.Get(url->base_path + "/api/v1/profiles")) ++failures;
+      // Paced clients start at spread-out phases, so the load is smooth rather than in waves.
+      const Clock::time_point first =
+          Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(rate > 0 ? double(c) / (clients * rate) : 0.0));
       for (int n = 0; Clock::now() < deadline; ++n) {
         const bool listing = n % 2 == 0;
         const std::string path = url->base_path + (listing ? "/api/v1/profiles" : "/api/v1/profiles/" + ids[rng() % ids.size()]);
-        const auto t = Clock::now();
+        auto t = Clock::now();
+        if (rate > 0) {
+          const auto due = first + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(n / rate));
+          if (due >= deadline) break;
+          std::this_thread::sleep_until(due);
+          t = due;
+        }
         auto r = cli.Get(path);
         const double ms = ms_since(t);
         if (!r || r->status != 200) ++failures;
@@ -117,8 +131,10 @@ int main(int argc, char** argv) {
   }
   all = all_list;
   all.insert(all.end(), all_get.begin(), all_get.end());
-  std::printf("registry_load: %s, %zu profiles listed, %d concurrent clients (keep-alive) for %.1f s, %u CPU(s)\n", url->text().c_str(), ids.size(),
-              clients, elapsed, std::thread::hardware_concurrency());
+  char pace[64] = "closed loop";
+  if (rate > 0) std::snprintf(pace, sizeof pace, "each at %.0f requests/s", rate);
+  std::printf("registry_load: %s, %zu profiles listed, %d concurrent clients (keep-alive, %s) for %.1f s, %u CPU(s)\n", url->text().c_str(),
+              ids.size(), clients, pace, elapsed, std::thread::hardware_concurrency());
   report("list (GET /profiles)", all_list, elapsed);
   report("fetch (GET /profiles/ID)", all_get, elapsed);
   report("all reads", all, elapsed);
@@ -140,7 +156,7 @@ int main(int argc, char** argv) {
     if (!r || r->status != 201) ++failures;
     if (i == 0) std::printf("  upload body: %zu bytes\n", body.size());
   }
-  report("upload (POST, new, 201)", up_ms, std::max(1e-9, std::accumulate(up_ms.begin(), up_ms.end(), 0.0) / 1000));
+  if (!up_ms.empty()) report("upload (POST, new, 201)", up_ms, std::max(1e-9, std::accumulate(up_ms.begin(), up_ms.end(), 0.0) / 1000));
   std::printf("registry_load: %d failed requests\n", failures.load());
   return failures == 0 ? 0 : 1;
 }

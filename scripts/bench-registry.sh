@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Load benchmark of the profile registry (docs/benchmarks.md, "Registry"): starts `llmcalc serve`
-# on 127.0.0.1 (ephemeral port, a fresh data directory seeded with the bundled profiles), runs
-# bench/registry_load against it (CLIENTS concurrent keep-alive clients listing and fetching for
-# SECONDS, then UPLOADS single uploads of the ~110 KB measured H100 profile), stops the server.
-# Prints numbers; asserts nothing but that every request succeeded. Loopback only, bounded.
-# Usage: scripts/bench-registry.sh     Env: CLIENTS (50), SECONDS_LOAD (5), UPLOADS (40), BUILD_DIR (build/native)
+# Load benchmark of the profile registry (docs/benchmarks.md, "Profile registry"): starts
+# `llmcalc serve` on 127.0.0.1 (ephemeral port, a fresh data directory seeded with the bundled
+# profiles) and runs bench/registry_load against it twice: CLIENTS concurrent keep-alive clients
+# listing and fetching for SECONDS, first closed-loop (the most it serves), then each at RATE
+# requests/s (latency at a steady load); then UPLOADS single uploads of the ~110 KB measured H100
+# profile. Stops the server. Prints numbers; asserts nothing but that every request succeeded.
+# Loopback only, bounded.
+# Usage: scripts/bench-registry.sh   Env: CLIENTS (50), SECONDS_LOAD (5), RATE (40), UPLOADS (40), BUILD_DIR (build/native)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir="${BUILD_DIR:-build/native}"
@@ -27,5 +29,7 @@ server=$!
 for _ in $(seq 100); do [[ -s $tmp/port ]] && break; sleep 0.05; done
 [[ -s $tmp/port ]] || { echo "bench-registry: the server did not start" >&2; exit 1; }
 echo "bench-registry: $(nproc) CPU(s), $(uname -m); data directory on $(df -P "$tmp" | awk 'NR==2 {print $1}')"
-"$build_dir/bench/registry_load" --url "http://127.0.0.1:$(cat "$tmp/port")" --token-file "$tmp/token" \
-  --upload site/profiles/h100-sxm.json --clients "${CLIENTS:-50}" --seconds "${SECONDS_LOAD:-5}" --uploads "${UPLOADS:-40}"
+load=("$build_dir/bench/registry_load" --url "http://127.0.0.1:$(cat "$tmp/port")" --token-file "$tmp/token"
+      --upload site/profiles/h100-sxm.json --clients "${CLIENTS:-50}" --seconds "${SECONDS_LOAD:-5}")
+"${load[@]}" --uploads 0
+"${load[@]}" --rate "${RATE:-40}" --uploads "${UPLOADS:-40}"
