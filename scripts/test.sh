@@ -56,7 +56,7 @@ regenerates_unchanged() {
 }
 
 asan() {  # the registry's server runs under ASan + UBSan in the fuzz smoke (fuzz_registry_http): not built here
-  cmake --preset debug-asan -DLLMC_BUILD_REGISTRY=OFF >/dev/null && cmake --build --preset debug-asan -j"$(nproc)" --target llmc_tests && \
+  cmake --preset debug-asan -DLLMC_BUILD_REGISTRY=OFF -DLLMC_BUILD_DESKTOP=OFF >/dev/null && cmake --build --preset debug-asan -j"$(nproc)" --target llmc_tests && \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/tests/llmc_tests
 }
 
