@@ -15,7 +15,8 @@ set -euo pipefail
 want="${1:-all}"
 core_pkgs=(build-essential cmake ninja-build pkg-config git python3
            doctest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
-           clang libclang-rt-14-dev)
+           clang libclang-rt-14-dev
+           libcpp-httplib-dev libsqlite3-dev)  # llmcalc serve and the registry client (docs/registry.md)
 wasm_pkgs=(emscripten nodejs)
 # The UI font (both UIs): DejaVu Sans, subset at build time by pyftsubset to the glyphs used (ui/font/).
 font_pkgs=(fonts-dejavu-core python3-fonttools fonttools)  # fonttools: the pyftsubset command

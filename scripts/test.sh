@@ -2,8 +2,8 @@
 # Builds everything and runs every test: native doctest suite, CLI checks, the suite again under
 # AddressSanitizer + UBSan, the wasm build under node with the native/wasm bit-identity check,
 # the embed module under node, the web site in headless Chromium, the desktop app under Xvfb
-# (driven with xdotool), a fuzzing smoke run, and the core benchmark (which prints numbers; it
-# asserts nothing).
+# (driven with xdotool), the profile registry (SIGKILL durability, serve.sh, load benchmark), a
+# fuzzing smoke run, and the core benchmark (which prints numbers; it asserts nothing).
 # Usage: scripts/test.sh            FUZZ_SECONDS=600 scripts/test.sh   (longer fuzzing)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,8 +56,8 @@ regenerates_unchanged() {
   echo "CLI: $* are what $script writes"
 }
 
-asan() {
-  cmake --preset debug-asan >/dev/null && cmake --build --preset debug-asan -j"$(nproc)" --target llmc_tests && \
+asan() {  # the registry's server runs under ASan + UBSan in the fuzz smoke (fuzz_registry_http): not built here
+  cmake --preset debug-asan -DLLMC_BUILD_REGISTRY=OFF -DLLMC_BUILD_DESKTOP=OFF >/dev/null && cmake --build --preset debug-asan -j"$(nproc)" --target llmc_tests && \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/tests/llmc_tests
 }
 
@@ -75,6 +75,11 @@ desktop() {  # llmcalc-desktop driven with real X11 input under Xvfb (tests/desk
     cmake --build --preset native -j"$(nproc)" --target llmcalc-desktop llmcalc && bash tests/desktop/run.sh build/native
 }
 stage "desktop app under Xvfb" desktop
+registry() {  # llmcalc serve: SIGKILL during uploads, the README's serve.sh, load (prints numbers; docs/registry.md)
+  python3 tests/registry/durability.py build/native/native/cli/llmcalc 24 &&
+    python3 tests/registry/serve_check.py && bash scripts/bench-registry.sh
+}
+stage "registry: durability under SIGKILL, serve.sh, load benchmark" registry
 stage "fuzz smoke (${FUZZ_SECONDS:-60} s per target)" bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
 gpu_preset() {  # CUDA build with no GPU: the bench must say so and exit 3, never crash
   [[ -x /usr/local/cuda/bin/nvcc ]] || { echo "no CUDA toolkit at /usr/local/cuda: stage skipped"; return 0; }

@@ -1,5 +1,6 @@
 // llmcalc-bench: measures this machine's GPUs and writes an llmcalc hardware profile.
-// Exit codes: 0 ok; 1 a suite failed or the profile was refused; 2 bad arguments; 3 no usable GPU.
+// Exit codes: 0 ok; 1 a suite failed or the profile was refused; 2 bad arguments; 3 no usable GPU;
+// 4 the profile was written but --upload failed.
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
@@ -20,6 +21,7 @@
 #include "llmc/profile.h"
 #include "llmc_bench/atomic_write.h"
 #include "llmc_bench/layer_shapes.h"
+#include "llmc_bench/upload.h"
 #include "mpi_world.h"
 #include "suites.h"
 
@@ -84,8 +86,14 @@ int run(int argc, char** argv, MpiWorld& world) {
     return 0;
   }
   if (opt.version) {
-    std::printf("llmcalc-bench %s (git %s)%s\n", LLMC_VERSION, LLMC_GIT_SHA, mpi_built() ? ", with MPI" : "");
+    std::printf("llmcalc-bench %s (git %s)%s%s\n", LLMC_VERSION, LLMC_GIT_SHA, mpi_built() ? ", with MPI" : "",
+                upload_built() ? ", with --upload" : "");
     return 0;
+  }
+  // Before any measurement: an upload that cannot work should not wait for the end of the run.
+  if (Status st = check_upload(opt); !st) {
+    std::fprintf(stderr, "llmcalc-bench: error: %s\n", st.error().text().c_str());
+    return 2;
   }
   if (opt.mpi) {
     if (const std::string why = mpi_start(&argc, &argv, world); !why.empty()) {
@@ -252,7 +260,9 @@ int run(int argc, char** argv, MpiWorld& world) {
   if (auto it = prof.memory_bound.find("hbm_copy"); it != prof.memory_bound.end())
     std::fprintf(stderr, "  hbm_copy fit %.0f GB/s (spec %.0f)\n", it->second.fit.peak, spec->hbm_bandwidth_gbps);
   if (ctx.correctness_failed) std::fprintf(stderr, "llmcalc-bench: a correctness check failed (see notes above)\n");
-  return suite_failed || ctx.correctness_failed ? 1 : 0;
+  const bool passed = !suite_failed && !ctx.correctness_failed;
+  const int uploaded = upload_after_run(opt, passed, opt.out, text, stderr);
+  return passed ? uploaded : 1;
 }
 
 }  // namespace

@@ -17,6 +17,10 @@
 #if LLMC_WITH_VALIDATE
 #include "validate_cmd.h"
 #endif
+#ifdef LLMC_CLI_REGISTRY
+#include "profile_remote_cmd.h"
+#include "serve_cmd.h"
+#endif
 
 namespace llmc::cli {
 namespace {
@@ -248,6 +252,12 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   CLI::App* prof = app.add_subcommand("profile", "print the datasheet profile of a GPU, or validate a profile file");
   prof->add_option("--gpu,-g", profile_gpu, "GPU id");
   prof->add_option("--check", profile_check, "validate this profile file");
+#ifdef LLMC_CLI_REGISTRY
+  ProfileRemoteArgs remote;
+  add_profile_remote_commands(prof, remote);
+  ServeArgs serve_args;
+  CLI::App* srv = add_serve_command(app, serve_args);
+#endif
 
 #if LLMC_WITH_VALIDATE
   ValidateArgs val_args;
@@ -274,6 +284,10 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   if (est->parsed()) return cmd_estimate(est_args, json, terms, memory_units, out, err);
   if (exp->parsed()) return cmd_explain(exp_args, keys, fields, out, err);
   if (pre->parsed()) return cmd_presets(presets_what, presets_json, out, err);
+#ifdef LLMC_CLI_REGISTRY
+  if (srv->parsed()) return cmd_serve(serve_args, out, err);
+  if (remote.any_parsed()) return cmd_profile_remote(remote, out, err);
+#endif
   if (prof->parsed()) return cmd_profile(profile_gpu, profile_check, out, err);
 #if LLMC_WITH_VALIDATE
   if (val->parsed()) return cmd_validate(val_args, out, err);

@@ -21,6 +21,7 @@
 #include "llmc_ui/app.h"
 #include "open_dialog.h"
 #include "options.h"
+#include "registry_window.h"
 #include "test_hooks.h"
 
 namespace {
@@ -115,6 +116,16 @@ int main(int argc, char** argv) {
   DesktopPlatform platform;
   make_platform(platform, opt->base_url, opt->no_store ? "" : default_store_dir(), opt->save_dir, [&dialog] { dialog.request(); });
   TestHooks hooks(opt->report_file, opt->control_file);
+  char* base = SDL_GetBasePath();
+  const std::string program_dir = base ? base : "";
+  SDL_free(base);
+  RegistryOptions reg_opt{opt->registry, opt->token_file, find_bench(opt->bench, program_dir),
+                          opt->no_store ? "" : default_store_dir()};
+  if (!opt->bench.empty() && reg_opt.bench.empty())
+    notices.add("--bench " + opt->bench + ": not an executable file; Calibrate this GPU is unavailable");
+  RegistryWindow registry(platform.ui, reg_opt, queue_path);
+  hooks.set_extra([&registry](const std::string& id, float r[4]) { return registry.widget_rect(id, r); },
+                  [&registry] { return registry.report(); });
 
   std::vector<std::string> bundled_errors;
   for (NamedText& f : read_bundled_profiles(opt->profiles_dir, bundled_errors)) pending.push_back({std::move(f), true});
@@ -181,7 +192,9 @@ int main(int argc, char** argv) {
         else app.load_file(platform.ui, p.file.name, p.file.text);
       }
     }
+    registry.draw_menu_bar();  // first: the app's window fits below the bar from the next frame on
     app.frame(platform.ui);
+    registry.draw_windows();
     dialog.draw();
     notices.draw();
     ImGui::Render();

@@ -22,6 +22,9 @@ constexpr const char* kUsage =
     "  --no-store         do not restore or save the last scenario and loaded profiles\n"
     "  --save-dir DIR     where Export writes its files (default: ~/Downloads if it exists, else\n"
     "                     the current directory)\n"
+    "  --registry URL     profile registry for Registry > Upload profile (default: the last one used)\n"
+    "  --token-file FILE  its upload token (default: the last one used, else $LLMCALC_TOKEN)\n"
+    "  --bench PATH       llmcalc-bench for Registry > Calibrate this GPU (default: next to the program)\n"
     "  --width N, --height N   window size (default 1280 x 800)\n"
     "  -h, --help         this text\n"
     "Testing (tests/desktop/, native/desktop/test_hooks.h):\n"
@@ -76,6 +79,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     else if (name == "--base-url") o.base_url = value;
     else if (name == "--profiles") o.profiles_dir = value;
     else if (name == "--save-dir") o.save_dir = value;
+    else if (name == "--registry") o.registry = value;
+    else if (name == "--token-file") o.token_file = value;
+    else if (name == "--bench") o.bench = value;
     else if (name == "--report") o.report_file = value;
     else if (name == "--control") o.control_file = value;
     else if (name == "--width") {

@@ -13,6 +13,9 @@ struct Options {
   std::string profiles_dir;        // bundled profiles; "" = search (bundled_profiles.h)
   bool no_store = false;           // neither read nor write the saved scenario and profiles
   std::string save_dir;            // where exports go; "" = ~/Downloads, else the current directory
+  std::string registry;            // registry URL for "Upload profile…" (else the saved one)
+  std::string token_file;          // upload token file (else the saved one, else $LLMCALC_TOKEN)
+  std::string bench;               // llmcalc-bench for "Calibrate this GPU" (else next to the program)
   int width = 1280, height = 800;
   // Test hooks (tests/desktop/): see test_hooks.h.
   std::string report_file;

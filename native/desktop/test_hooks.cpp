@@ -53,7 +53,7 @@ void TestHooks::write_report(const llmc::ui::App& app, const DesktopPlatform& pl
   nlohmann::json rects = nlohmann::json::object();
   for (const std::string& id : rect_ids_) {
     float r[4];
-    if (app.widget_rect(id, r)) rects[id] = {r[0], r[1], r[2], r[3]};
+    if (app.widget_rect(id, r) || (extra_rect_ && extra_rect_(id, r))) rects[id] = {r[0], r[1], r[2], r[3]};
   }
   // Where ImGui believes the mouse is, and which SDL windows have mouse / keyboard focus: what a
   // click that did nothing needs explaining.
@@ -65,7 +65,7 @@ void TestHooks::write_report(const llmc::ui::App& app, const DesktopPlatform& pl
   const nlohmann::json j = {{"frame", frame},          {"window", {width, height}}, {"input", input}, {"figures", figures},
                             {"fragment", platform.fragment}, {"summary", platform.summary},
                             {"clipboard", platform.clipboard_read}, {"notices", notices}, {"dialog_open", dialog_open},
-                            {"rects", rects}};
+                            {"rects", rects}, {"registry", extra_state_ ? extra_state_() : nlohmann::json()}};
   const std::string tmp = report_ + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);

@@ -245,14 +245,52 @@ def run():
              'the profile chosen in the Open dialog')
     print('ok   Load profile... → Open dialog → typed path → profile in use', flush=True)
 
+    registry_menu(window)
+
     # Ctrl+Q quits (run.sh checks the exit status).
     xdo('key', '--clearmodifiers', 'ctrl+q')
+
+
+def registry_menu(window):
+    """Registry > Upload profile... to the registry run.sh started, and Registry > Calibrate this
+    GPU... with the stand-in bench (tests/desktop/fake_bench.sh): progress shown, profile loaded."""
+    click(window, 'menu:Registry')
+    click(window, 'menu:Upload profile')
+    rect('upload:profile')  # known once the window has drawn
+    check(report()['registry']['url'] == ARGS.registry, 'the registry URL from --registry is filled in')
+    profile = os.path.abspath('site/profiles/h100-sxm.published.json')
+    type_into(window, 'upload:profile', profile)
+    type_into(window, 'upload:label', 'desktop test')
+    click(window, 'upload:Upload')
+    r = wait_for(lambda r: r['registry']['upload']['done'], 'the upload to finish', 30)
+    up = r['registry']['upload']
+    check(up['ok'] and len(up['id']) == 64, f'Upload profile: {up["message"]}')
+    listed = json.loads(subprocess.run([ARGS.cli, 'profile', 'list', '--registry', ARGS.registry, '--json'],
+                                       check=True, capture_output=True, text=True).stdout)
+    entry = [p for p in listed['profiles'] if p['id'] == up['id']]
+    check(len(entry) == 1 and entry[0]['label'] == 'desktop test' and entry[0]['uploader'] == 'desktop-test',
+          '`llmcalc profile list` shows it, with its label and the token\'s name')
+    screenshot(window, 'desktop-upload.png')
+
+    click(window, 'menu:Registry')
+    click(window, 'menu:Calibrate this GPU')
+    click(window, 'calibrate:Start')
+    r = wait_for(lambda r: r['registry']['calibration']['running'] and r['registry']['calibration']['percent'] >= 25,
+                 'the bench\'s progress in the window', 20)
+    check('gemm bf16' in r['registry']['calibration']['label'] or 'membound' in r['registry']['calibration']['label'],
+          f'progress {r["registry"]["calibration"]["percent"]}%: {r["registry"]["calibration"]["label"]}')
+    rect('calibrate:progress')
+    screenshot(window, 'desktop-calibrate.png')
+    r = wait_for(lambda r: r['registry']['calibration']['loaded'], 'the calibration to finish and its profile to load', 30)
+    check(r['registry']['calibration']['exit_code'] == 0, 'the bench exited with 0')
+    r = wait_for(lambda r: 'Profile: measured (stand-in calibration)' in r['summary'], 'the calibrated profile in use')
+    print('ok   Calibrate this GPU: the bench ran as a child process and its profile is in use', flush=True)
 
 
 def main():
     global ARGS
     p = argparse.ArgumentParser()
-    for name in ('--report', '--control', '--cli', '--shots', '--work'):
+    for name in ('--report', '--control', '--cli', '--shots', '--work', '--registry'):
         p.add_argument(name, required=True)
     p.add_argument('--pid', type=int, required=True)
     ARGS = p.parse_args()

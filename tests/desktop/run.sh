@@ -20,10 +20,11 @@ for exe in "$app" "$cli"; do
 done
 
 work=$(mktemp -d /tmp/llmcalc-desktop-test.XXXXXX)
-xvfb_pid='' app_pid=''
+xvfb_pid='' app_pid='' serve_pid=''
 cleanup() {  # only the processes this script started
   [[ -n $app_pid ]] && kill "$app_pid" 2>/dev/null
   [[ -n $xvfb_pid ]] && kill "$xvfb_pid" 2>/dev/null
+  [[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null
   if [[ ${LLMC_DESKTOP_KEEP:-0} == 1 ]]; then echo "desktop test: kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -42,16 +43,26 @@ for _ in $(seq 100); do [[ -s $work/display ]] && break; sleep 0.1; done
 export DISPLAY=:$(cat "$work/display")
 echo "ok   Xvfb on $DISPLAY"
 
+# A registry for Registry > Upload profile, with an upload token in a file.
+"$cli" serve token add desktop-test --data "$work/registry" >"$work/token" 2>/dev/null || { echo "FAIL llmcalc serve token add"; exit 1; }
+"$cli" serve --data "$work/registry" --port 0 --port-file "$work/port" --quiet &
+serve_pid=$!
+for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.05; done
+[[ -s $work/port ]] || { echo "FAIL llmcalc serve did not start"; exit 1; }
+registry=http://127.0.0.1:$(cat "$work/port")
+echo "ok   llmcalc serve on $registry"
+
 # Mesa's llvmpipe gives OpenGL 3.3 core without a GPU. A private config dir: nothing restored from,
 # or saved into, the user's ~/.config/llmcalc.
 t0=$SECONDS
 LIBGL_ALWAYS_SOFTWARE=1 XDG_CONFIG_HOME=$work/config \
-  "$app" --report "$work/report.json" --control "$work/control" --save-dir "$work" examples/llama3.1-405b-16k-h100.json \
+  "$app" --report "$work/report.json" --control "$work/control" --registry "$registry" --token-file "$work/token" \
+  --save-dir "$work" --bench tests/desktop/fake_bench.sh examples/llama3.1-405b-16k-h100.json \
   >"$work/app.log" 2>&1 &
 app_pid=$!
 
 python3 tests/desktop/drive.py --report "$work/report.json" --control "$work/control" --pid "$app_pid" \
-  --cli "$cli" --shots "$shots" --work "$work"
+  --cli "$cli" --shots "$shots" --work "$work" --registry "$registry"
 drive_rc=$?
 
 # The driver ended with Ctrl+Q: the app must leave by itself, with status 0.

@@ -20,10 +20,14 @@ std::string usage_text() {
          "                     [--micro-batch N] [--seq-len N] [--gpu ID] [--device N]\n"
          "                     [--suites gemm,attention,membound,nccl,h2d] [--attention-json FILE]\n"
          "                     [--mpi]   (under mpirun, one process per GPU: collectives across nodes)\n"
+         "                     [--upload URL [--token-file FILE] [--label TEXT]]\n"
          "Measures GEMM (cuBLASLt), fused attention (cuDNN SDPA), memory-bound kernels, NCCL\n"
          "collectives and host-device copies on this machine's GPUs and writes an llmcalc hardware\n"
          "profile (docs/profile-schema.md). --quick: about 2 minutes on one H100; full: about 10.\n"
-         "Exit codes: 0 ok, 1 a measurement or the profile failed, 2 bad arguments, 3 no usable GPU.\n";
+         "--upload: after a run that passed its checks, push the profile to an llmcalc registry\n"
+         "(token: --token-file or $LLMCALC_TOKEN); the file is kept either way.\n"
+         "Exit codes: 0 ok, 1 a measurement or the profile failed, 2 bad arguments, 3 no usable GPU,\n"
+         "4 measured and written, but the upload failed (push it later: llmcalc profile push FILE).\n";
 }
 
 std::string raw_path_for(const std::string& path) {
@@ -55,6 +59,10 @@ Result<Options> parse_options(const std::vector<std::string>& args) {
       if (Status s = value(v); !s) return s.error();
       if (v.empty()) return make_error(a, "must not be empty");
       (a == "--out" ? o.out : a == "--raw" ? o.raw_out : a == "--model" ? o.model : a == "--gpu" ? o.gpu_id : o.attention_json) = v;
+    } else if (a == "--upload" || a == "--token-file" || a == "--label") {
+      if (Status s = value(v); !s) return s.error();
+      if (v.empty()) return make_error(a, "must not be empty");
+      (a == "--upload" ? o.upload_url : a == "--token-file" ? o.token_file : o.upload_label) = v;
     } else if (a == "--tp" || a == "--micro-batch" || a == "--seq-len" || a == "--device") {
       if (Status s = value(v); !s) return s.error();
       Result<int64_t> x = parse_int(a, v, a == "--seq-len" || a == "--device" ? 0 : 1, a == "--device" ? 1023 : (int64_t(1) << 24));
@@ -82,6 +90,8 @@ Result<Options> parse_options(const std::vector<std::string>& args) {
     }
   }
   if (o.raw_out.empty() && !o.out.empty()) o.raw_out = raw_path_for(o.out);
+  if (o.upload_url.empty() && (!o.token_file.empty() || !o.upload_label.empty()))
+    return make_error(!o.token_file.empty() ? "--token-file" : "--label", "only means something with --upload URL");
   return o;
 }
 

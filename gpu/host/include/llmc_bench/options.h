@@ -29,6 +29,9 @@ struct Options {
   // One process per GPU under an MPI launcher (mpirun): the collectives span every rank of
   // MPI_COMM_WORLD, across nodes; rank 0 also runs the single-GPU suites and writes the profile.
   bool mpi = false;
+  // After a run that passed its checks, upload the profile to this registry (docs/registry.md);
+  // the token from --token-file or $LLMCALC_TOKEN. The profile file is written as always.
+  std::string upload_url, token_file, upload_label;
   bool want(const std::string& suite) const { return suites.empty() || suites.count(suite) > 0; }
 };
 
