@@ -41,6 +41,7 @@ cli_checks() {
   [[ $rc -eq 2 && $err == "llmcalc: error: parallel.tp: "* && $(printf '%s\n' "$err" | wc -l) -eq 1 ]] || { echo "bad-input check: rc=$rc err=$err"; return 1; }
   echo "CLI: examples run, bad input exits 2 with: $err"
   # Generated documents: regenerating them from this build must not change them.
+  regenerates_unchanged "$cli" scripts/error-bars.sh core/src/estimate/error_bars_data.cpp || return 1
   regenerates_unchanged "$cli" scripts/validation-doc.sh docs/validation.md || return 1
   regenerates_unchanged "$cli" scripts/groundtruth-doc.sh docs/measurements/*/comparison*.md
 }

@@ -179,3 +179,23 @@ TEST_CASE("validate first look: the per-family tables of a first-look file, and 
   }
   CHECK_FALSE(validate::parse_first_look("{}").ok());
 }
+
+TEST_CASE("validate CLI: --lofo's options are checked, and datasheet@F names its fraction") {
+  const Out lone = run_cli({"validate", path("validation/public.json"), "--write-error-bars", "/nonexistent/x.cpp"});
+  CHECK(lone.code != 0);
+  CHECK(contains(lone.err, "--write-error-bars"));
+  const Out bad = run_cli({"validate", path("validation/public.json"), "--profile", "datasheet@2"});
+  CHECK(bad.code != 0);
+  CHECK(contains(bad.err, "datasheet@F"));
+  CHECK(contains(bad.err, "'2'"));
+  const Out other = run_cli({"validate", path("validation/public.json"), "--lofo", "--profile", "published"});
+  CHECK(other.code != 0);
+  // A fraction below the fitted one slows every datasheet-timed run: errors move towards negative.
+  const Out low = run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3", "--profile", "datasheet@0.5"});
+  const Out base = run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3"});
+  REQUIRE(low.code == 0);
+  REQUIRE(base.code == 0);
+  const nlohmann::json l = nlohmann::json::parse(low.out), b = nlohmann::json::parse(base.out);
+  CHECK(l["rows"][0]["predicted"].get<double>() < b["rows"][0]["predicted"].get<double>());
+  CHECK(contains(l["profiles"][0].get<std::string>(), "GEMMs at 0.5 of the maximum achievable in a step"));
+}

@@ -21,14 +21,14 @@ namespace {
 const char* const kFiles[] = {"public.json", "korthikanti2022.json", "nemo-h100-fp8.json", "megatron-bridge-moe-h100.json", "torchtitan-a100.json",
                               "megatron-deepspeed-a100.json"};
 
-// A file of another framework's runs: every record modelled, and ≤ 10% mean throughput error
-// across other frameworks (the project's goal for them).
-ValidationReport other_framework_runs(const std::string& file, int records) {
+// A file of another framework's runs: every record modelled, and its mean throughput error
+// pinned where the fitted model puts it (it fails if it grows).
+ValidationReport other_framework_runs(const std::string& file, int records, double mae_pin) {
   ValidationReport r = run_text(validation_file(file));
   CHECK(r.summary.records == records);
   CHECK(r.summary.modelled == records);
   INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
-  CHECK(r.summary.throughput.mae <= 0.10);
+  CHECK(r.summary.throughput.mae <= mae_pin);
   return r;
 }
 
@@ -92,35 +92,37 @@ TEST_CASE("validation files: the framework judgments are explicit in every train
   CHECK(families.size() == 14);
 }
 
-// The issue's targets, with the kernel time model and the datasheet profiles (what `estimate`
-// uses by default). MAE ≤ 5 % is met; no record worse than 10 % is not, for the three Llama 3 rows
-// alone (at the layout and gradient reduction Llama 3 §3.3.2 describes, llmcalc predicts Meta's
-// three 405B runs 11-13 % fast; docs/validation.md, "Why the Llama 3 rows miss the 10 % target").
-// Their miss is pinned at 13 %, so it fails if it grows, and every other row at 10 %.
-TEST_CASE("validation files: throughput MAE ≤ 5 %; every row within 10 % but Llama 3's, pinned at 13 %") {
+// The sources llmcalc was first built against, with the kernel time model and the datasheet
+// profiles (what `estimate` uses by default). Before the datasheet's in-step GEMM fraction was
+// fitted on all 26 source families (docs/validation.md, "Leave one family out") these met MAE
+// ≤ 5 %; fitted for every framework, 0.74 instead of 0.86 of MAMF, the tuned Megatron runs come
+// out 4-17 % slow while the error on runs nobody tuned to halves. Pinned where the fit puts them,
+// so they fail if they grow: every row predicted slower than measured (negative), none beyond 17 %.
+TEST_CASE("validation files: the first sources after the leave-one-family-out fit: MAE ≤ 8 %, all slow, none beyond 17 %") {
   const ValidationReport r = run_text(public_json());
   INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
-  CHECK(r.summary.throughput.mae <= 0.05);
-  CHECK(r.summary.throughput.max_abs_error <= 0.13);
-  CHECK(contains(r.summary.throughput.worst, "llama3_405B"));
+  CHECK(r.summary.throughput.mae <= 0.08);
+  CHECK(r.summary.throughput.max_abs_error <= 0.17);
   CHECK_FALSE(r.summary.meets_target);
   for (const ValidationRow& x : r.rows) {
     if (!x.in_mae) continue;
     CAPTURE(x.id);
-    CHECK(std::fabs(x.error) <= (x.family == "llama3" ? 0.13 : 0.10));
+    CHECK(x.error < 0);
+    CHECK(x.error > -0.17);
   }
 }
 
 // Korthikanti et al. 2022's eight iteration times are the runs Calculon validates on (3.65 %
-// mean, 8.87 % max error in its paper). The issue's targets hold here.
-TEST_CASE("validation files: Korthikanti 2022 iteration times within the issue's targets") {
+// mean, 8.87 % max error in its paper). Before the fit llmcalc met the issue's targets here
+// (3.5 %); after it, 12 % slow on average: pinned.
+TEST_CASE("validation files: Korthikanti 2022 iteration times, pinned after the fit") {
   const ValidationReport r = run_text(validation_file("korthikanti2022.json"));
   CHECK(r.summary.records == 8);
   CHECK(r.summary.throughput.rows == 8);
   INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " (" << r.summary.throughput.worst << ")");
-  CHECK(r.summary.throughput.mae <= 0.05);
-  CHECK(r.summary.throughput.max_abs_error <= 0.10);
-  CHECK(r.summary.meets_target);
+  CHECK(r.summary.throughput.mae <= 0.125);
+  CHECK(r.summary.throughput.max_abs_error <= 0.18);
+  CHECK_FALSE(r.summary.meets_target);
   const ValidationRow& x = row(r, "korthikanti2022_530B_selective");
   CHECK(x.unit == "s");
   CHECK(x.measured == 37.83);
@@ -162,22 +164,23 @@ TEST_CASE("validation files: Narayanan 2021 as run_table_1.sh ran it; Llama 3 as
   CHECK(l2.status == "shown");
 }
 
-TEST_CASE("validation files: NeMo / Megatron-Bridge FP8 runs on H100 within 10 % mean error") {
-  const ValidationReport r = other_framework_runs("nemo-h100-fp8.json", 9);
+TEST_CASE("validation files: NeMo / Megatron-Bridge FP8 runs on H100 within 11 % mean error") {
+  const ValidationReport r = other_framework_runs("nemo-h100-fp8.json", 9, 0.11);
   const ValidationRow& x = row(r, "nemo2407_llama2-70b_64gpu");
   CHECK(x.convention == "tokens_per_gpu");
   CHECK(x.scenario.training.precision == Precision::fp8_mixed);
   CHECK(x.scenario.training.fp8_params);
   CHECK(x.scenario.parallel.virtual_stages == 20);
   CHECK(x.scenario.parallel.dp == 4);
-  CHECK(x.unpublished == std::vector<std::string>{"training.recompute", "training.sequence_parallel"});
+  CHECK(x.unpublished.empty());  // recompute and sequence parallelism: the launcher config's defaults, judged
+  CHECK(x.scenario.training.recompute == Recompute::none);
 }
 
 // torchtitan's FSDP2 runs on 64 A100 80GB: eager PyTorch (fused_elementwise false), fp32 gradient
 // reduction, "selective layer" as full recompute of every second block, "selective op" as
 // selective_op.
-TEST_CASE("validation files: torchtitan FSDP2 runs on A100 within 10 % mean error, with eager element-wise kernels") {
-  const ValidationReport r = other_framework_runs("torchtitan-a100.json", 8);
+TEST_CASE("validation files: torchtitan FSDP2 runs on A100 within 7 % mean error, with eager element-wise kernels") {
+  const ValidationReport r = other_framework_runs("torchtitan-a100.json", 8, 0.07);
   const ValidationRow& x = row(r, "torchtitan_llama3-8b_a100x64_ac-layer");
   CHECK_FALSE(x.scenario.training.fused_elementwise);
   CHECK(x.scenario.training.recompute == Recompute::full);
@@ -202,20 +205,20 @@ TEST_CASE("validation files: torchtitan FSDP2 runs on A100 within 10 % mean erro
   CHECK(only_row(fused).predicted > x.predicted * 1.05);
 }
 
-// Not a target (docs/validation.md): Megatron-DeepSpeed's 2021-22 runs are predicted 13-32 % fast,
-// Megatron-Bridge's MoE rows 27-30 % (235B) and 2-3 times (30B) fast; a change to either is a
-// change to that document's text.
+// Not a target (docs/validation.md): Megatron-DeepSpeed's MT-NLG runs are predicted 11-16 % fast
+// and BLOOM within 1 %, Megatron-Bridge's MoE rows 26-29 % (235B) and 2.4-2.6 times (30B) fast; a
+// change to either is a change to that document's text.
 TEST_CASE("validation files: Megatron-DeepSpeed and MoE runs as docs/validation.md describes them") {
   const ValidationReport mds = run_text(validation_file("megatron-deepspeed-a100.json"));
   CHECK(mds.summary.modelled == 4);
   const ValidationRow& bloom = row(mds, "bloom176b_384gpus");
   CHECK(bloom.convention == "megatron_deepspeed");
-  CHECK(bloom.error == doctest::Approx(0.13).epsilon(0.02 / 0.13));
+  CHECK(std::fabs(bloom.error) < 0.02);
   for (const char* id : {"mtnlg530b_2240gpus", "mtnlg530b_2800gpus", "mtnlg530b_3360gpus"}) {
     CAPTURE(id);
     CHECK(row(mds, id).convention == "step_time");
-    CHECK(row(mds, id).error > 0.26);
-    CHECK(row(mds, id).error < 0.33);
+    CHECK(row(mds, id).error > 0.10);
+    CHECK(row(mds, id).error < 0.17);
     CHECK(row(mds, id).unpublished == std::vector<std::string>{"training.zero_stage"});
   }
   const ValidationReport moe = run_text(validation_file("megatron-bridge-moe-h100.json"));
@@ -227,9 +230,9 @@ TEST_CASE("validation files: Megatron-DeepSpeed and MoE runs as docs/validation.
   CHECK(big.scenario.parallel.etp == 1);
   CHECK(big.scenario.parallel.ep_overlap);
   for (const char* id : {"megatronbridge2511_qwen3-235b-a22b_256gpu", "megatronbridge2602_qwen3-235b-a22b_256gpu"})
-    CHECK(row(moe, id).error == doctest::Approx(0.285).epsilon(0.06 / 0.285));  // +27-30 %
+    CHECK(row(moe, id).error == doctest::Approx(0.275).epsilon(0.03 / 0.275));  // +26-29 %
   for (const char* id : {"megatronbridge2511_qwen3-30b-a3b_16gpu", "megatronbridge2602_qwen3-30b-a3b_16gpu"}) {
-    CHECK(row(moe, id).error > 0.9);
+    CHECK(row(moe, id).error > 1.3);
     CHECK_FALSE(row(moe, id).scenario.parallel.ep_overlap);
   }
 }

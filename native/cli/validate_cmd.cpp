@@ -1,4 +1,5 @@
-// `llmcalc validate FILE... [--json|--markdown|--template T] [--profile datasheet|published|measured|FILE] [--only ID_PREFIX]`.
+// `llmcalc validate FILE... [--json|--markdown|--template T|--lofo [--write-error-bars F]] [--profile datasheet|datasheet@F|published|measured|FILE]
+// [--only ID_PREFIX]`.
 // The numbers come from llmc_validate; this file only reads files and prints.
 #include "validate_cmd.h"
 
@@ -6,10 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 
 #include "cli_io.h"
 #include "llmc/profile.h"
+#include "llmc_validate/lofo.h"
 #include "llmc_validate/markdown.h"
 #include "llmc_validate/validate.h"
 
@@ -66,11 +70,21 @@ void print_table(const ValidationReport& r, std::ostream& out) {
   }
 }
 
-// The options for a --profile choice: "" or "datasheet", "published" / "measured" (bundled), or a file.
+// "datasheet@F": the datasheet profile with GEMMs at F of MAMF inside a step (lofo.h sweeps it).
+bool is_datasheet_at(const std::string& profile) { return profile.rfind("datasheet@", 0) == 0; }
+
+// The options for a --profile choice: "" or "datasheet", "datasheet@F", "published" / "measured" (bundled), or a file.
 Result<ValidateOptions> options_for(const std::string& profile, const std::string& only) {
   ValidateOptions opt;
   opt.only_prefix = only;
-  if (profile == "published" || profile == "measured") {
+  if (is_datasheet_at(profile)) {
+    const std::string f = profile.substr(10);
+    char* end = nullptr;
+    const double v = std::strtod(f.c_str(), &end);
+    if (f.empty() || *end != '\0' || !(v > 0.2 && v <= 1.2))
+      return make_error("--profile", "datasheet@F: F is the in-step GEMM fraction of MAMF, a number in (0.2, 1.2]; got '" + f + "'");
+    opt.datasheet_gemm_mamf_fraction = v;
+  } else if (profile == "published" || profile == "measured") {
     Result<std::vector<HardwareProfile>> bundled = bundled_profiles(profile);
     if (!bundled) return bundled.error();
     opt.default_profiles = *bundled;
@@ -124,6 +138,10 @@ CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a) {
                 "a Markdown template: its {{section FILE...}} lines are filled from those files, named relative to the template (scripts/validation-doc.sh writes docs/validation.md so)");
   v->add_option("--profile,-p", a.profile, "'datasheet' (default): the datasheet profile of each GPU, as estimate uses; 'published' or 'measured': the bundled profiles of that source (site/profiles; GPUs without one keep the datasheet); a file: that profile for its GPU's records");
   v->add_option("--only", a.only, "only records whose id starts with this");
+  v->add_flag("--lofo", a.lofo,
+              "leave one family out: fit the datasheet's in-step GEMM fraction of MAMF on all families but one, predict that one; prints the "
+              "per-family errors and the error bars per regime (Markdown)");
+  v->add_option("--write-error-bars", a.error_bars_file, "with --lofo: write core's error-bar table (core/src/estimate/error_bars_data.cpp) to this file");
   return v;
 }
 
@@ -141,7 +159,7 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
     auto run = [&](const std::vector<std::string>& files, const std::string& profile) -> Result<ValidationReport> {
       const auto key = std::make_pair(files, profile);
       if (const auto it = done.find(key); it != done.end()) return it->second;
-      const bool profile_file = !profile.empty() && profile != "datasheet" && profile != "published" && profile != "measured";
+      const bool profile_file = !profile.empty() && profile != "datasheet" && !is_datasheet_at(profile) && profile != "published" && profile != "measured";
       Result<ValidateOptions> opt = options_for(profile_file && profile[0] != '/' ? dir + profile : profile, a.only);
       if (!opt) return opt.error();
       std::vector<std::string> paths;
@@ -162,6 +180,25 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
     return 0;
   }
   if (a.files.empty()) return fail(err, make_error("validate", "give a records file (e.g. validation/public.json)"));
+  if (!a.error_bars_file.empty() && !a.lofo) return fail(err, make_error("--write-error-bars", "needs --lofo"));
+  if (a.lofo) {
+    if (!a.profile.empty() && a.profile != "datasheet") return fail(err, make_error("--profile", "--lofo refits the datasheet profile; give no other profile"));
+    auto run = [&](double fraction) -> Result<ValidationReport> {
+      ValidateOptions o;
+      o.only_prefix = a.only;
+      o.datasheet_gemm_mamf_fraction = fraction;
+      return validate_files(a.files, o);
+    };
+    Result<validate::LofoReport> r = validate::leave_one_family_out(run, validate::default_lofo_grid());
+    if (!r) return fail(err, r.error());
+    out << validate::markdown_lofo(*r);
+    if (!a.error_bars_file.empty()) {
+      std::ofstream f(a.error_bars_file, std::ios::binary);
+      f << validate::error_bars_source(*r);
+      if (!f) return fail(err, make_error(a.error_bars_file, "cannot write the error-bar table"));
+    }
+    return 0;
+  }
   Result<ValidateOptions> opt = options_for(a.profile, a.only);
   if (!opt) return fail(err, opt.error());
   Result<ValidationReport> r = validate_files(a.files, *opt);

@@ -206,7 +206,7 @@ test('bundled profiles from site/profiles/ are offered, labelled, and selectable
   assert.ok(r, 'the bundled H100 profile is listed');
   await app.clickAt(r.x + 8, r.y + r.h / 2, { frames: 3 });
   assert.match(await app.liveText(), /Profile: published \(H100 SXM 80GB from published kernel measurements/);
-  // The profile measured on an H100 by llmcalc-bench (docs/measurements/2026-11-22-*).
+  // The profile measured on an H100 by llmcalc-bench (gpu/measurements/2026-11-22-*).
   const m = await app.widgetRect('profile:bundled/h100-sxm.json');
   assert.ok(m, 'the measured H100 profile is listed');
   await app.clickAt(m.x + 8, m.y + m.h / 2, { frames: 3 });

@@ -8,6 +8,7 @@
 
 #include "llmc_validate/conventions.h"
 #include "llmc_validate/first_look.h"
+#include "llmc_validate/lofo.h"
 
 namespace llmc::validate {
 namespace {
@@ -196,6 +197,18 @@ Result<std::string> fill_template(const std::string& text, const ReportSource& r
       out += markdown_first_look(*rows);
       continue;
     }
+    if (section == "lofo") {
+      if (!profile.empty()) return make_error(where, "lofo refits the datasheet profile; no --profile");
+      char at[32];
+      auto by_fraction = [&](double f) {
+        std::snprintf(at, sizeof at, "datasheet@%.4g", f);
+        return run(files, at);
+      };
+      Result<LofoReport> r = leave_one_family_out(by_fraction, default_lofo_grid());
+      if (!r) return r.error();
+      out += markdown_lofo(*r);
+      continue;
+    }
     Result<ValidationReport> rep = run(files, section == "profile-comparison" ? "" : profile);
     if (!rep) return rep.error();
     using Section = std::string (*)(const ValidationReport&);
@@ -212,7 +225,7 @@ Result<std::string> fill_template(const std::string& text, const ReportSource& r
     } else {
       return make_error(where, "unknown section '" + section +
                                    "' (conventions, profiles, results, kernels, summary, families, judgments, skipped, throughput-line, profile-comparison, "
-                                   "first-look)");
+                                   "first-look, lofo)");
     }
   }
   return out;

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "json_read.h"
+#include "llmc/error_bars.h"
 #include "llmc/estimate.h"
 #include "llmc/profile.h"
 #include "llmc_validate/unpublished.h"
@@ -41,6 +42,7 @@ ValidationRow training_row(const Record& rec, const ValidateOptions& opt, std::s
   Scenario s = rec.scenario;
   const ProfilePick pick = c.group == ConventionGroup::memory ? ProfilePick{std::nullopt, "n/a (memory)"} : pick_profile(s.hardware.gpu.id, opt);
   if (pick.profile) attach_profile(s, *pick.profile);
+  s.hardware.datasheet_gemm_mamf_fraction = opt.datasheet_gemm_mamf_fraction;
   Result<UnpublishedChoice> choice = choose_unpublished_knobs(s, rec.unpublished, opt.max_layouts);
   if (!choice) return skipped(row, choice.error());
   Result<Estimate> est = estimate(choice->scenario);
@@ -51,6 +53,7 @@ ValidationRow training_row(const Record& rec, const ValidateOptions& opt, std::s
   Prediction p = predict_metric(c, e, recompute_searched, rec.measured.memory_kind);
   row.predicted = p.value;
   row.gpu = e.r.s.hardware.gpu.id;
+  row.regime = error_regime(e.r);
   row.scenario = e.r.s;
   row.profile = pick.label;
   if (c.group == ConventionGroup::memory) {

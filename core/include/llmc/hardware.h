@@ -170,6 +170,10 @@ double inter_node_busbw_gbps(double nic_gbps);
 // The profile llmcalc uses when none is loaded: datasheet bandwidths with stated efficiencies, its
 // kernels at their rates inside a training step (alone on the GPU: llmc/kernel_timing.h).
 HardwareProfile datasheet_profile(const GpuSpec& gpu);
+// The same with the one efficiency `llmcalc validate --lofo` fits: what GEMMs reach inside a
+// training step as a fraction of the GPU's maximum achievable matmul rate (fused attention
+// scales with it; kernels benchmarked alone do not). datasheet_profile() uses the fitted value.
+HardwareProfile datasheet_profile(const GpuSpec& gpu, double in_step_gemm_mamf_fraction);
 // The same, built once per GPU spec and shared: resolve() needs it on every estimate, and
 // rebuilding its tables was an eighth of an estimate's time (docs/benchmarks.md).
 std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu);

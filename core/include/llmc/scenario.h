@@ -159,6 +159,9 @@ struct HardwareSpec {
   // resolve(). Shared and immutable because every estimate copies the Scenario, not the tables.
   std::shared_ptr<const HardwareProfile> profile;
   bool profile_loaded = false;
+  // Not a scenario field: the in-step GEMM fraction of MAMF the datasheet profile is built with
+  // (0: llmcalc's fitted value). `llmcalc validate --lofo` sets it to refit it.
+  double datasheet_gemm_mamf_fraction = 0;
 };
 
 struct Scenario {

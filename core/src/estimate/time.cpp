@@ -10,14 +10,10 @@
 #include <cmath>
 
 #include "estimate/compute_times.h"
+#include "llmc/error_bars.h"
 #include "estimate/schedule.h"
 
 namespace llmc::detail {
-
-// The time model's own error, one sigma: the mean absolute throughput error on the published
-// runs of docs/validation.md, rounded up (Megatron-LM / Llama 3 / FlashAttention-2 4.6%,
-// Korthikanti 2022 3.5%; torchtitan FSDP2 6.3% and NVIDIA's FP8 runs on H100 8.4%, other frameworks).
-constexpr double kModelRelErr = 0.05;
 
 double compute_efficiency(const Resolved& r) {
   const HardwareSpec& hw = r.s.hardware;
@@ -68,7 +64,21 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   const double sm_share = hw.gpu.sm_count > 0 ? std::min(1.0, double(hw.nccl_sms) / double(hw.gpu.sm_count)) : 0.0;
   const double contention = hidden * sm_share;
   const double compute = compute_seconds(r, f);
-  double kernels_rel = 0, model_rel = 0, rel = 0;  // the step's one-sigma error bar, by basis (below)
+  // The step's error bar, by basis (below): the profile's kernel spread and the model's own
+  // out-of-sample error in this kind of run (llmc/error_bars.h), which is asymmetric.
+  double kernels_rel = 0, model_low = 0, model_high = 0, rel_low = 0, rel_high = 0;
+  const std::string regime = error_regime(r);
+  const ErrorBar& bar = error_bar(regime);
+  auto model_error = [&] {
+    model_low = std::max(0.0, 1 - bar.low);
+    model_high = std::max(0.0, bar.high - 1);
+    if (bar.regime != regime)
+      warnings.push_back("outside the validated regimes: fewer than " + std::to_string(kMinRegimeRows) + " published runs of this kind (" + regime +
+                         ") were validated; the time range is that of " + (bar.regime == "all" ? std::string("all runs") : bar.regime + " runs"));
+    else if (bar.max_gpus > 0 && r.gpu_count > 2 * bar.max_gpus)
+      warnings.push_back("outside the validated regimes: the largest validated " + regime + " run used " + std::to_string(bar.max_gpus) +
+                         " GPUs; the time range is extrapolated to " + std::to_string(r.gpu_count));
+  };
   if (hw.mfu > 0 || hw.achieved_tflops > 0) {
     const double rate = hw.mfu > 0 ? hw.mfu * peak : hw.achieved_tflops * 1e12;
     te.basis = hw.mfu > 0 ? "mfu" : "achieved_tflops";
@@ -95,7 +105,8 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
                        te.compute_s + te.bubble_s + te.comm_exposed_s,
                        {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
-    model_rel = rel = kModelRelErr;
+    model_error();
+    rel_low = model_low, rel_high = model_high;
   } else {
     te.basis = "profile";
     const double fwd = ct.stage_fwd.total(), bwd = ct.stage_bwd.total();
@@ -132,18 +143,22 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     // Error bar: the kernels' measured spread (independent kernels add in quadrature, scaled
     // with the bubble) and the model's validated error.
     kernels_rel = te.step_s > 0 ? std::sqrt(step.var_s2 + ct.optimizer.var_s2) * (1 + bubble) / te.step_s : 0;
-    model_rel = kModelRelErr;
-    rel = std::sqrt(kernels_rel * kernels_rel + model_rel * model_rel);
+    model_error();
+    rel_low = std::sqrt(kernels_rel * kernels_rel + model_low * model_low);
+    rel_high = std::sqrt(kernels_rel * kernels_rel + model_high * model_high);
   }
   // One sigma, in every basis: the profile's kernel spread and the model's validated error; the
   // model's error alone on a flat efficiency; none for a given MFU or TFLOP/s (the user's rate).
-  const char* range_source = "profile p10/p90 and cv per kernel; model error from docs/validation.md";
+  const char* range_source =
+      "profile p10/p90 and cv per kernel; model: the 16th-84th percentile of measured / predicted step time of the published runs of this "
+      "regime, each predicted without its source family (llmcalc validate --lofo; docs/validation.md, Leave one family out)";
+  rel_low = std::min(rel_low, 0.9);  // a range, never a step of zero
   te.step_low_s = tr.add("time.step_low_s",
-                         "step_s × (1 − rel); rel = √(kernel_rel² + model_rel²) (profile basis), model_rel (compute_efficiency), 0 (mfu / achieved_tflops)",
-                         "s", range_source, te.step_s * (1 - rel), {{"step_s", te.step_s}, {"kernel_rel", kernels_rel}, {"model_rel", model_rel}});
+                         "step_s × (1 − rel_low); rel_low = √(kernel_rel² + (1 − model_low)²) (profile basis), 1 − model_low (compute_efficiency), 0 (mfu / achieved_tflops)",
+                         "s", range_source, te.step_s * (1 - rel_low), {{"step_s", te.step_s}, {"kernel_rel", kernels_rel}, {"model_low", 1 - model_low}, {"regime_runs", double(bar.rows)}});
   te.step_high_s = tr.add("time.step_high_s",
-                          "step_s × (1 + rel); rel = √(kernel_rel² + model_rel²) (profile basis), model_rel (compute_efficiency), 0 (mfu / achieved_tflops)",
-                          "s", range_source, te.step_s * (1 + rel), {{"step_s", te.step_s}, {"kernel_rel", kernels_rel}, {"model_rel", model_rel}});
+                          "step_s × (1 + rel_high); rel_high = √(kernel_rel² + (model_high − 1)²) (profile basis), model_high − 1 (compute_efficiency), 0 (mfu / achieved_tflops)",
+                          "s", range_source, te.step_s * (1 + rel_high), {{"step_s", te.step_s}, {"kernel_rel", kernels_rel}, {"model_high", 1 + model_high}, {"regime_runs", double(bar.rows)}});
   tr.add("time.bubble_s", "(micro-batch kernels + exposed tp/cp/ep communication) × bubble_fraction; step − step/(1 + bubble_fraction) (MFU basis)", "s",
          "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}, {"slot_comm_s", slot_comm}});
   tr.add("time.comm_exposed_s", "Σ exposed communication", "s", "comm.* terms", te.comm_exposed_s, {});

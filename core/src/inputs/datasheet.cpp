@@ -2,6 +2,8 @@
 // datasheet.h, and the softmax exponential rate from the SMs and clock.
 #include "inputs/datasheet.h"
 
+#include <cstdio>
+
 namespace llmc::detail {
 
 AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend backend) {
@@ -57,7 +59,13 @@ double attention_tflops(const AttentionTable& t, bool backward, double head_dim)
 namespace {
 
 // The datasheet profile, its tensor-core kernels at their in-step rates or alone on the GPU.
-HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated) {
+std::string fraction_text(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", f);
+  return buf;
+}
+
+HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated, double gemm_mamf_fraction) {
   HardwareProfile p;
   p.gpu_id = gpu.id;
   p.source = "datasheet";
@@ -76,22 +84,25 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated) {
   // peaks at fractions measured on A100 and H100 by published benchmarks; a fixed launch cost.
   if (gpu.has_mamf()) p.description += "; GEMMs from its published maximum achievable matmul TFLOP/s";
   // A kernel benchmarked alone runs kIsolatedOverInStep × its in-step rate.
-  const double alone = isolated ? detail::kIsolatedOverInStep : 1.0;
+  const double isolated_over_in_step = detail::kIsolatedGemmMamfFraction / gemm_mamf_fraction;
+  const double alone = isolated ? isolated_over_in_step : 1.0;
   if (isolated)
-    p.description += "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step 0.86)";
+    p.description += "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step " + fraction_text(gemm_mamf_fraction) + ")";
+  else if (gemm_mamf_fraction != detail::kDatasheetGemmMamfFraction)
+    p.description += "; GEMMs at " + fraction_text(gemm_mamf_fraction) + " of the maximum achievable in a step";
   const struct { const char* key; Dtype d; } gemm_dtypes[] = {{"fp32", Dtype::fp32}, {"tf32", Dtype::tf32}, {"bf16", Dtype::bf16}, {"fp16", Dtype::fp16}, {"fp8", Dtype::fp8}};
   for (const auto& [key, d] : gemm_dtypes) {
     if (gpu.peak_tflops(d) <= 0) continue;
-    p.gemm[key].fit = ThroughputFit{detail::datasheet_gemm_tflops(gpu, d) * alone, detail::kKernelOverheadUs};
+    p.gemm[key].fit = ThroughputFit{detail::datasheet_gemm_tflops(gpu, d, gemm_mamf_fraction) * alone, detail::kKernelOverheadUs};
     p.gemm[key].max_tflops = p.gemm[key].fit.peak;
     if (d != Dtype::bf16 && d != Dtype::fp16) continue;  // fused attention runs in 16-bit
-    p.attention[key] = detail::datasheet_attention_table(gpu, d, alone / detail::kIsolatedOverInStep);
+    p.attention[key] = detail::datasheet_attention_table(gpu, d, alone / isolated_over_in_step);
     // One table per backend the GPU runs (training.attention_backend).
     if (gpu.compute_capability < 8.0) continue;
     for (AttentionBackend b : {AttentionBackend::fa2, AttentionBackend::fa3, AttentionBackend::cudnn}) {
       if (b == AttentionBackend::fa3 && !gpu.is_hopper()) continue;
       p.attention[detail::attention_table_key(d, b)] =
-          detail::datasheet_attention_table(gpu, d, alone / detail::kIsolatedOverInStep, detail::attention_fractions(gpu, b));
+          detail::datasheet_attention_table(gpu, d, alone / isolated_over_in_step, detail::attention_fractions(gpu, b));
     }
   }
   if (gpu.hbm_bandwidth_gbps > 0) p.memory_bound["hbm_copy"].fit = ThroughputFit{gpu.hbm_bandwidth_gbps * detail::kDatasheetHbmFraction, detail::kKernelOverheadUs};
@@ -101,8 +112,11 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated) {
 
 }  // namespace
 
-HardwareProfile datasheet_profile(const GpuSpec& gpu) { return datasheet_profile_at(gpu, false); }
-HardwareProfile detail::datasheet_profile_isolated(const GpuSpec& gpu) { return datasheet_profile_at(gpu, true); }
+HardwareProfile datasheet_profile(const GpuSpec& gpu) { return datasheet_profile_at(gpu, false, detail::kDatasheetGemmMamfFraction); }
+HardwareProfile datasheet_profile(const GpuSpec& gpu, double in_step_gemm_mamf_fraction) {
+  return datasheet_profile_at(gpu, false, in_step_gemm_mamf_fraction);
+}
+HardwareProfile detail::datasheet_profile_isolated(const GpuSpec& gpu) { return datasheet_profile_at(gpu, true, detail::kDatasheetGemmMamfFraction); }
 
 std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu) {
   // The last one built, per thread (estimates run on worker threads in the CLI's search and

@@ -465,7 +465,9 @@ Result<Resolved> resolve(const Scenario& in) {
   if (auto st = apply_gpu_variant(h, h.profile_loaded); !st) return st.error();
   if (h.profile_loaded && h.profile && h.profile->gpu_id != h.gpu.id)
     return make_error("hardware.profile", "the loaded profile is for " + h.profile->gpu_id + " but hardware.gpu is " + h.gpu.id);
-  if (!h.profile_loaded) h.profile = shared_datasheet_profile(h.gpu);
+  if (!h.profile_loaded)
+    h.profile = h.datasheet_gemm_mamf_fraction > 0 ? std::make_shared<const HardwareProfile>(datasheet_profile(h.gpu, h.datasheet_gemm_mamf_fraction))
+                                                   : shared_datasheet_profile(h.gpu);
 
   // Tokens: D = 20 N when unset is applied in estimate(), once N is known.
   r.tokens_defaulted = t.tokens <= 0;

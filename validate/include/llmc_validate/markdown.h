@@ -34,7 +34,8 @@ std::string markdown_report(const ValidationReport& r);
 // report of those files (SECTION: conventions (no file), profiles, results, kernels, summary,
 // families, judgments, skipped, throughput-line, profile-comparison (the files' report beside
 // the one with --profile P)), and "{{first-look FILE}}" the tables of a first-look file
-// (first_look.h); every other line is copied. `run` reads and validates the files with a profile
+// (first_look.h), "{{lofo FILE...}}" the leave-one-family-out tables of those files (lofo.h; `run`
+// gets the profile choice "datasheet@F" for each fraction F); every other line is copied. `run` reads and validates the files with a profile
 // choice ("" = the default); `read` returns a file's text. Error: an unknown section or a bad
 // line, naming it ("template line 12"), or the first error of `run` or `read`.
 using ReportSource = std::function<Result<ValidationReport>(const std::vector<std::string>& files, const std::string& profile)>;

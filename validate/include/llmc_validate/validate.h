@@ -30,6 +30,7 @@ struct ValidationRow {
   bool in_mae = false;     // part of the throughput MAE
   bool kernel = false;     // a kernel benchmark record
   std::string gpu;         // llmcalc GPU id
+  std::string regime;      // training rows: the error bars' regime of the run (llmc/error_bars.h)
   std::string profile;     // "datasheet (core/data/gpus/...)", "published (site/profiles)", "file: ..."
   std::string layout;      // "tp8 pp4 v3 cp1 dp32 mb2 gbs1792 zero0 rec=full sp=0 interleaved", or what a kernel row timed
   double step_s = 0;       // the predicted step time (training rows)
@@ -85,6 +86,9 @@ struct ValidateOptions {
   // The most layouts the rule may search for one record (an upper bound counted before the
   // search, unpublished.h); a record over it is skipped, naming `unpublished`.
   int64_t max_layouts = 2000000;
+  // Records timed with the datasheet profile get it built at this in-step GEMM fraction of MAMF
+  // (0: core's fitted value); leave_one_family_out() (lofo.h) sweeps it.
+  double datasheet_gemm_mamf_fraction = 0;
 };
 
 // Validate every record of a records file. Error only when the whole text is not JSON or not an

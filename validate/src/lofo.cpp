@@ -1,0 +1,192 @@
+// Leave one family out (lofo.h). The records are validated once per grid value; every fit is
+// then a choice among those runs, so a family's held-out prediction costs nothing more.
+#include "llmc_validate/lofo.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace llmc::validate {
+namespace {
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string percent(double v) { return fmt("%+.1f %%", 100 * v); }
+std::string abs_percent(double v) { return fmt("%.1f %%", 100 * v); }
+
+// The p-th quantile (0-1) of sorted values, linearly interpolated.
+double quantile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const double at = p * double(sorted.size() - 1);
+  const size_t i = size_t(at);
+  if (i + 1 >= sorted.size()) return sorted.back();
+  return sorted[i] + (at - double(i)) * (sorted[i + 1] - sorted[i]);
+}
+
+bool used(const ValidationRow& x) { return x.status == "compared" && x.in_mae && !x.kernel && x.kind == "training_run"; }
+
+// Index of the smallest loss (the first of equals: the lower fraction).
+size_t argmin(const std::vector<double>& loss) { return size_t(std::min_element(loss.begin(), loss.end()) - loss.begin()); }
+
+ErrorBar bar_of(const std::string& regime, const std::vector<const LofoRow*>& rows) {
+  ErrorBar b;
+  b.regime = regime;
+  b.rows = int(rows.size());
+  std::vector<double> logs;
+  for (const LofoRow* x : rows) {
+    logs.push_back(std::log1p(x->lofo));  // ln(measured / predicted step time)
+    b.max_gpus = std::max(b.max_gpus, x->gpus);
+  }
+  std::sort(logs.begin(), logs.end());
+  b.low = std::exp(quantile(logs, 0.16));
+  b.high = std::exp(quantile(logs, 0.84));
+  return b;
+}
+
+}  // namespace
+
+std::vector<double> default_lofo_grid() {
+  std::vector<double> g;
+  for (int i = 50; i <= 100; i += 2) g.push_back(i / 100.0);
+  return g;
+}
+
+Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vector<double>& grid) {
+  if (grid.empty()) return make_error("grid", "no fraction to try");
+  LofoReport out;
+  out.grid = grid;
+  // errors[id][i]: the row's error at grid[i]; rows kept only if compared at every value.
+  std::vector<LofoRow> rows;
+  std::map<std::string, std::vector<double>> errors;
+  for (size_t i = 0; i < grid.size(); ++i) {
+    Result<ValidationReport> rep = run(grid[i]);
+    if (!rep) return rep.error();
+    std::map<std::string, const ValidationRow*> by_id;
+    for (const ValidationRow& x : rep->rows)
+      if (used(x)) by_id[x.id] = &x;
+    if (i == 0) {
+      for (const ValidationRow& x : rep->rows)
+        if (used(x)) rows.push_back(LofoRow{x.id, x.family, x.regime, x.scenario.hardware.gpu_count, 0, 0});
+    }
+    for (LofoRow& x : rows) {
+      const auto it = by_id.find(x.id);
+      errors[x.id].push_back(it == by_id.end() ? NAN : it->second->error);
+    }
+  }
+  std::erase_if(rows, [&](const LofoRow& x) {
+    const std::vector<double>& e = errors[x.id];
+    return std::any_of(e.begin(), e.end(), [](double v) { return !std::isfinite(v); });
+  });
+
+  // Per family and grid value: the mean |ln(1 + error)| of its rows.
+  std::vector<std::string> families;
+  std::map<std::string, std::vector<double>> family_loss;
+  std::map<std::string, int> family_rows;
+  for (const LofoRow& x : rows) {
+    if (!family_loss.count(x.family)) families.push_back(x.family), family_loss[x.family].assign(grid.size(), 0.0);
+    ++family_rows[x.family];
+    for (size_t i = 0; i < grid.size(); ++i) family_loss[x.family][i] += std::fabs(std::log1p(errors[x.id][i]));
+  }
+  if (families.size() < 2) return make_error("records", "leave one family out needs step-time rows of at least two families");
+  for (auto& [f, loss] : family_loss)
+    for (double& l : loss) l /= family_rows[f];
+  auto loss_without = [&](const std::string& left_out) {
+    std::vector<double> loss(grid.size(), 0.0);
+    int n = 0;
+    for (const std::string& f : families) {
+      if (f == left_out) continue;
+      ++n;
+      for (size_t i = 0; i < grid.size(); ++i) loss[i] += family_loss[f][i];
+    }
+    for (double& l : loss) l /= n;
+    return loss;
+  };
+  out.loss = loss_without("");
+  const size_t all = argmin(out.loss);
+  out.fraction = grid[all];
+
+  std::map<std::string, size_t> held_out;
+  for (const std::string& f : families) held_out[f] = argmin(loss_without(f));
+  for (LofoRow& x : rows) {
+    x.in_sample = errors[x.id][all];
+    x.lofo = errors[x.id][held_out[x.family]];
+  }
+  for (const std::string& f : families) {
+    LofoFamily fam{f, family_rows[f], grid[held_out[f]], 0, 0, 0};
+    for (const LofoRow& x : rows) {
+      if (x.family != f) continue;
+      fam.in_sample_mae += std::fabs(x.in_sample) / fam.rows;
+      fam.lofo_mae += std::fabs(x.lofo) / fam.rows;
+      fam.lofo_bias += x.lofo / fam.rows;
+    }
+    out.families.push_back(fam);
+  }
+  std::vector<double> abs_lofo;
+  for (const LofoRow& x : rows) {
+    out.in_sample_mae += std::fabs(x.in_sample) / double(rows.size());
+    out.in_sample_bias += x.in_sample / double(rows.size());
+    out.lofo_mae += std::fabs(x.lofo) / double(rows.size());
+    out.lofo_bias += x.lofo / double(rows.size());
+    abs_lofo.push_back(std::fabs(x.lofo));
+  }
+  std::sort(abs_lofo.begin(), abs_lofo.end());
+  out.lofo_median = quantile(abs_lofo, 0.5);
+
+  // Bars: every row, each scale, each regime (in the order first seen).
+  std::vector<std::string> groups = {"all"};
+  for (const LofoRow& x : rows)
+    for (const std::string& g : {x.regime.substr(0, x.regime.find(',')), x.regime})
+      if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  for (const std::string& g : groups) {
+    std::vector<const LofoRow*> in;
+    for (const LofoRow& x : rows)
+      if (g == "all" || x.regime == g || x.regime.substr(0, x.regime.find(',')) == g) in.push_back(&x);
+    out.bars.push_back(bar_of(g, in));
+  }
+  out.rows = std::move(rows);
+  return out;
+}
+
+std::string markdown_lofo(const LofoReport& r) {
+  std::ostringstream out;
+  out << "The in-step GEMM fraction of MAMF fitted on all " << r.families.size() << " families: **" << fmt("%.2f", r.fraction)
+      << "** (grid " << fmt("%.2f", r.grid.front()) << "-" << fmt("%.2f", r.grid.back()) << "; loss: the mean over families of their mean "
+      << "|ln(measured / predicted step time)|, " << fmt("%.3f", r.loss[argmin(r.loss)]) << " there).\n\n";
+  out << "| family | rows | fraction fitted without it | error, in-sample | error, left out | bias, left out |\n|---|---:|---:|---:|---:|---:|\n";
+  for (const LofoFamily& f : r.families)
+    out << "| " << f.family << " | " << f.rows << " | " << fmt("%.2f", f.fraction) << " | " << abs_percent(f.in_sample_mae) << " | "
+        << abs_percent(f.lofo_mae) << " | " << percent(f.lofo_bias) << " |\n";
+  out << "| **all** | " << r.rows.size() << " | " << fmt("%.2f", r.fraction) << " | " << abs_percent(r.in_sample_mae) << " | "
+      << abs_percent(r.lofo_mae) << " | " << percent(r.lofo_bias) << " |\n\n";
+  out << "Left out, per row: mean absolute error " << abs_percent(r.lofo_mae) << ", median " << abs_percent(r.lofo_median) << ", bias "
+      << percent(r.lofo_bias) << " (in-sample: " << abs_percent(r.in_sample_mae) << ", bias " << percent(r.in_sample_bias)
+      << "). Errors are of throughput: + means llmcalc predicted faster than measured.\n\n";
+  out << "Error bars (llmcalc's `time.step_low_s` / `time.step_high_s`): the 16th and 84th percentile of measured / predicted step "
+         "time of the left-out predictions, per regime; a regime with fewer than "
+      << kMinRegimeRows << " runs takes its scale's, else all runs'.\n\n";
+  out << "| regime | runs | 16th percentile | 84th percentile | largest run (GPUs) |\n|---|---:|---:|---:|---:|\n";
+  for (const ErrorBar& b : r.bars)
+    out << "| " << b.regime << " | " << b.rows << " | " << fmt("%.3f", b.low) << " | " << fmt("%.3f", b.high) << " | " << b.max_gpus << " |\n";
+  return out.str();
+}
+
+std::string error_bars_source(const LofoReport& r) {
+  std::ostringstream out;
+  out << "// Generated by `llmcalc validate --lofo --write-error-bars` (scripts/error-bars.sh): do not edit.\n"
+         "// The time model's out-of-sample error per regime (llmc/error_bars.h, docs/validation.md).\n"
+         "#include \"estimate/error_bars_data.h\"\n\nnamespace llmc::detail {\n\nconst std::vector<ErrorBar> kErrorBars = {\n";
+  for (const ErrorBar& b : r.bars)
+    out << "    {\"" << b.regime << "\", " << b.rows << ", " << fmt("%.4f", b.low) << ", " << fmt("%.4f", b.high) << ", " << b.max_gpus << "},\n";
+  out << "};\nconst char* const kErrorBarsProvenance =\n    \"" << r.rows.size() << " step-time records of " << r.families.size()
+      << " source families (validation/), each predicted with the in-step GEMM fraction fitted without its family; fitted on all: "
+      << fmt("%.2f", r.fraction) << "\";\n\n}  // namespace llmc::detail\n";
+  return out.str();
+}
+
+}  // namespace llmc::validate
