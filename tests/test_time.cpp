@@ -148,7 +148,7 @@ TEST_CASE("cost, GPU-hours and energy follow the step time") {
   CHECK(e.time.energy_kwh == doctest::Approx(0.7 * e.time.gpu_hours));
 }
 
-// Every time carries a range (issue 5): the step's one-sigma bounds, carried to the run's days
+// Every time carries a range (issue 5): the step's 68 % bounds, carried to the run's days
 // and cost; a user-given MFU fixes the step, so there the range is the value.
 TEST_CASE("time: the step's error bar is carried to total days and cost; a given MFU has none") {
   const Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.tokens", "1e12"}});

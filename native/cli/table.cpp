@@ -51,7 +51,7 @@ void print_estimate_table(const Estimate& e, std::ostream& out, MemoryUnits unit
   row(out, "step", format_duration(t.step_s) + "  = compute " + format_duration(t.compute_s) + " + bubble " + format_duration(t.bubble_s) +
                        " + exposed comm " + format_duration(t.comm_exposed_s));
   const bool ranged = t.step_high_s > t.step_low_s;  // a given MFU or TFLOP/s has no model range
-  if (ranged) row(out, "step, one-sigma range", format_duration(t.step_low_s) + " to " + format_duration(t.step_high_s));
+  if (ranged) row(out, "step, 68 % range", format_duration(t.step_low_s) + " to " + format_duration(t.step_high_s));
   row(out, "pipeline bubble (p-1)/m", format_percent(t.bubble_fraction));
   row(out, "tokens/s", format_count(t.tokens_per_s));
   const auto days = [](double d) { return format_quantity(d, "days"); };

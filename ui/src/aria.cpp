@@ -19,7 +19,7 @@ std::string aria_summary(const State& st) {
   const TimeEstimate& t = e.time;
   const MemoryUnits u = st.memory_units;
   const bool ranged = t.step_high_s > t.step_low_s;
-  const auto range = [ranged](const std::string& lo, const std::string& hi) { return ranged ? " (one sigma " + lo + " to " + hi + ")" : std::string(); };
+  const auto range = [ranged](const std::string& lo, const std::string& hi) { return ranged ? " (68 % range " + lo + " to " + hi + ")" : std::string(); };
   const auto days = [](double d) { return format_quantity(d, "days"); };
   const ParallelSpec& p = e.r.s.parallel;
   out += (e.r.m.name.empty() ? std::string("Size-only model") : e.r.m.name) + " on " + std::to_string(e.r.gpu_count) + " " +

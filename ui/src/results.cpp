@@ -156,17 +156,17 @@ void results_panel(State& st, Platform& platform, const std::string& share_url) 
 
   heading("Time and cost");
   const TimeEstimate& t = e.time;
-  // Each time with its one-sigma range (hover: how the range is made); a given MFU or TFLOP/s
+  // Each time with its 68 % range, the 16th-84th percentile of the model's out-of-sample error (hover: how the range is made); a given MFU or TFLOP/s
   // fixes the step, so it has none.
   const bool ranged = t.step_high_s > t.step_low_s;
   const auto days = [](double d) { return format_quantity(d, "days"); };
   figure(st, "step time", "time.step_s", format_duration(t.step_s));
-  if (ranged) figure(st, "  one-sigma range", "time.step_high_s", format_duration(t.step_low_s) + " to " + format_duration(t.step_high_s));
+  if (ranged) figure(st, "  68 % range", "time.step_high_s", format_duration(t.step_low_s) + " to " + format_duration(t.step_high_s));
   figure(st, "total", "time.total_days", days(t.total_days));
-  if (ranged) figure(st, "  one-sigma range", "time.total_days_high", days(t.total_days_low) + " to " + days(t.total_days_high));
+  if (ranged) figure(st, "  68 % range", "time.total_days_high", days(t.total_days_low) + " to " + days(t.total_days_high));
   figure(st, "GPU-hours", "time.gpu_hours", format_count(t.gpu_hours));
   figure(st, "cost", "time.cost_usd", format_usd(t.cost_usd));
-  if (ranged) figure(st, "  one-sigma range", "time.cost_usd_high", format_usd(t.cost_usd_low) + " to " + format_usd(t.cost_usd_high));
+  if (ranged) figure(st, "  68 % range", "time.cost_usd_high", format_usd(t.cost_usd_low) + " to " + format_usd(t.cost_usd_high));
   figure(st, "MFU", "time.mfu", format_percent(t.mfu));
   figure(st, "tokens/s", "time.tokens_per_s", format_count(t.tokens_per_s));
   figure(st, "pipeline bubble", "time.bubble_fraction", format_percent(t.bubble_fraction));
