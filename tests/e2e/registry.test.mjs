@@ -29,7 +29,7 @@ function get(url) {
 async function startRegistry() {
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'llmc-e2e-registry-'));
   const tokenFile = path.join(data, 'e2e.token');
-  fs.writeFileSync(tokenFile, execFileSync(CLI, ['serve', 'token', 'add', 'e2e', '--data', data]).toString(), { mode: 0o600 });
+  fs.writeFileSync(tokenFile, execFileSync(CLI, ['serve', 'token', 'add', 'e2e', '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] }).toString(), { mode: 0o600 });
   const portFile = path.join(data, 'port');
   const proc = spawn(CLI, ['serve', '--data', data, '--site', SITE, '--host', '127.0.0.1', '--port', '0', '--port-file', portFile, '--quiet'],
                      { stdio: ['ignore', 'inherit', 'inherit'] });

@@ -184,6 +184,7 @@ void profiles_section(State& st, Platform& platform) {
     }
   }
   registry_group(st, platform);
+  profile_compare(st);
 }
 
 }  // namespace

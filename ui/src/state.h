@@ -85,6 +85,8 @@ struct State {
   std::vector<LoadedProfile> profiles;
   int active_profile = -1;  // -1: the built-in datasheet profile
   RegistryState registry;
+  std::set<std::string> compare_profiles;  // Compare profiles: the ticked profiles, by name
+  std::string compare_metric;              // and the table shown (a profile_curves() key)
   bool embedded = false;
   MemoryUnits memory_units = MemoryUnits::gib;
   std::string model_preset;  // the preset whose model the scenario has ("" if edited or imported)
@@ -150,6 +152,7 @@ void registry_group(State& st, Platform& platform);
 void registry_start(State& st, Platform& platform, const LinkProfile& link);  // ?registry=, the link's &p=/&pl=
 void registry_fetched(State& st, Platform& platform, const std::string& tag, int status, const std::string& text);
 LinkProfile link_profile(const State& st);  // what share links say about the profile in use
+void profile_compare(State& st);            // profile_compare.cpp: measured tables of ticked profiles on one plot
 void use_profile(State& st, int i);         // hardware_panel.cpp
 
 // results.cpp
