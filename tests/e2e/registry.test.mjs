@@ -99,6 +99,7 @@ test('registry: the Hardware tab lists a pushed profile, a click loads it, the s
     assert.deepEqual(listed.registry.ids, [id]);
     await app.wheelOver('hardware.gpu_count', 400);  // the registry group is at the bottom of the tab
     const r = await waitWidget(app, 'registry:load:' + id.slice(0, 12));
+    await app.screenshot(path.join(ROOT, 'build/e2e-shots/registry-hardware.png'));
     await app.clickAt(r.x + r.w / 2, r.y + r.h / 2, { frames: 3 });
     const loaded = await waitFigures(app, (f) => f.registry.link_profile === id, 'the registry profile in use');
     assert.match(loaded.profile, /^measured \(measured on NVIDIA H100 80GB HBM3/);
@@ -147,4 +148,30 @@ test('registry: a page served statically says "no registry"; a local profile tra
   const b = await bad.figures();
   assert.match(b.banner, /\?registry= .*http:\/\/ or https:\/\//);
   assert.equal(b.registry.base, 'api/v1');
+});
+
+test('profiles: Compare profiles draws two profiles\' measured tables on one plot, table by table', async (t) => {
+  const app = await t.open('index.html');
+  await app.click('tab:Hardware');
+  await app.waitFrames(3);
+  await app.wheelOver('hardware.gpu_count', 400, 10);  // the comparison is at the bottom of the tab
+  await waitWidget(app, 'profiles:compare');
+  await app.click('profiles:compare', { frames: 3 });
+  await app.wheelOver('profiles:compare', 400, 10);  // (a widget still on screen: the panel under the mouse scrolls)
+  for (const name of ['bundled/h100-sxm.json', 'bundled/h100-sxm.published.json']) {
+    const r = await waitWidget(app, 'compare-profile:' + name);
+    await app.clickAt(r.x + r.w / 2, r.y + r.h / 2, { frames: 3 });
+  }
+  const f = await waitFigures(app, (x) => x.profile_compare && x.profile_compare.profiles.length === 2, 'two ticked profiles');
+  assert.equal(f.profile_compare.metric, 'gemm.bf16', 'the first table both have: GEMM bf16');
+  assert.ok(await waitWidget(app, 'profiles:compare-plot'), 'the plot is drawn');
+  await app.wheelOver('profiles:compare', 400, 10);
+  // Another table: the HBM copy bandwidth.
+  await app.click('compare-metric', { frames: 3 });
+  await app.click('compare-metric:memory_bound.hbm_copy', { frames: 3 });
+  assert.equal((await app.figures()).profile_compare.metric, 'memory_bound.hbm_copy');
+  const plot = await app.widgetRect('profiles:compare-plot');
+  await app.page.mouse.move(plot.x + plot.w * 0.8, plot.y + plot.h / 2);
+  await app.waitFrames(3);
+  await app.screenshot(path.join(ROOT, 'build/e2e-shots/profile-compare.png'));
 });

@@ -63,6 +63,12 @@ std::string figures_json(const State& st) {
     reg["link_local"] = lp.local_name;
     j["registry"] = reg;
   }
+  if (!st.compare_profiles.empty()) {  // Compare profiles (profile_compare.cpp): ticked profiles and the table shown
+    nlohmann::ordered_json c;
+    c["profiles"] = st.compare_profiles;
+    c["metric"] = st.compare_metric;
+    j["profile_compare"] = c;
+  }
   if (st.est) {
     const Estimate& e = *st.est;
     j["model"] = e.r.m.name;

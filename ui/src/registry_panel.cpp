@@ -93,8 +93,10 @@ void profile_arrived(State& st, const std::string& id, int status, const std::st
 
 // "808.3 TFLOP/s" with a tooltip naming where the figure comes from.
 void list_figure(const char* label, const std::optional<double>& v, const std::string& shown, const std::string& source) {
+  const std::string text = std::string(label) + " " + (v ? shown : std::string("\xE2\x80\x94"));
   ImGui::SameLine();
-  ImGui::TextDisabled("%s %s", label, v ? shown.c_str() : "\xE2\x80\x94");
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text.c_str()).x) ImGui::NewLine();  // wrap, never cut at the edge
+  ImGui::TextDisabled("%s", text.c_str());
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
