@@ -237,6 +237,8 @@ void registry_fetched(State& st, Platform&, const std::string& tag, int status, 
     if (status != 200) {
       r.list = RegistryState::List::none;
       r.list_note = registry_url(r.base, "index.json") + ": " + (status == 0 ? "no answer (" + text + ")" : "HTTP " + std::to_string(status));
+      const bool api = r.base.size() >= 7 && r.base.compare(r.base.size() - 7, 7, "/api/v1") == 0;
+      if (r.custom && status == 404 && !api) r.list_note += ". A server run by `llmcalc serve` has its registry at <server>/api/v1";
       return;
     }
     Result<std::vector<RegistryEntry>> l = parse_registry_list(text);
