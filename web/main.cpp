@@ -155,20 +155,30 @@ EM_JS(void, js_open_url, (const char* url), {
 });
 
 // A background fetch for the UI (Platform::fetch_text): the answer comes back through
-// _llmcalc_fetched(tag, status, text) (status 0 and the error's text when no answer came). The
-// text is copied to the heap (a profile is ~110 KB, too large for the wasm stack).
+// _llmcalc_fetched(tag, status, text, sha256) (status 0 and the error's text when no answer came;
+// sha256: the body's SHA-256 in hex where crypto.subtle exists, i.e. in secure contexts, else "").
+// The text is copied to the heap (a profile is ~110 KB, too large for the wasm stack).
 EM_JS(void, js_fetch, (const char* url, const char* tag), {
   var u = UTF8ToString(url), t = UTF8ToString(tag);
-  function deliver(status, text) {
-    var pt = _malloc(lengthBytesUTF8(t) + 1), px = _malloc(lengthBytesUTF8(text) + 1);
+  function deliver(status, text, sha) {
+    sha = sha || "";
+    var pt = _malloc(lengthBytesUTF8(t) + 1), px = _malloc(lengthBytesUTF8(text) + 1), ps = _malloc(sha.length + 1);
     stringToUTF8(t, pt, lengthBytesUTF8(t) + 1);
     stringToUTF8(text, px, lengthBytesUTF8(text) + 1);
-    try { _llmcalc_fetched(pt, status, px); } finally { _free(pt); _free(px); }
+    stringToUTF8(sha, ps, sha.length + 1);
+    try { _llmcalc_fetched(pt, status, px, ps); } finally { _free(pt); _free(px); _free(ps); }
   }
   var abs;
   try { abs = new URL(u, location.href).href; } catch (e) { deliver(0, 'not a URL: ' + u); return; }
   fetch(abs, {credentials: 'omit', headers: {'Accept': 'application/json'}}).then(function (r) {
-    return r.text().then(function (text) { deliver(r.status, text); });
+    return r.arrayBuffer().then(function (buf) {
+      var text = new TextDecoder('utf-8').decode(buf);
+      var subtle = typeof crypto !== 'undefined' && crypto.subtle;
+      if (!subtle || !r.ok) { deliver(r.status, text, ""); return; }
+      return subtle.digest('SHA-256', buf).then(function (d) {
+        deliver(r.status, text, Array.prototype.map.call(new Uint8Array(d), function (b) { return (b < 16 ? '0' : '') + b.toString(16); }).join(''));
+      }, function () { deliver(r.status, text, ""); });
+    });
   }).catch(function (e) { deliver(0, String((e && e.message) || e) + ' (' + abs + ')'); });
 });
 
@@ -222,7 +232,7 @@ std::string take_js_string(char* p) {
 }
 
 struct PendingFetch {
-  std::string tag, text;
+  std::string tag, text, sha256;
   int status = 0;
 };
 
@@ -323,7 +333,7 @@ void main_loop(void*) {
   if (!g.pending_fetches.empty()) {
     std::vector<PendingFetch> answers;
     answers.swap(g.pending_fetches);
-    for (const PendingFetch& a : answers) g.app->fetched(g.platform, a.tag, a.status, a.text);
+    for (const PendingFetch& a : answers) g.app->fetched(g.platform, a.tag, a.status, a.text, a.sha256);
   }
   if (!g.pending_pastes.empty()) {
     std::vector<std::string> pastes;
@@ -431,8 +441,8 @@ EMSCRIPTEN_KEEPALIVE void llmcalc_paste(const char* text) {
 }
 
 // The answer to a js_fetch (Platform::fetch_text): handed to App::fetched in the next frame.
-EMSCRIPTEN_KEEPALIVE void llmcalc_fetched(const char* tag, int status, const char* text) {
-  g.pending_fetches.push_back({tag ? tag : "", text ? text : "", status});
+EMSCRIPTEN_KEEPALIVE void llmcalc_fetched(const char* tag, int status, const char* text, const char* sha256) {
+  g.pending_fetches.push_back({tag ? tag : "", text ? text : "", sha256 ? sha256 : "", status});
 }
 
 // Compact mode (embed.html). Before main() (e.g. from Module.onRuntimeInitialized) it is applied

@@ -104,7 +104,7 @@ test('registry: the Hardware tab lists a pushed profile, a click loads it, the s
     const loaded = await waitFigures(app, (f) => f.registry.link_profile === id, 'the registry profile in use');
     assert.match(loaded.profile, /^measured \(measured on NVIDIA H100 80GB HBM3/);
     assert.notEqual(loaded['time.step_s'], before, 'the measured profile times the step differently');
-    assert.match(loaded.banner, /Loaded registry profile/);
+    assert.match(loaded.banner, /Loaded registry profile .*in use \(SHA-256 checked\)/, 'loopback is a secure context: the id is checked');
     const link = app.page.url();
     assert.ok(link.includes('&p=' + id), `the share link names the profile: ${link}`);
     assert.ok(!link.includes('&r='), 'the default (same-origin) registry is not written into the link');
@@ -143,6 +143,27 @@ test('registry: a page served statically says "no registry"; a local profile tra
   const told = await waitFigures(other, (x) => x.banner_error && /my-h100\.json/.test(x.banner), 'the notice in the fresh page');
   assert.match(told.banner, /used the profile file my-h100\.json, which is not available here/);
   assert.notEqual(told['time.step_s'], used['time.step_s'], 'the recipient has the datasheet profile');
+  // Another registry (&r=, here a tiny server on another port that allows any origin) serving
+  // bytes that do not hash to the id the link names: refused, the datasheet profile stays.
+  const fake = 'e'.repeat(64);
+  const body = fs.readFileSync(PROFILE);
+  const evil = http.createServer((req, res) => {
+    res.writeHead(req.url === `/reg/profiles/${fake}.json` ? 200 : 404, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
+    res.end(req.url === `/reg/profiles/${fake}.json` ? body : '{}');
+  });
+  await new Promise((r) => evil.listen(0, '127.0.0.1', r));
+  try {
+    const regBase = `http://127.0.0.1:${evil.address().port}/reg`;
+    const plain = link.split('&')[0];  // the scenario only
+    const forged = await t.open(`${plain}&p=${fake}&r=${encodeURIComponent(regBase)}`);
+    const refused = await waitFigures(forged, (x) => /do not hash to the id/.test(x.banner || ''), 'the hash check');
+    assert.match(refused.banner, new RegExp(`registry profile eeeeeeeeeeee \\(${regBase.replace(/[.:/]/g, '\\$&')}\\): the bytes served do not hash`));
+    assert.match(refused.profile, /^datasheet/);
+    assert.equal(refused.registry.base, regBase, "the link's &r= is the page's registry");
+  } finally {
+    evil.closeAllConnections();
+    await new Promise((r) => evil.close(r));
+  }
   // A bad ?registry= is reported and ignored.
   const bad = await t.open('index.html?registry=javascript:alert(1)');
   const b = await bad.figures();

@@ -159,8 +159,8 @@ std::string App::url_fragment() const {
   return scenario_to_url_fragment(st.scenario, st.pinned ? &st.pinned->scenario : nullptr, &profile);
 }
 
-void App::fetched(Platform& platform, const std::string& tag, int status, const std::string& text) {
-  registry_fetched(impl_->st, platform, tag, status, text);
+void App::fetched(Platform& platform, const std::string& tag, int status, const std::string& text, const std::string& sha256) {
+  registry_fetched(impl_->st, platform, tag, status, text, sha256);
 }
 
 bool App::widget_rect(const std::string& id, float out[4]) const {

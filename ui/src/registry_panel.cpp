@@ -51,7 +51,7 @@ const RegistryEntry* entry_of(const State& st, const std::string& id) {
 
 // A registry profile arrived: core's loader checks it as it checks a user's file; then it is
 // listed (Loaded from the registry) and used when it fits the scenario's GPU.
-void profile_arrived(State& st, const std::string& id, int status, const std::string& text) {
+void profile_arrived(State& st, const std::string& id, int status, const std::string& text, const std::string& sha256) {
   st.registry.loading.erase(id);
   const bool from_link = id == st.registry.link_id;
   if (from_link) st.registry.link_id.clear();
@@ -66,6 +66,13 @@ void profile_arrived(State& st, const std::string& id, int status, const std::st
     st.dirty = true;  // the link no longer names it
     return;
   }
+  // The id is the SHA-256 of the profile's bytes (docs/registry.md): a registry cannot serve other
+  // numbers under it. Checked where the platform can hash (web: secure contexts).
+  if (!sha256.empty() && sha256 != id) {
+    set_banner(st, what + ": the bytes served do not hash to the id (SHA-256 " + sha256.substr(0, 12) + "...): refused" + fallback + ".", true);
+    st.dirty = true;
+    return;
+  }
   Result<HardwareProfile> p = profile_from_json(text);
   if (!p) {
     set_banner(st, what + ": " + p.error().text() + fallback + ".", true);
@@ -77,12 +84,14 @@ void profile_arrived(State& st, const std::string& id, int status, const std::st
     const RegistryEntry* e = entry_of(st, id);
     std::string name = "registry/" + short_id(id);
     if (e && !e->label.empty()) name += " " + e->label;
-    st.profiles.push_back({name, *p, LoadedProfile::Origin::registry, id, st.registry.custom ? st.registry.base : std::string()});
+    st.profiles.push_back({name, *p, LoadedProfile::Origin::registry, id, st.registry.custom ? st.registry.base : std::string(), !sha256.empty()});
     at = int(st.profiles.size()) - 1;
   }
   if (p->gpu_id == st.scenario.hardware.gpu.id) {
     use_profile(st, at);
-    set_banner(st, "Loaded " + what + ": " + p->source + ", " + p->gpu_id + ", in use.", false);
+    set_banner(st, "Loaded " + what + ": " + p->source + ", " + p->gpu_id + ", in use" +
+                       (sha256.empty() ? " (SHA-256 not checked: this page is not in a secure context)." : " (SHA-256 checked)."),
+               false);
   } else {
     set_banner(st, "Loaded " + what + " is for " + p->gpu_id + ", not this scenario's " + st.scenario.hardware.gpu.id +
                        ": not in use. Choose it in the Hardware tab to switch to " + p->gpu_id + ".",
@@ -230,7 +239,7 @@ void registry_start(State& st, Platform& platform, const LinkProfile& link) {
   }
 }
 
-void registry_fetched(State& st, Platform&, const std::string& tag, int status, const std::string& text) {
+void registry_fetched(State& st, Platform&, const std::string& tag, int status, const std::string& text, const std::string& sha256) {
   RegistryState& r = st.registry;
   if (tag == kListTag) {
     r.entries.clear();
@@ -252,7 +261,7 @@ void registry_fetched(State& st, Platform&, const std::string& tag, int status, 
     r.list = RegistryState::List::ready;
     return;
   }
-  if (tag.rfind(kProfileTag, 0) == 0) profile_arrived(st, tag.substr(std::string(kProfileTag).size()), status, text);
+  if (tag.rfind(kProfileTag, 0) == 0) profile_arrived(st, tag.substr(std::string(kProfileTag).size()), status, text, sha256);
 }
 
 LinkProfile link_profile(const State& st) {

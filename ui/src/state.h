@@ -32,6 +32,7 @@ struct LoadedProfile {
   Origin origin = Origin::loaded;
   std::string registry_id;  // registry: the profile's id (SHA-256 of its bytes)
   std::string registry;     // registry: the base it came from when not the page's default ("" = default)
+  bool verified = false;    // registry: its bytes' SHA-256 was checked against registry_id
 };
 
 // The profile registry the page reads (registry_panel.cpp; docs/web.md, "Registry profiles"):
@@ -150,7 +151,7 @@ void import_hf_text(State& st, const std::string& text, const std::string& what)
 // them, and the profile part of share links.
 void registry_group(State& st, Platform& platform);
 void registry_start(State& st, Platform& platform, const LinkProfile& link);  // ?registry=, the link's &p=/&pl=
-void registry_fetched(State& st, Platform& platform, const std::string& tag, int status, const std::string& text);
+void registry_fetched(State& st, Platform& platform, const std::string& tag, int status, const std::string& text, const std::string& sha256);
 LinkProfile link_profile(const State& st);  // what share links say about the profile in use
 void profile_compare(State& st);            // profile_compare.cpp: measured tables of ticked profiles on one plot
 void use_profile(State& st, int i);         // hardware_panel.cpp
