@@ -154,6 +154,45 @@ EM_JS(void, js_open_url, (const char* url), {
   }
 });
 
+// A background fetch for the UI (Platform::fetch_text): the answer comes back through
+// _llmcalc_fetched(tag, status, text, sha256) (status 0 and the error's text when no answer came;
+// sha256: the body's SHA-256 in hex where crypto.subtle exists, i.e. in secure contexts, else "").
+// The text is copied to the heap (a profile is ~110 KB, too large for the wasm stack).
+EM_JS(void, js_fetch, (const char* url, const char* tag), {
+  var u = UTF8ToString(url), t = UTF8ToString(tag);
+  function deliver(status, text, sha) {
+    sha = sha || "";
+    var pt = _malloc(lengthBytesUTF8(t) + 1), px = _malloc(lengthBytesUTF8(text) + 1), ps = _malloc(sha.length + 1);
+    stringToUTF8(t, pt, lengthBytesUTF8(t) + 1);
+    stringToUTF8(text, px, lengthBytesUTF8(text) + 1);
+    stringToUTF8(sha, ps, sha.length + 1);
+    try { _llmcalc_fetched(pt, status, px, ps); } finally { _free(pt); _free(px); _free(ps); }
+  }
+  var abs;
+  try { abs = new URL(u, location.href).href; } catch (e) { deliver(0, 'not a URL: ' + u); return; }
+  fetch(abs, {credentials: 'omit', headers: {'Accept': 'application/json'}}).then(function (r) {
+    return r.arrayBuffer().then(function (buf) {
+      var text = new TextDecoder('utf-8').decode(buf);
+      var subtle = typeof crypto !== 'undefined' && crypto.subtle;
+      if (!subtle || !r.ok) { deliver(r.status, text, ""); return; }
+      return subtle.digest('SHA-256', buf).then(function (d) {
+        deliver(r.status, text, Array.prototype.map.call(new Uint8Array(d), function (b) { return (b < 16 ? '0' : '') + b.toString(16); }).join(''));
+      }, function () { deliver(r.status, text, ""); });
+    });
+  }).catch(function (e) { deliver(0, String((e && e.message) || e) + ' (' + abs + ')'); });
+});
+
+// A query parameter of the page's address, or NULL.
+EM_JS(char*, js_query_param, (const char* name), {
+  var v = null;
+  try { v = new URLSearchParams(location.search).get(UTF8ToString(name)); } catch (e) { v = null; }
+  if (v === null) return 0;
+  var n = lengthBytesUTF8(v) + 1;
+  var p = _malloc(n);
+  stringToUTF8(v, p, n);
+  return p;
+});
+
 // Called once per rendered frame: Module.llmcalcFrame counts frames (tests wait on it),
 // Module.llmcalcFrameMs keeps the CPU milliseconds of the last 600 frames; the first
 // frame also hides the loading message, records Module.llmcalcFirstFrameMs (performance.now()),
@@ -192,6 +231,11 @@ std::string take_js_string(char* p) {
   return s;
 }
 
+struct PendingFetch {
+  std::string tag, text, sha256;
+  int status = 0;
+};
+
 struct PendingFile {
   std::string name, text;
   bool bundled = false;  // a profile shipped with the site (site/profiles/), not the user's
@@ -206,6 +250,7 @@ struct WebState {
   bool announced_once = false;
   std::vector<PendingFile> pending_files;  // delivered inside the next frame
   std::vector<std::string> pending_pastes;  // clipboard text from the browser's paste events
+  std::vector<PendingFetch> pending_fetches;  // answers to Platform::fetch_text, delivered inside the next frame
   std::vector<SDL_Event> deferred_keyups;   // key releases handed to ImGui one frame late (main_loop)
   bool embedded = false;
   int frame = 0;
@@ -238,6 +283,8 @@ void make_platform(llmc::ui::Platform& p) {
     return "Downloaded " + name + " (your browser's downloads).";
   };
   p.open_url = [](const std::string& url) { js_open_url(url.c_str()); };
+  p.fetch_text = [](const std::string& url, const std::string& tag) { js_fetch(url.c_str(), tag.c_str()); };
+  p.query_param = [](const std::string& name) { return take_js_string(js_query_param(name.c_str())); };
   p.announce = [](const std::string& text) {
     // The live region changes only when the text does (screen readers speak every change).
     if (g.announced_once && text == g.last_announcement) return;
@@ -282,6 +329,11 @@ void main_loop(void*) {
       if (f.bundled) g.app->add_bundled_profile(f.name, f.text);
       else g.app->load_file(g.platform, f.name, f.text);
     }
+  }
+  if (!g.pending_fetches.empty()) {
+    std::vector<PendingFetch> answers;
+    answers.swap(g.pending_fetches);
+    for (const PendingFetch& a : answers) g.app->fetched(g.platform, a.tag, a.status, a.text, a.sha256);
   }
   if (!g.pending_pastes.empty()) {
     std::vector<std::string> pastes;
@@ -386,6 +438,11 @@ EMSCRIPTEN_KEEPALIVE const float* llmcalc_widget_rect(const char* id) {
 // clipboard). The app puts it into the field being edited, in the next frame.
 EMSCRIPTEN_KEEPALIVE void llmcalc_paste(const char* text) {
   if (text) g.pending_pastes.emplace_back(text);
+}
+
+// The answer to a js_fetch (Platform::fetch_text): handed to App::fetched in the next frame.
+EMSCRIPTEN_KEEPALIVE void llmcalc_fetched(const char* tag, int status, const char* text, const char* sha256) {
+  g.pending_fetches.push_back({tag ? tag : "", text ? text : "", sha256 ? sha256 : "", status});
 }
 
 // Compact mode (embed.html). Before main() (e.g. from Module.onRuntimeInitialized) it is applied

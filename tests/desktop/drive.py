@@ -118,8 +118,9 @@ def type_into(window, widget_id, text):
 
 
 def scenario_of(fragment):
+    """The scenario of a share fragment: its s= part (&a=, &p=, &r=, &pl= parts follow; docs/web.md)."""
     check(fragment.startswith('#s='), f'the app keeps a share fragment ({fragment[:24]}...)')
-    return json.loads(urllib.parse.unquote(fragment[3:]))
+    return json.loads(urllib.parse.unquote(fragment[3:].split('&')[0]))
 
 
 def cli_estimate(scenario, profile=None):

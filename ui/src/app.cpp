@@ -155,7 +155,12 @@ void App::set_embedded(bool e) { impl_->st.embedded = e; }
 
 std::string App::url_fragment() const {
   const State& st = impl_->st;
-  return scenario_to_url_fragment(st.scenario, st.pinned ? &st.pinned->scenario : nullptr);
+  const LinkProfile profile = link_profile(st);
+  return scenario_to_url_fragment(st.scenario, st.pinned ? &st.pinned->scenario : nullptr, &profile);
+}
+
+void App::fetched(Platform& platform, const std::string& tag, int status, const std::string& text, const std::string& sha256) {
+  registry_fetched(impl_->st, platform, tag, status, text, sha256);
 }
 
 bool App::widget_rect(const std::string& id, float out[4]) const {
@@ -195,11 +200,13 @@ void App::start(Platform& platform, const std::string& url_fragment) {
     (void)parse_memory_units(platform.load(kStoreUnits), st.memory_units);
   }
   const bool has_url = url_fragment.size() > 1;
+  LinkProfile link;
   if (has_url) {
     Scenario from_url = default_scenario();
     std::optional<Scenario> pinned;
-    if (Status s = apply_url_fragment(from_url, url_fragment, &pinned); s) {
+    if (Status s = apply_url_fragment(from_url, url_fragment, &pinned, &link); s) {
       st.scenario = from_url;
+      st.active_profile = -1;  // the link's scenario has the datasheet profile, unless the link names one (below)
       if (pinned) {
         st.pinned = Pinned{*pinned, {}, {}};
         estimate_pinned(st);
@@ -210,8 +217,12 @@ void App::start(Platform& platform, const std::string& url_fragment) {
   } else if (platform.load) {
     const std::string saved = platform.load(kStoreScenario);
     Scenario restored = default_scenario();
-    if (!saved.empty() && apply_scenario_json(restored, saved)) st.scenario = restored;
+    if (!saved.empty() && apply_scenario_json(restored, saved)) {
+      st.scenario = restored;
+      st.active_profile = -1;  // a stored scenario comes with the datasheet profile
+    }
   }
+  registry_start(st, platform, link);
   st.last_valid = st.scenario;
   st.dirty = true;
 }
@@ -227,7 +238,7 @@ void App::add_bundled_profile(const std::string& name, const std::string& text) 
   const auto first_loaded = std::find_if(st.profiles.begin(), st.profiles.end(),
                                          [](const LoadedProfile& lp) { return lp.origin != LoadedProfile::Origin::bundled; });
   const int at = int(first_loaded - st.profiles.begin());
-  st.profiles.insert(first_loaded, {name, *p, LoadedProfile::Origin::bundled});
+  st.profiles.insert(first_loaded, {name, *p, LoadedProfile::Origin::bundled, {}, {}});
   if (st.active_profile >= at) ++st.active_profile;
 }
 
@@ -244,7 +255,7 @@ void App::load_file(Platform& platform, const std::string& name, const std::stri
       set_banner(st, name + ": " + p.error().text(), true);
       return;
     }
-    st.profiles.push_back({name, *p, LoadedProfile::Origin::loaded});
+    st.profiles.push_back({name, *p, LoadedProfile::Origin::loaded, {}, {}});
     if (p->gpu_id == st.scenario.hardware.gpu.id) {
       st.active_profile = int(st.profiles.size()) - 1;
       attach_profile(st.scenario, *p);

@@ -48,6 +48,27 @@ std::string figures_json(const State& st) {
   j["banner_error"] = st.banner_error;
   j["preset"] = st.model_preset;
   j["memory_units"] = to_string(st.memory_units);
+  {  // the registry group (registry_panel.cpp): "idle", "loading", "ready" or "none"; its entries' ids
+    const RegistryState& r = st.registry;
+    const char* states[] = {"idle", "loading", "ready", "none"};
+    nlohmann::ordered_json reg;
+    reg["base"] = r.base;
+    reg["state"] = states[int(r.list)];
+    reg["note"] = r.list_note;
+    nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+    for (const RegistryEntry& e : r.entries) ids.push_back(e.id);
+    reg["ids"] = ids;
+    const LinkProfile lp = link_profile(st);
+    reg["link_profile"] = lp.registry_id;
+    reg["link_local"] = lp.local_name;
+    j["registry"] = reg;
+  }
+  if (!st.compare_profiles.empty()) {  // Compare profiles (profile_compare.cpp): ticked profiles and the table shown
+    nlohmann::ordered_json c;
+    c["profiles"] = st.compare_profiles;
+    c["metric"] = st.compare_metric;
+    j["profile_compare"] = c;
+  }
   if (st.est) {
     const Estimate& e = *st.est;
     j["model"] = e.r.m.name;

@@ -106,6 +106,8 @@ void gpu_summary(State& st) {
   if (ImGui::IsItemHovered()) gpu_sources_tooltip(g);
 }
 
+}  // namespace
+
 void use_profile(State& st, int i) {
   const LoadedProfile& lp = st.profiles[size_t(i)];
   if (lp.profile.gpu_id != st.scenario.hardware.gpu.id) select_gpu(st, lp.profile.gpu_id);
@@ -114,6 +116,8 @@ void use_profile(State& st, int i) {
   st.scenario.hardware.profile_loaded = true;
   st.dirty = true;
 }
+
+namespace {
 
 // One profile choice: a radio button and its label wrapped beside it (a RadioButton's own label
 // would be cut at the panel's edge). A profile of another GPU is marked so, with a button that
@@ -167,7 +171,9 @@ void profiles_section(State& st, Platform& platform) {
   const struct {
     LoadedProfile::Origin origin;
     const char* title;
-  } groups[] = {{LoadedProfile::Origin::loaded, "Loaded by you"}, {LoadedProfile::Origin::bundled, "Bundled with this site"}};
+  } groups[] = {{LoadedProfile::Origin::loaded, "Loaded by you"},
+                {LoadedProfile::Origin::registry, "Loaded from the registry"},
+                {LoadedProfile::Origin::bundled, "Bundled with this site"}};
   for (const auto& group : groups) {
     bool any = false;
     for (size_t i = 0; i < st.profiles.size(); ++i) {
@@ -177,6 +183,8 @@ void profiles_section(State& st, Platform& platform) {
       profile_row(st, int(i));
     }
   }
+  registry_group(st, platform);
+  profile_compare(st);
 }
 
 }  // namespace

@@ -107,7 +107,12 @@ void results_panel(State& st, Platform& platform, const std::string& share_url) 
   const MemoryUnits u = st.memory_units;
   if (ImGui::Button("Copy link") && platform.copy_text) {
     platform.copy_text(share_url);
-    set_banner(st, st.pinned ? "Link copied: the scenario and the pinned A are in it." : "Link copied: the whole scenario is in it.", false);
+    const LinkProfile lp = link_profile(st);
+    std::string said = st.pinned ? "Link copied: the scenario and the pinned A are in it" : "Link copied: the whole scenario is in it";
+    if (!lp.registry_id.empty()) said += ", and the registry profile in use (" + lp.registry_id.substr(0, 12) + ")";
+    if (!lp.local_name.empty())
+      said += ". It names your local profile " + lp.local_name + ", which whoever opens it does not have: they get the datasheet profile";
+    set_banner(st, said + ".", !lp.local_name.empty());
   }
   remember_rect(st, "Copy link");
   if (!st.embedded) {
@@ -122,6 +127,14 @@ void results_panel(State& st, Platform& platform, const std::string& share_url) 
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 14) ImGui::NewLine();
     export_menu(st, platform, "results");
+  }
+  if (const LinkProfile lp = link_profile(st); !lp.local_name.empty()) {
+    // Only registry profiles travel with a link: say so before the link is sent.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.4f, 1.0f));
+    ImGui::TextWrapped("The share link names your local profile %s: whoever opens it does not have that file and gets the datasheet "
+                       "profile (upload it to a registry to share it).", lp.local_name.c_str());
+    ImGui::PopStyleColor();
+    remember_rect(st, "share:local-profile-warning");
   }
   section_note(((e.r.m.name.empty() ? std::string("size-only model") : e.r.m.name) + " on " + std::to_string(e.r.gpu_count) + " \xC3\x97 " +
                 e.r.s.hardware.gpu.name + "\n" + layout_line(e.r))

@@ -12,6 +12,8 @@
 #include "llmc/estimate.h"
 #include "llmc/format.h"
 #include "llmc/hardware.h"
+#include "llmc/registry_list.h"
+#include "llmc/url_state.h"
 #include "llmc_ui/app.h"
 
 namespace llmc::ui {
@@ -23,10 +25,27 @@ struct Rect {
 // A hardware profile the Hardware tab offers, grouped by origin (the user's first), each group in
 // the order it arrived (bundled: site/profiles/index.json's order).
 struct LoadedProfile {
-  enum class Origin { bundled, loaded };  // shipped with the site; loaded by the user (file, drop)
-  std::string name;                       // file name
+  // shipped with the site; loaded by the user (file, drop); fetched from a profile registry
+  enum class Origin { bundled, loaded, registry };
+  std::string name;                       // file name ("registry/<id prefix>" for a registry's)
   HardwareProfile profile;
   Origin origin = Origin::loaded;
+  std::string registry_id;  // registry: the profile's id (SHA-256 of its bytes)
+  std::string registry;     // registry: the base it came from when not the page's default ("" = default)
+  bool verified = false;    // registry: its bytes' SHA-256 was checked against registry_id
+};
+
+// The profile registry the page reads (registry_panel.cpp; docs/web.md, "Registry profiles"):
+// B/index.json lists its profiles, B/profiles/<id>.json serves one.
+struct RegistryState {
+  std::string base = "api/v1";  // relative to the page: the same origin under `llmcalc serve`
+  bool custom = false;          // from ?registry= or a link's &r=: share links name it (&r=)
+  enum class List { idle, loading, ready, none } list = List::idle;
+  std::string list_note;        // why there is no list (HTTP status, network error, a bad document)
+  std::vector<RegistryEntry> entries;
+  std::set<std::string> loading;  // ids being fetched
+  std::string link_id;            // a link's &p=: fetched at start, kept in the link until it arrives
+  std::string link_local;         // a link's &pl=: the sender's local profile file, not available here
 };
 
 // Scaling plot and Layouts heatmap data, recomputed only when shown after a change.
@@ -66,6 +85,9 @@ struct State {
   bool banner_error = false;
   std::vector<LoadedProfile> profiles;
   int active_profile = -1;  // -1: the built-in datasheet profile
+  RegistryState registry;
+  std::set<std::string> compare_profiles;  // Compare profiles: the ticked profiles, by name
+  std::string compare_metric;              // and the table shown (a profile_curves() key)
   bool embedded = false;
   MemoryUnits memory_units = MemoryUnits::gib;
   std::string model_preset;  // the preset whose model the scenario has ("" if edited or imported)
@@ -124,6 +146,15 @@ void training_panel(State& st);
 void parallel_panel(State& st);
 void hardware_panel(State& st, Platform& platform);
 void import_hf_text(State& st, const std::string& text, const std::string& what);
+
+// registry_panel.cpp: the registry's profiles for the scenario's GPU (Hardware tab), fetching
+// them, and the profile part of share links.
+void registry_group(State& st, Platform& platform);
+void registry_start(State& st, Platform& platform, const LinkProfile& link);  // ?registry=, the link's &p=/&pl=
+void registry_fetched(State& st, Platform& platform, const std::string& tag, int status, const std::string& text, const std::string& sha256);
+LinkProfile link_profile(const State& st);  // what share links say about the profile in use
+void profile_compare(State& st);            // profile_compare.cpp: measured tables of ticked profiles on one plot
+void use_profile(State& st, int i);         // hardware_panel.cpp
 
 // results.cpp
 void results_panel(State& st, Platform& platform, const std::string& share_url);

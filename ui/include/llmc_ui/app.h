@@ -33,6 +33,13 @@ struct Platform {
   // Open a documentation page (a path relative to the page, e.g. "docs/index.html") in a new
   // tab; may be empty (no links shown).
   std::function<void(const std::string& relative_url)> open_url;
+  // Fetch a URL (absolute, or relative to the page) as text, in the background; the platform later
+  // calls App::fetched(tag, status, text, sha256) inside a frame: status is the HTTP status, or 0
+  // when no answer came (then text says why); sha256 is the body's SHA-256 (hex) when the platform
+  // can compute it (web: crypto.subtle, in secure contexts: https and loopback), else "". May be empty (no registry: the desktop has its own menu).
+  std::function<void(const std::string& url, const std::string& tag)> fetch_text;
+  // A query parameter of the page URL ("" when absent), e.g. "registry"; may be empty.
+  std::function<std::string(const std::string& name)> query_param;
 };
 
 // Puts the UI font (DejaVu Sans, subset at build time to the characters the UI shows) into
@@ -60,6 +67,8 @@ class App {
   // A profile shipped with the site: listed (labelled with its source) but not selected, not
   // stored. A bad one is reported in the banner like a user's file.
   void add_bundled_profile(const std::string& name, const std::string& text);
+  // The answer to a Platform::fetch_text request (see there).
+  void fetched(Platform& platform, const std::string& tag, int status, const std::string& text, const std::string& sha256 = "");
   // Compact mode for embed.html: results only, scenario from the URL.
   void set_embedded(bool embedded);
   // Text the user pasted from the system clipboard (web: the browser's paste event, which is the
@@ -67,7 +76,8 @@ class App {
   // Face config.json is imported and anything else is ignored.
   void paste_text(const std::string& text);
 
-  // The scenario as a URL fragment ("#s=<url-encoded JSON>", with "&a=..." when one is pinned for Compare).
+  // The scenario as a URL fragment ("#s=<url-encoded JSON>", with "&a=..." when one is pinned for
+  // Compare, and "&p=<registry id>[&r=<registry>]" or "&pl=<file name>" for the profile in use).
   std::string url_fragment() const;
 
   // Screen rectangle (x, y, w, h in canvas CSS pixels) of a labelled widget as drawn in the last
