@@ -23,7 +23,7 @@ else
   shift || true
 fi
 targets=("$@")
-if ((${#targets[@]} == 0)); then targets=(fuzz_scenario_json fuzz_hf_config fuzz_set_field fuzz_url_state fuzz_validate fuzz_profile fuzz_number_input fuzz_registry_http); fi
+if ((${#targets[@]} == 0)); then targets=(fuzz_scenario_json fuzz_hf_config fuzz_set_field fuzz_url_state fuzz_validate fuzz_profile fuzz_number_input fuzz_registry_list fuzz_registry_http); fi
 build_dir="${BUILD_DIR:-build/fuzz}"
 timeout_s="${FUZZ_TIMEOUT:-10}"
 rss_mb="${FUZZ_RSS_MB:-2048}"

@@ -303,6 +303,20 @@ TEST_CASE("search: the why names the runner-up and the step-time terms") {
   // The best's step is the sum of its terms (profile basis), as estimate() reports it.
   const SearchLayout& b = r->top[0];
   CHECK(b.step_s == doctest::Approx(b.compute_s + b.bubble_s + b.comm_exposed_s).epsilon(1e-12));
+  // Each top layout carries its estimate's 68 % range; the layouts inside the best's range are
+  // counted in the why (the model cannot rank them apart), and the JSON has the range.
+  int within = 0;
+  for (const SearchLayout& l : r->top) {
+    CHECK(l.step_low_s < l.step_s);
+    CHECK(l.step_high_s > l.step_s);
+    within += &l != &r->top[0] && l.step_s <= b.step_high_s ? 1 : 0;
+  }
+  REQUIRE(within > 0);
+  bool says_within = false;
+  for (const std::string& w : r->why) says_within = says_within || contains(w, std::to_string(within) + " of the other listed layouts fall inside the best's 68 % range");
+  CHECK(says_within);
+  const std::string j = search_to_json(spec_for(kDense, 8, 8), *r);
+  CHECK(contains(j, "\"step_high_s\""));
 }
 
 TEST_CASE("the 22B preset (Korthikanti 2022 / Calculon) has Calculon's 22.074 G parameters") {

@@ -47,6 +47,7 @@ struct SearchLayout {
   double step_s = 0, compute_s = 0, bubble_s = 0, comm_exposed_s = 0;
   double total_days = 0, cost_usd = 0, mfu = 0;
   double memory_bytes = 0, capacity_bytes = 0, headroom_bytes = 0;
+  double step_low_s = 0, step_high_s = 0;  // the step's 68 % range (top layouts only; 0 elsewhere)
 };
 
 // The base scenario with a layout applied: estimate() it to see every figure of the layout.

@@ -421,6 +421,8 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
     Result<Estimate> e = estimate(apply_search_layout(spec.base, l));
     if (!e) return make_error("search", "a top layout does not estimate: " + e.error().text());
     l.step_s = e->time.step_s;
+    l.step_low_s = e->time.step_low_s;
+    l.step_high_s = e->time.step_high_s;
     l.compute_s = e->time.compute_s;
     l.bubble_s = e->time.bubble_s;
     l.comm_exposed_s = e->time.comm_exposed_s;

@@ -46,7 +46,12 @@ std::string search_to_json(const SearchSpec& spec, const SearchResult& r) {
                  {"misses_constraint", c.misses_constraint}};
   j["pruning_disabled"] = r.pruning_disabled;
   auto top = detail::json::array();
-  for (const SearchLayout& l : r.top) top.push_back(layout_json(l));
+  for (const SearchLayout& l : r.top) {
+    detail::json row = layout_json(l);
+    row["step_low_s"] = l.step_low_s;  // the top layouts were fully estimated: they have a range
+    row["step_high_s"] = l.step_high_s;
+    top.push_back(row);
+  }
   j["top"] = top;
   auto front = detail::json::array();
   for (const ParetoPoint& p : r.pareto) {

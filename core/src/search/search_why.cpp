@@ -85,6 +85,14 @@ std::vector<std::string> explain_best(const SearchResult& r, SearchObjective obj
                   signed_seconds(next.comm_exposed_s - best.comm_exposed_s) + ".");
   }
   why.push_back("Memory headroom: best " + fmt("%.1f GiB", best.headroom_bytes / kGiB) + ", runner-up " + fmt("%.1f GiB", next.headroom_bytes / kGiB) + ".");
+  // The model's own error: layouts whose step falls inside the best's 68 % range are not ranked
+  // apart by it (its out-of-sample error on published runs, llmc/error_bars.h).
+  int within = 0;
+  for (size_t i = 1; i < r.top.size(); ++i) within += r.top[i].step_s <= best.step_high_s ? 1 : 0;
+  if (within > 0 && best.step_high_s > best.step_s)
+    why.push_back(std::to_string(within) + " of the other listed layouts fall inside the best's 68 % range (step " + seconds(best.step_low_s) + " to " +
+                  seconds(best.step_high_s) + ", the model's out-of-sample error on published runs of this kind): the model cannot rank them "
+                  "apart; measure before choosing among them.");
   return why;
 }
 
