@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "../../core/src/json_util.h"
+#include "../../core/src/common/json_util.h"
 #include "fuzz_common.h"
 #include "llmc/format.h"
 #include "llmc/number_input.h"
