@@ -143,7 +143,8 @@ BENCHMARK_CAPTURE(BM_search, llama3_1_405b_16384xh100, search_405b_16k)->Unit(be
 // The five estimates, from the one list estimate_timer times too (bench_scenarios.cpp).
 [[maybe_unused]] const bool kEstimatesRegistered = [] {
   for (const NamedScenario& n : estimate_scenarios())
-    benchmark::RegisterBenchmark((std::string("BM_estimate/") + n.name).c_str(), BM_estimate, n.build)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string("BM_estimate/") + n.name).c_str(), BM_estimate, n.build)
+        ->Unit(benchmark::kMicrosecond);
   return true;
 }();
 BENCHMARK_CAPTURE(BM_resolve, llama3_1_8b_8xh100, llama8b_8gpu)->Unit(benchmark::kMicrosecond);

@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
   const char* where = "native";
   const double goal_us = 5;
 #endif
-  std::printf("estimate_timer, %s: %d repetitions of %d estimates each; goal <= %g us per estimate\n", where, reps, calls, goal_us);
+  std::printf("estimate_timer, %s: %d repetitions of %d estimates each; goal <= %g us per estimate\n", where, reps,
+              calls, goal_us);
   for (const auto& [name, build] : llmc::bench_scenarios::estimate_scenarios()) {
     const llmc::Scenario s = build();
     us_per_call(s, calls / 4 + 1);  // warm-up: caches, the JIT's tiers under node
@@ -64,7 +65,8 @@ int main(int argc, char** argv) {
     std::sort(t.begin(), t.end());
     const size_t n = t.size();
     const double median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-    std::printf("  %s median %7.2f us  min %7.2f us  %s\n", median <= goal_us ? "ok  " : "OVER", median, t.front(), name);
+    std::printf("  %s median %7.2f us  min %7.2f us  %s\n", median <= goal_us ? "ok  " : "OVER", median, t.front(),
+                name);
   }
   return 0;
 }

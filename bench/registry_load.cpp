@@ -39,13 +39,15 @@ double percentile(std::vector<double> v, double q) {
 }
 
 void report(const char* what, const std::vector<double>& ms, double seconds) {
-  std::printf("  %-24s %7zu requests  %8.0f /s   p50 %6.2f ms   p90 %6.2f ms   p99 %6.2f ms   max %7.2f ms\n", what, ms.size(),
-              double(ms.size()) / seconds, percentile(ms, 0.5), percentile(ms, 0.9), percentile(ms, 0.99),
+  std::printf("  %-24s %7zu requests  %8.0f /s   p50 %6.2f ms   p90 %6.2f ms   p99 %6.2f ms   max %7.2f ms\n", what,
+              ms.size(), double(ms.size()) / seconds, percentile(ms, 0.5), percentile(ms, 0.9), percentile(ms, 0.99),
               ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()));
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: registry_load --url URL --token-file F --upload FILE [--clients 50] [--seconds 5] [--uploads 40] [--rate R]\n");
+  std::fprintf(stderr,
+               "usage: registry_load --url URL --token-file F --upload FILE [--clients 50] [--seconds 5] [--uploads "
+               "40] [--rate R]\n");
   return 2;
 }
 
@@ -57,14 +59,22 @@ int main(int argc, char** argv) {
   double seconds = 5, rate = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
-    if (a == "--url") url_text = v;
-    else if (a == "--token-file") token_file = v;
-    else if (a == "--upload") upload_file = v;
-    else if (a == "--clients") clients = std::clamp(std::atoi(v.c_str()), 1, 500);
-    else if (a == "--seconds") seconds = std::clamp(std::atof(v.c_str()), 0.5, 120.0);
-    else if (a == "--uploads") uploads = std::clamp(std::atoi(v.c_str()), 0, 1000);
-    else if (a == "--rate") rate = std::clamp(std::atof(v.c_str()), 0.0, 10000.0);
-    else return usage();
+    if (a == "--url")
+      url_text = v;
+    else if (a == "--token-file")
+      token_file = v;
+    else if (a == "--upload")
+      upload_file = v;
+    else if (a == "--clients")
+      clients = std::clamp(std::atoi(v.c_str()), 1, 500);
+    else if (a == "--seconds")
+      seconds = std::clamp(std::atof(v.c_str()), 0.5, 120.0);
+    else if (a == "--uploads")
+      uploads = std::clamp(std::atoi(v.c_str()), 0, 1000);
+    else if (a == "--rate")
+      rate = std::clamp(std::atof(v.c_str()), 0.0, 10000.0);
+    else
+      return usage();
   }
   auto url = llmc::registry::parse_registry_url(url_text);
   auto token = llmc::registry::resolve_token(token_file);
@@ -104,10 +114,12 @@ int main(int argc, char** argv) {
       if (!cli.Get(url->base_path + "/api/v1/profiles")) ++failures;
       // Paced clients start at spread-out phases, so the load is smooth rather than in waves.
       const Clock::time_point first =
-          Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(rate > 0 ? double(c) / (clients * rate) : 0.0));
+          Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(rate > 0 ? double(c) / (clients * rate) : 0.0));
       for (int n = 0; Clock::now() < deadline; ++n) {
         const bool listing = n % 2 == 0;
-        const std::string path = url->base_path + (listing ? "/api/v1/profiles" : "/api/v1/profiles/" + ids[rng() % ids.size()]);
+        const std::string path =
+            url->base_path + (listing ? "/api/v1/profiles" : "/api/v1/profiles/" + ids[rng() % ids.size()]);
         auto t = Clock::now();
         if (rate > 0) {
           const auto due = first + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(n / rate));
@@ -133,8 +145,8 @@ int main(int argc, char** argv) {
   all.insert(all.end(), all_get.begin(), all_get.end());
   char pace[64] = "closed loop";
   if (rate > 0) std::snprintf(pace, sizeof pace, "each at %.0f requests/s", rate);
-  std::printf("registry_load: %s, %zu profiles listed, %d concurrent clients (keep-alive, %s) for %.1f s, %u CPU(s)\n", url->text().c_str(),
-              ids.size(), clients, pace, elapsed, std::thread::hardware_concurrency());
+  std::printf("registry_load: %s, %zu profiles listed, %d concurrent clients (keep-alive, %s) for %.1f s, %u CPU(s)\n",
+              url->text().c_str(), ids.size(), clients, pace, elapsed, std::thread::hardware_concurrency());
   report("list (GET /profiles)", all_list, elapsed);
   report("fetch (GET /profiles/ID)", all_get, elapsed);
   report("all reads", all, elapsed);
@@ -156,7 +168,8 @@ int main(int argc, char** argv) {
     if (!r || r->status != 201) ++failures;
     if (i == 0) std::printf("  upload body: %zu bytes\n", body.size());
   }
-  if (!up_ms.empty()) report("upload (POST, new, 201)", up_ms, std::max(1e-9, std::accumulate(up_ms.begin(), up_ms.end(), 0.0) / 1000));
+  if (!up_ms.empty())
+    report("upload (POST, new, 201)", up_ms, std::max(1e-9, std::accumulate(up_ms.begin(), up_ms.end(), 0.0) / 1000));
   std::printf("registry_load: %d failed requests\n", failures.load());
   return failures == 0 ? 0 : 1;
 }

@@ -19,7 +19,8 @@ Sets with(Sets s, const std::string& key, const std::string& value) {
   return s;
 }
 
-const Sets kLlama8k = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}};
+const Sets kLlama8k = {
+    {"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}};
 
 }  // namespace
 
@@ -33,7 +34,8 @@ TEST_CASE("attention backend: auto is the framework's default") {
   // Without flash attention, unfused_attention decides.
   const Sets unfused = with(kLlama8k, "training.flash_attention", "false");
   CHECK(resolved(unfused).attention_backend == AttentionBackend::eager);
-  CHECK(resolved(with(unfused, "training.unfused_attention", "sdpa_math_tf32")).attention_backend == AttentionBackend::sdpa_math);
+  CHECK(resolved(with(unfused, "training.unfused_attention", "sdpa_math_tf32")).attention_backend ==
+        AttentionBackend::sdpa_math);
 }
 
 TEST_CASE("attention backend: a named backend decides flash_attention and unfused_attention") {
@@ -43,20 +45,26 @@ TEST_CASE("attention backend: a named backend decides flash_attention and unfuse
   const Resolved eager = resolved(with(kLlama8k, "training.attention_backend", "eager"));
   CHECK_FALSE(eager.s.training.flash_attention);
   CHECK(eager.s.training.unfused_attention == UnfusedAttention::matmul);
-  CHECK(resolved(with(with(kLlama8k, "training.flash_attention", "false"), "training.attention_backend", "fa3")).s.training.flash_attention);
+  CHECK(resolved(with(with(kLlama8k, "training.flash_attention", "false"), "training.attention_backend", "fa3"))
+            .s.training.flash_attention);
 }
 
 TEST_CASE("attention backend: each needs the GPU that runs it") {
-  const Error fa3 = run_error(with(with(kLlama8k, "hardware.gpu", "a100-sxm-80gb"), "training.attention_backend", "fa3"));
+  const Error fa3 =
+      run_error(with(with(kLlama8k, "hardware.gpu", "a100-sxm-80gb"), "training.attention_backend", "fa3"));
   CHECK(fa3.field == "training.attention_backend");
   CHECK(contains(fa3.text(), "Hopper"));
-  const Error cudnn = run_error({{"model.preset", "llama2-7b"}, {"hardware.gpu", "v100-sxm2-32gb"}, {"training.precision", "fp16_mixed"},
+  const Error cudnn = run_error({{"model.preset", "llama2-7b"},
+                                 {"hardware.gpu", "v100-sxm2-32gb"},
+                                 {"training.precision", "fp16_mixed"},
                                  {"training.attention_backend", "cudnn"}});
   CHECK(cudnn.field == "training.attention_backend");
   CHECK(contains(cudnn.text(), "compute capability 8.0"));
 }
 
-TEST_CASE("attention backend: FlashAttention-2 on Hopper is timed at its published rate, far below cuDNN and FlashAttention-3") {
+TEST_CASE(
+    "attention backend: FlashAttention-2 on Hopper is timed at its published rate, far below cuDNN and "
+    "FlashAttention-3") {
   // Forward at head dim 128, 16k tokens: FA3 648, cuDNN 595, FA2 370 TFLOP/s (FlashAttention-3
   // paper); backward 561, 516, 322. Over a step's forward and backward FA2 takes 1.6-1.8 × cuDNN's
   // attention time (the exponentials, at the SMs' own rate, are the same for all three).
@@ -67,7 +75,8 @@ TEST_CASE("attention backend: FlashAttention-2 on Hopper is timed at its publish
   CHECK(fa2 / cudnn > 1.5);
   CHECK(fa2 / cudnn < 1.8);
   // The other kernels of the step do not depend on the attention kernel.
-  CHECK(run(with(kLlama8k, "training.attention_backend", "fa2")).time.gemm_s == run(with(kLlama8k, "training.attention_backend", "cudnn")).time.gemm_s);
+  CHECK(run(with(kLlama8k, "training.attention_backend", "fa2")).time.gemm_s ==
+        run(with(kLlama8k, "training.attention_backend", "cudnn")).time.gemm_s);
 }
 
 TEST_CASE("attention backend: a measured profile's table times its own kernel only") {
@@ -87,11 +96,14 @@ TEST_CASE("attention backend: a measured profile's table times its own kernel on
 }
 
 TEST_CASE("profile: attention tables per backend, by key or by a backend field") {
-  const std::string table = R"({"fit": {"fwd": {"peak_tflops": 400, "overhead_us": 5}, "bwd": {"peak_tflops": 300, "overhead_us": 5}}, "points": []})";
+  const std::string table =
+      R"({"fit": {"fwd": {"peak_tflops": 400, "overhead_us": 5}, "bwd": {"peak_tflops": 300, "overhead_us": 5}}, "points": []})";
   auto profile = [&](const std::string& attention) {
-    return profile_from_json(R"({"schema_version": 1, "gpu": "h100-sxm", "source": "measured", "description": "t", "compute_efficiency": 0.5,
+    return profile_from_json(
+        R"({"schema_version": 1, "gpu": "h100-sxm", "source": "measured", "description": "t", "compute_efficiency": 0.5,
       "collectives": {"intra_node": {"alpha_us": 5, "busbw_gbps": 300}, "inter_node": {"alpha_us": 10, "busbw_gbps": 40}},
-      "attention": )" + attention + "}");
+      "attention": )" +
+        attention + "}");
   };
   const Result<HardwareProfile> keyed = profile(R"({"bf16.fa2": )" + table + "}");
   REQUIRE(keyed.ok());

@@ -20,16 +20,18 @@ Out cli(std::vector<std::string> args) {
 }  // namespace
 
 TEST_CASE("estimate --json carries the documented keys") {
-  Out r = cli({"estimate", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--set", "hardware.gpu_count=8", "--set", "training.global_batch_seqs=64", "--json"});
+  Out r = cli({"estimate", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--set", "hardware.gpu_count=8", "--set",
+               "training.global_batch_seqs=64", "--json"});
   REQUIRE(r.code == 0);
   auto j = nlohmann::json::parse(r.out);
   for (const char* k : {"total", "active"}) CHECK(j["params"].contains(k));
   for (const char* k : {"six_nd", "model_total", "model_per_token"}) CHECK(j["flops"].contains(k));
-  for (const char* k : {"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "model_states_bytes", "total_bytes"})
+  for (const char* k : {"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes",
+                        "model_states_bytes", "total_bytes"})
     CHECK(j["memory"]["per_gpu"].contains(k));
   CHECK(j["memory"]["fits"].is_boolean());
-  for (const char* k : {"step_s", "total_days", "gpu_hours", "mfu", "tokens_per_s", "bubble_fraction", "step_low_s", "step_high_s", "total_days_low",
-                        "total_days_high", "cost_usd_low", "cost_usd_high"})
+  for (const char* k : {"step_s", "total_days", "gpu_hours", "mfu", "tokens_per_s", "bubble_fraction", "step_low_s",
+                        "step_high_s", "total_days_low", "total_days_high", "cost_usd_low", "cost_usd_high"})
     CHECK(j["time"].contains(k));
   CHECK(j["warnings"].is_array());
   CHECK(j["scenario"]["parallel"]["dp"] == 8);
@@ -37,16 +39,35 @@ TEST_CASE("estimate --json carries the documented keys") {
 }
 
 TEST_CASE("the issue's example keys are accepted by --set") {
-  Out r = cli({"estimate", "--json", "--set", "model.params=7e9", "--set", "model.layers=32", "--set", "model.hidden=4096", "--set", "model.heads=32",
-               "--set", "model.kv_heads=8", "--set", "model.ffn_hidden=11008", "--set", "model.vocab=32000", "--set", "training.tokens=1e12",
-               "--set", "training.seq_len=4096", "--set", "training.micro_batch=1", "--set", "training.global_batch_seqs=64",
-               "--set", "training.precision=bf16_mixed", "--set", "training.grad_dtype=fp32", "--set", "training.optimizer=adamw",
-               "--set", "training.zero_stage=1", "--set", "training.reference_model=false", "--set", "training.flops_formula=detailed",
-               "--set", "parallel.tp=2", "--set", "parallel.pp=2", "--set", "parallel.dp=2", "--set", "parallel.schedule=1f1b",
-               "--set", "hardware.gpu=a100-sxm-80gb", "--set", "hardware.gpu_count=8", "--set", "hardware.mfu=0.45"});
+  Out r = cli({"estimate", "--json",
+               "--set",    "model.params=7e9",
+               "--set",    "model.layers=32",
+               "--set",    "model.hidden=4096",
+               "--set",    "model.heads=32",
+               "--set",    "model.kv_heads=8",
+               "--set",    "model.ffn_hidden=11008",
+               "--set",    "model.vocab=32000",
+               "--set",    "training.tokens=1e12",
+               "--set",    "training.seq_len=4096",
+               "--set",    "training.micro_batch=1",
+               "--set",    "training.global_batch_seqs=64",
+               "--set",    "training.precision=bf16_mixed",
+               "--set",    "training.grad_dtype=fp32",
+               "--set",    "training.optimizer=adamw",
+               "--set",    "training.zero_stage=1",
+               "--set",    "training.reference_model=false",
+               "--set",    "training.flops_formula=detailed",
+               "--set",    "parallel.tp=2",
+               "--set",    "parallel.pp=2",
+               "--set",    "parallel.dp=2",
+               "--set",    "parallel.schedule=1f1b",
+               "--set",    "hardware.gpu=a100-sxm-80gb",
+               "--set",    "hardware.gpu_count=8",
+               "--set",    "hardware.mfu=0.45"});
   INFO(r.err);
   CHECK(r.code == 0);
-  Out t = cli({"estimate", "--json", "--set", "model.params=7e9", "--set", "training.global_batch_tokens=4194304", "--set", "hardware.achieved_tflops=400"});
+  Out t = cli({"estimate", "--json", "--set", "model.params=7e9", "--set", "training.global_batch_tokens=4194304",
+               "--set", "hardware.achieved_tflops=400"});
   CHECK(t.code == 0);
 }
 
@@ -86,7 +107,8 @@ TEST_CASE("table output, explain, presets, optimal") {
   Out o = cli({"optimal", "--compute", "5.88e23", "--json"});
   REQUIRE(o.code == 0);
   CHECK(nlohmann::json::parse(o.out)["rule_20_tokens_per_param"]["params"].get<double>() == doctest::Approx(70e9));
-  Out d = cli({"optimal", "--params", "405e9", "--deadline-days", "30", "--gpu", "h100-sxm", "--set", "hardware.achieved_tflops=400", "--json"});
+  Out d = cli({"optimal", "--params", "405e9", "--deadline-days", "30", "--gpu", "h100-sxm", "--set",
+               "hardware.achieved_tflops=400", "--json"});
   REQUIRE(d.code == 0);
   // 6 × 405e9 × 8.1e12 = 1.97e25 FLOPs in 30 days at 400 TFLOP/s: 19,000 GPUs.
   CHECK(nlohmann::json::parse(d.out)["deadline"]["gpus"].get<double>() == doctest::Approx(18985).epsilon(0.001));

@@ -13,8 +13,11 @@ using namespace llmc::test;
 // shared with compute kernels; NVIDIA/nccl#689) of H100 SXM's 132 while a hidden collective runs,
 // so compute takes hidden × 16/132 longer. With hardware.nccl_sms = 0 the overlap is free.
 TEST_CASE("overlapped communication slows compute by the SMs NCCL holds") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"},
-               {"training.zero_stage", "3"}, {"training.recompute", "full"}};
+  Sets base = {{"model.preset", "llama3.1-8b"},
+               {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "64"},
+               {"training.zero_stage", "3"},
+               {"training.recompute", "full"}};
   Estimate e = run(base);
   double hidden = 0;
   for (const CommItem& c : e.comm)
@@ -31,8 +34,11 @@ TEST_CASE("overlapped communication slows compute by the SMs NCCL holds") {
 // Gradient reductions per step (training.grad_reduce): ZeRO-2/3 reduce after every micro-batch
 // by default, each hiding behind that micro-batch's backward; ZeRO-0/1 once, after the last.
 TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.seq_len", "2048"},
-               {"training.global_batch_seqs", "64"}, {"hardware.inter_node_bandwidth_gbps", "2"},
+  Sets base = {{"model.preset", "llama3.1-8b"},
+               {"hardware.gpu_count", "16"},
+               {"training.seq_len", "2048"},
+               {"training.global_batch_seqs", "64"},
+               {"hardware.inter_node_bandwidth_gbps", "2"},
                {"parallel.dp_bucket_mb", "1000000"}};  // dp 16, m = 4; one bucket per reduction
   auto grads = [](const Estimate& e) {
     for (const CommItem& c : e.comm)
@@ -55,7 +61,8 @@ TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step")
   const double backward = z2_once.time_s - z2_once.exposed_s;
   CHECK(z2.time_s - z2.exposed_s == doctest::Approx(4 * backward).epsilon(1e-9));
   CHECK(grads(with({{"training.zero_stage", "1"}})).calls == 1);
-  CHECK(grads(with({{"training.zero_stage", "0"}, {"training.grad_reduce", "micro_batch"}})).calls == 4);  // DDP without no_sync
+  CHECK(grads(with({{"training.zero_stage", "0"}, {"training.grad_reduce", "micro_batch"}})).calls ==
+        4);  // DDP without no_sync
   // FSDP: one reduce-scatter per layer per reduction.
   const CommItem z3 = grads(with({{"training.zero_stage", "3"}}));
   const CommItem z3_once = grads(with({{"training.zero_stage", "3"}, {"training.grad_reduce", "step"}}));
@@ -69,8 +76,11 @@ TEST_CASE("training.grad_reduce: one reduction per micro-batch or one per step")
 // last one, ready only when the backward ends, cannot hide: n buckets of a reduction of t over a
 // backward of B leave max(t/n, t − B·(n − 1)/n) exposed.
 TEST_CASE("parallel.dp_bucket_mb: gradients reduced in buckets, the last one exposed") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.seq_len", "2048"},
-               {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}};  // dp 16, one reduction per step
+  Sets base = {{"model.preset", "llama3.1-8b"},
+               {"hardware.gpu_count", "16"},
+               {"training.seq_len", "2048"},
+               {"training.global_batch_seqs", "64"},
+               {"training.zero_stage", "1"}};  // dp 16, one reduction per step
   auto grads = [](const Estimate& e) {
     for (const CommItem& c : e.comm)
       if (c.name == "dp" && c.collective == "reduce_scatter") return c;
@@ -113,8 +123,11 @@ TEST_CASE("parallel.dp_bucket_mb: gradients reduced in buckets, the last one exp
 // all-reduced across the 8 nodes (PyTorch FSDP HYBRID_SHARD), sharing the reduce-scatter's
 // window. The same holds for ZeRO-1/2 with a shard group.
 TEST_CASE("communication: hybrid sharding gathers inside the shard group and all-reduces the shard across replicas") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"},
-               {"training.zero_stage", "3"}, {"hardware.inter_node_bandwidth_gbps", "5"}};
+  Sets base = {{"model.preset", "llama3.1-8b"},
+               {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "64"},
+               {"training.zero_stage", "3"},
+               {"hardware.inter_node_bandwidth_gbps", "5"}};
   auto item = [](const Estimate& e, const std::string& name, const std::string& collective) {
     for (const CommItem& c : e.comm)
       if (c.name == name && c.collective == collective) return c;
@@ -124,7 +137,8 @@ TEST_CASE("communication: hybrid sharding gathers inside the shard group and all
   const Estimate full = run(base);
   base.push_back({"training.zero_shard_group", "8"});
   const Estimate hsdp = run(base);
-  const CommItem ag = item(hsdp, "fsdp", "all_gather"), rs = item(hsdp, "dp", "reduce_scatter"), ar = item(hsdp, "hsdp", "all_reduce");
+  const CommItem ag = item(hsdp, "fsdp", "all_gather"), rs = item(hsdp, "dp", "reduce_scatter"),
+                 ar = item(hsdp, "hsdp", "all_reduce");
   CHECK(ag.group == 8);
   CHECK(ag.tier == "intra_node");
   CHECK(rs.group == 8);
@@ -133,12 +147,13 @@ TEST_CASE("communication: hybrid sharding gathers inside the shard group and all
   CHECK(ar.tier == "inter_node");
   CHECK(ag.bytes_per_step == doctest::Approx(item(full, "fsdp", "all_gather").bytes_per_step).epsilon(1e-12));
   CHECK(ar.bytes_per_step == doctest::Approx(rs.bytes_per_step / 8).epsilon(1e-12));  // each rank's shard
-  CHECK(ar.calls == rs.calls);  // one per FSDP unit per reduction
+  CHECK(ar.calls == rs.calls);                                                        // one per FSDP unit per reduction
   CHECK(ag.time_s < item(full, "fsdp", "all_gather").time_s);  // NVLink instead of 5 GB/s per GPU
   // The shard's all-reduce over 8 ranks, one per node, is a flat ring on the network: 2·7/8 of
   // the shard per call at 0.9 × 5 GB/s, plus its latency.
   const double shard_bytes = ar.bytes_per_step / ar.calls;
-  CHECK(ar.time_s == doctest::Approx(ar.calls * (ar.latency_s + 2 * 7.0 / 8 * shard_bytes / (0.9 * 5e9))).epsilon(1e-6));
+  CHECK(ar.time_s ==
+        doctest::Approx(ar.calls * (ar.latency_s + 2 * 7.0 / 8 * shard_bytes / (0.9 * 5e9))).epsilon(1e-6));
   // Both reductions share one window: their exposed times are what the pair leaves exposed.
   CHECK(ar.exposed_s >= 0);
   CHECK(ar.exposed_s <= ar.time_s);
@@ -158,8 +173,13 @@ TEST_CASE("communication: hybrid sharding gathers inside the shard group and all
 TEST_CASE("communication: an all-to-all across nodes puts only the off-node share on the network") {
   // etp = tp = 2 (the default): expert groups put etp innermost, so the ep group's ranks are 2
   // apart and 4 of its 8 share a node (2 nodes).
-  const Estimate e = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
-                          {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.zero_stage", "1"},
+  const Estimate e = run({{"model.preset", "mixtral-8x7b"},
+                          {"parallel.tp", "2"},
+                          {"parallel.ep", "8"},
+                          {"hardware.gpu_count", "64"},
+                          {"training.global_batch_seqs", "256"},
+                          {"training.seq_len", "4096"},
+                          {"training.zero_stage", "1"},
                           {"hardware.inter_node_bandwidth_gbps", "50"}});
   const CommItem* ep = find_comm(e, "ep");
   REQUIRE(ep);
@@ -169,15 +189,23 @@ TEST_CASE("communication: an all-to-all across nodes puts only the off-node shar
   CHECK(ep->time_s / ep->calls == doctest::Approx(ep->latency_s + net_s).epsilon(1e-9));
   // With etp = 1 the same 8 ranks are adjacent: one node, NVLink only (Megatron-core's expert
   // RankGenerator; spacing them tp apart would send the all-to-all across two nodes).
-  const Estimate e1 = run({{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"parallel.etp", "1"},
-                           {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"},
+  const Estimate e1 = run({{"model.preset", "mixtral-8x7b"},
+                           {"parallel.tp", "2"},
+                           {"parallel.ep", "8"},
+                           {"parallel.etp", "1"},
+                           {"hardware.gpu_count", "64"},
+                           {"training.global_batch_seqs", "256"},
+                           {"training.seq_len", "4096"},
                            {"training.zero_stage", "1"}});
   REQUIRE(find_comm(e1, "ep"));
   CHECK(find_comm(e1, "ep")->tier == "intra_node");
 }
 
 TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "4"}});
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"parallel.tp", "8"},
+                    {"hardware.gpu_count", "8"},
+                    {"training.global_batch_seqs", "4"}});
   const CommItem* tp = find_comm(e, "tp");
   REQUIRE(tp);
   CHECK(tp->tier == "intra_node");
@@ -196,8 +224,12 @@ TEST_CASE("communication: tensor-parallel all-reduce volume and ring factor") {
 // boundary activation through its own NIC; without sequence parallelism the receivers all-gather
 // the pieces over NVLink.
 TEST_CASE("communication: pipeline sends carry 1/tp of the activation; without SP an NVLink all-gather follows") {
-  Sets base = {{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "32"},
-               {"training.global_batch_seqs", "16"}, {"training.sequence_parallel", "false"}};
+  Sets base = {{"model.preset", "llama3.1-70b"},
+               {"parallel.tp", "8"},
+               {"parallel.pp", "4"},
+               {"hardware.gpu_count", "32"},
+               {"training.global_batch_seqs", "16"},
+               {"training.sequence_parallel", "false"}};
   Estimate e = run(base);
   const double tensor_bytes = 2.0 * 8192 * 8192;  // b·s·h in bf16: one micro-batch of 8,192 tokens, hidden 8,192
   const double count = 2 * (16 + 4 - 1);          // forward and backward, (m·v + p − 1) on the critical path
@@ -210,7 +242,8 @@ TEST_CASE("communication: pipeline sends carry 1/tp of the activation; without S
   CHECK(send->time_s == doctest::Approx(count * (30e-6 + tensor_bytes / 8 / (0.9 * 50e9))).epsilon(1e-12));
   CHECK(gather->tier == "intra_node");
   // NCCL's ring latency for an 8-GPU all-gather: 8.4 µs + 7 NVLink hops of 3.4 µs (Simple).
-  CHECK(gather->time_s == doctest::Approx(count * (8.4e-6 + 7 * 3.4e-6 + 7.0 / 8 * tensor_bytes / (0.78 * 450e9))).epsilon(1e-12));
+  CHECK(gather->time_s ==
+        doctest::Approx(count * (8.4e-6 + 7 * 3.4e-6 + 7.0 / 8 * tensor_bytes / (0.78 * 450e9))).epsilon(1e-12));
   // With sequence parallelism the activation is already split over tp: the same sends, no gather.
   base.back() = {"training.sequence_parallel", "true"};
   Estimate sp = run(base);
@@ -223,7 +256,10 @@ TEST_CASE("communication: pipeline sends carry 1/tp of the activation; without S
 }
 
 TEST_CASE("data-parallel gradient all-reduce crosses nodes past one node and overlaps the backward") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}});
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"hardware.gpu_count", "64"},
+                    {"training.global_batch_seqs", "64"},
+                    {"training.zero_stage", "1"}});
   bool seen_rs = false;
   for (const CommItem& c : e.comm) {
     if (c.name == "dp" && c.collective == "reduce_scatter") {
@@ -241,8 +277,12 @@ TEST_CASE("data-parallel gradient all-reduce crosses nodes past one node and ove
 // protocol is NCCL's choice: the least latency + bytes / its share of the bandwidth.
 TEST_CASE("communication: FSDP all-gathers per layer pay NCCL's ring latency, which grows with the ring") {
   auto fsdp_ag = [](const char* gpus) {
-    Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "a100-sxm-80gb"}, {"hardware.gpu_count", gpus}, {"training.zero_stage", "3"},
-                      {"training.seq_len", "2048"}, {"training.global_batch_seqs", gpus}});
+    Estimate e = run({{"model.preset", "llama3.1-8b"},
+                      {"hardware.gpu", "a100-sxm-80gb"},
+                      {"hardware.gpu_count", gpus},
+                      {"training.zero_stage", "3"},
+                      {"training.seq_len", "2048"},
+                      {"training.global_batch_seqs", gpus}});
     for (const CommItem& c : e.comm)
       if (c.name == "fsdp") return std::make_pair(c, e);
     FAIL("no fsdp item");
@@ -268,12 +308,12 @@ TEST_CASE("communication: FSDP all-gathers per layer pay NCCL's ring latency, wh
   CHECK(ag16.time_s / calls == doctest::Approx(simple16).epsilon(1e-9));
 }
 
-
 TEST_CASE("communication: TP overlap hides each collective behind its own GEMM, all but the first of tp chunks") {
   // Transformer Engine's userbuffers (Megatron --tp-comm-overlap) split each all-gather and
   // reduce-scatter into tp chunks exchanged while the adjacent GEMM computes: the first chunk is
   // exposed, the rest hide only behind that GEMM.
-  const Sets base = {{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"},
+  const Sets base = {{"model.preset", "llama3.1-70b"},       {"parallel.tp", "8"},
+                     {"hardware.gpu_count", "64"},           {"training.global_batch_seqs", "64"},
                      {"training.sequence_parallel", "true"}, {"training.zero_stage", "1"}};
   Sets on = base;
   on.push_back({"parallel.tp_overlap", "true"});
@@ -285,19 +325,23 @@ TEST_CASE("communication: TP overlap hides each collective behind its own GEMM, 
   CHECK(off_tp->exposed_s == off_tp->time_s);
   CHECK(on_tp->time_s == doctest::Approx(off_tp->time_s).epsilon(1e-12));
   CHECK(on_tp->exposed_s >= on_tp->time_s / 8 * (1 - 1e-12));  // the first chunk of each collective
-  CHECK(on_tp->exposed_s < 0.5 * on_tp->time_s);                // 70B's GEMMs hide most of the rest
+  CHECK(on_tp->exposed_s < 0.5 * on_tp->time_s);               // 70B's GEMMs hide most of the rest
   // Without sequence parallelism there is no TP overlap: all-reduces stay exposed, with a warning.
   Sets no_sp = on;
   no_sp.push_back({"training.sequence_parallel", "false"});
   const Estimate w = run(no_sp);
   CHECK(find_comm(w, "tp")->exposed_s == find_comm(w, "tp")->time_s);
   bool warned = false;
-  for (const std::string& m : w.warnings) warned = warned || contains(m, "parallel.tp_overlap needs training.sequence_parallel");
+  for (const std::string& m : w.warnings)
+    warned = warned || contains(m, "parallel.tp_overlap needs training.sequence_parallel");
   CHECK(warned);
 }
 
 TEST_CASE("communication: context parallelism by ring, all-gather or all-to-all (parallel.cp_method)") {
-  const Sets base = {{"model.preset", "llama3.1-8b"}, {"parallel.cp", "4"}, {"hardware.gpu_count", "8"}, {"training.seq_len", "32768"},
+  const Sets base = {{"model.preset", "llama3.1-8b"},
+                     {"parallel.cp", "4"},
+                     {"hardware.gpu_count", "8"},
+                     {"training.seq_len", "32768"},
                      {"training.global_batch_seqs", "8"}};
   auto with = [&](const char* method) {
     Sets s = base;
@@ -329,7 +373,10 @@ TEST_CASE("communication: context parallelism by ring, all-gather or all-to-all 
 
 TEST_CASE("communication: a ring step's exchange that outlasts its attention block is exposed") {
   // 4k tokens over cp 8: blocks of 512 queries × 512 keys are short; the K,V transfers are not.
-  const Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.cp", "8"}, {"hardware.gpu_count", "8"}, {"training.seq_len", "4096"},
+  const Estimate e = run({{"model.preset", "llama3.1-8b"},
+                          {"parallel.cp", "8"},
+                          {"hardware.gpu_count", "8"},
+                          {"training.seq_len", "4096"},
                           {"training.global_batch_seqs", "8"}});
   const CommItem* c = find_comm(e, "cp");
   REQUIRE(c);

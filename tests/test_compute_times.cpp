@@ -16,7 +16,7 @@ namespace {
 struct Timed {
   Resolved r;
   ComputeTimes ct;
-  double emb_head_fwd_s = 0;  // the embedding's and the head's forward kernels
+  double emb_head_fwd_s = 0;   // the embedding's and the head's forward kernels
   double attention_fwd_s = 0;  // one layer's attention forward kernel
 };
 
@@ -33,17 +33,21 @@ Timed timed(const Sets& sets) {
     for (int i = 0; i < part->n_kernels; ++i) {
       const KernelSpec& k = part->kernels[size_t(i)];
       if (k.pass != Pass::fwd) continue;
-      t.emb_head_fwd_s += k.kind == KernelSpec::Kind::gemm ? gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch).s : memory_time(kp, k.mem, k.bytes).s;
+      t.emb_head_fwd_s += k.kind == KernelSpec::Kind::gemm ? gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch).s
+                                                           : memory_time(kp, k.mem, k.bytes).s;
     }
   for (int i = 0; i < plan->dense.n_kernels; ++i) {
     const KernelSpec& k = plan->dense.kernels[size_t(i)];
     if (k.kind == KernelSpec::Kind::attention && k.pass == Pass::fwd)
-      t.attention_fwd_s = attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true, false, k.backend).s;
+      t.attention_fwd_s = attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true,
+                                         false, k.backend)
+                              .s;
   }
   return t;
 }
 
-const Sets kLlama8b = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"}};
+const Sets kLlama8b = {
+    {"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"}};
 
 }  // namespace
 
@@ -53,7 +57,8 @@ TEST_CASE("compute times: full recompute runs every layer's forward again in bac
   full.push_back({"training.recompute", "full"});
   const Timed a = timed(none), b = timed(full);
   CHECK(b.ct.stage_fwd.total() == doctest::Approx(a.ct.stage_fwd.total()).epsilon(1e-15));
-  CHECK(b.ct.stage_bwd.total() - a.ct.stage_bwd.total() == doctest::Approx(a.ct.stage_fwd.total() - a.emb_head_fwd_s).epsilon(1e-12));
+  CHECK(b.ct.stage_bwd.total() - a.ct.stage_bwd.total() ==
+        doctest::Approx(a.ct.stage_fwd.total() - a.emb_head_fwd_s).epsilon(1e-12));
 }
 
 TEST_CASE("compute times: Megatron's selective recompute re-runs the flash attention forward of every layer") {
@@ -62,7 +67,8 @@ TEST_CASE("compute times: Megatron's selective recompute re-runs the flash atten
   sel.push_back({"training.recompute", "selective"});
   const Timed a = timed(none), b = timed(sel);
   CHECK(a.attention_fwd_s > 0);
-  CHECK(b.ct.stage_bwd.attention_s - a.ct.stage_bwd.attention_s == doctest::Approx(32 * a.attention_fwd_s).epsilon(1e-12));
+  CHECK(b.ct.stage_bwd.attention_s - a.ct.stage_bwd.attention_s ==
+        doctest::Approx(32 * a.attention_fwd_s).epsilon(1e-12));
   CHECK(b.ct.stage_bwd.gemm_s == doctest::Approx(a.ct.stage_bwd.gemm_s).epsilon(1e-15));
 }
 
@@ -79,13 +85,17 @@ TEST_CASE("compute times: the optimizer step and the stage kernels are counted a
 // 32 layers × 2 × (h·kv·d + a·d·h + h·ffn) per token.
 TEST_CASE("selective_op recomputes wk, wo and w3: FLOPs exactly, time between none and full") {
   auto at = [](const char* rec, Sets more = {}) {
-    Sets s = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.seq_len", "8192"}, {"training.recompute", rec}};
+    Sets s = {{"model.preset", "llama3.1-8b"},
+              {"hardware.gpu_count", "8"},
+              {"training.seq_len", "8192"},
+              {"training.recompute", rec}};
     s.insert(s.end(), more.begin(), more.end());
     return run(s);
   };
   const Estimate none = at("none"), op = at("selective_op"), full = at("full");
   const double per_layer = 4096.0 * 1024 + 4096.0 * 4096 + 4096.0 * 14336;
-  CHECK(op.flops.hardware_per_token - none.flops.hardware_per_token == doctest::Approx(32 * 2 * per_layer).epsilon(1e-12));
+  CHECK(op.flops.hardware_per_token - none.flops.hardware_per_token ==
+        doctest::Approx(32 * 2 * per_layer).epsilon(1e-12));
   CHECK(op.flops.model_per_token == none.flops.model_per_token);
   CHECK(none.time.step_s < op.time.step_s);
   CHECK(op.time.step_s < full.time.step_s);
@@ -112,7 +122,8 @@ TEST_CASE("selective_op recomputes wk, wo and w3: FLOPs exactly, time between no
 // the element size comes from the recipe, not from the compute dtype.
 TEST_CASE("fp32 recipe: element-wise kernels move 4-byte activations") {
   auto mem_s = [](const char* precision) {
-    return run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h100-sxm"}, {"training.precision", precision}}).time.memory_bound_s;
+    return run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h100-sxm"}, {"training.precision", precision}})
+        .time.memory_bound_s;
   };
   const double ratio = mem_s("fp32") / mem_s("bf16_mixed");
   CHECK(ratio > 1.7);

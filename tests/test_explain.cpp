@@ -28,7 +28,7 @@ TEST_CASE("format_value's two-decimal path agrees with printf's %.2f") {
   for (int i = 0; i < 20000; ++i) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     const double f = double(x % 1000000000000ULL) / 1e5 * (i % 2 ? 1 : -1);  // ±1e7 with 5 decimals
-    const double shown = f * 100;  // what the fraction path formats
+    const double shown = f * 100;                                            // what the fraction path formats
     const double scaled = shown * 100;
     if (std::fabs(scaled - std::floor(scaled) - 0.5) < 1e-6) continue;  // a tie: either rounding is right
     char want[64];

@@ -47,7 +47,8 @@ TEST_CASE("scenario JSON: presets first, then fields; unknown keys and bad types
   Scenario s = default_scenario();
   REQUIRE(apply_scenario_json(s, R"({"model": {"seq_len": 1024, "preset": "llama2-7b"},
                                      "training": {"micro_batch": 2, "precision": "bf16_mixed", "zero_stage": "fsdp"},
-                                     "parallel": {"tp": 2}, "hardware": {"gpu_count": 8, "gpu": "a100-sxm-80gb"}})").ok());
+                                     "parallel": {"tp": 2}, "hardware": {"gpu_count": 8, "gpu": "a100-sxm-80gb"}})")
+              .ok());
   CHECK(s.model.layers == 32);
   CHECK(s.model.seq_len == 1024);  // applied after the preset
   CHECK(s.training.zero_stage == 3);
@@ -67,8 +68,13 @@ TEST_CASE("scenario JSON: presets first, then fields; unknown keys and bad types
 }
 
 TEST_CASE("scenario JSON round-trips through scenario_to_json") {
-  Scenario s = scenario({{"model.preset", "mixtral-8x7b"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "2"},
-                         {"training.tokens", "1.5e12"}, {"training.grad_dtype", "fp32"}, {"hardware.price_per_gpu_hour_usd", "3.1"}});
+  Scenario s = scenario({{"model.preset", "mixtral-8x7b"},
+                         {"parallel.ep", "8"},
+                         {"hardware.gpu_count", "8"},
+                         {"training.zero_stage", "2"},
+                         {"training.tokens", "1.5e12"},
+                         {"training.grad_dtype", "fp32"},
+                         {"hardware.price_per_gpu_hour_usd", "3.1"}});
   const std::string text = scenario_to_json(s);
   Scenario back = default_scenario();
   REQUIRE(apply_scenario_json(back, text).ok());

@@ -11,7 +11,8 @@ TEST_CASE("FLOPs: a GPT layer stack gives Narayanan et al. 2021 eq. 3 without re
   // term counted in full (not causal-halved), as the paper counts it.
   const Estimate e = run({{"model.preset", "narayanan2021-1.7b"}, {"training.causal_attention_flops", "false"}});
   const double l = 24, h = 2304, s = 2048, V = 51200;
-  CHECK(e.flops.model_per_token == doctest::Approx(72 * l * h * h * (1 + s / (6 * h) + V / (12 * l * h))).epsilon(1e-15));
+  CHECK(e.flops.model_per_token ==
+        doctest::Approx(72 * l * h * h * (1 + s / (6 * h) + V / (12 * l * h))).epsilon(1e-15));
 }
 
 TEST_CASE("FLOPs: the causal mask halves the attention score term, nothing else") {
@@ -39,7 +40,8 @@ TEST_CASE("FLOPs: LoRA's frozen weights need input gradients only, 1× forward i
   const Estimate full = run({{"model.preset", "llama3.1-8b"}});
   const Estimate lora = run({{"model.preset", "llama3.1-8b"}, {"training.finetune", "lora"}});
   const double linear_and_logits = full.flops.forward_per_token - full.flops.attention_per_token / 3;
-  CHECK(full.flops.backward_per_token - lora.flops.backward_per_token == doctest::Approx(linear_and_logits).epsilon(1e-15));
+  CHECK(full.flops.backward_per_token - lora.flops.backward_per_token ==
+        doctest::Approx(linear_and_logits).epsilon(1e-15));
 }
 
 TEST_CASE("FLOPs: hardware FLOPs add what recomputes: flash attention's backward, full recompute's forward") {
@@ -50,7 +52,8 @@ TEST_CASE("FLOPs: hardware FLOPs add what recomputes: flash attention's backward
   // Full recompute runs every layer's forward again (the logits are not recomputed).
   const Estimate full = run({{"model.preset", "llama3.1-8b"}, {"training.recompute", "full"}});
   const double layers_fwd = full.flops.forward_per_token - full.flops.logits_per_token / 3;
-  CHECK(full.flops.hardware_per_token - full.flops.model_per_token == doctest::Approx(layers_fwd + 0.5 * attn_fwd).epsilon(1e-15));
+  CHECK(full.flops.hardware_per_token - full.flops.model_per_token ==
+        doctest::Approx(layers_fwd + 0.5 * attn_fwd).epsilon(1e-15));
   // Megatron's selective recompute re-runs the attention core: one more attention forward.
   const Estimate sel = run({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective"}});
   CHECK(sel.flops.hardware_per_token - sel.flops.model_per_token == doctest::Approx(1.5 * attn_fwd).epsilon(1e-15));

@@ -29,12 +29,12 @@ TEST_CASE("GPU variant: memory size and HBM bandwidth of the same chip") {
 TEST_CASE("GPU variant: a lowered power limit slows compute by the cube root of the power ratio") {
   const Estimate base = run(kBase);
   const Estimate capped = run(with(kBase, "hardware.power_limit_w", "500"));  // H100 SXM's TDP is 700 W
-  const double clock = std::cbrt(500.0 / 700.0);                               // 0.894
+  const double clock = std::cbrt(500.0 / 700.0);                              // 0.894
   CHECK(capped.r.s.hardware.gpu.clock_ratio == doctest::Approx(clock).epsilon(1e-12));
   // Large GEMMs are compute-bound: their time grows by 1/clock (launch costs aside).
   CHECK(capped.time.gemm_s / base.time.gemm_s == doctest::Approx(1 / clock).epsilon(0.01));
   CHECK(capped.time.memory_bound_s == doctest::Approx(base.time.memory_bound_s));  // HBM is not the SMs' clock
-  CHECK(capped.time.energy_kwh / capped.time.gpu_hours == doctest::Approx(0.5));    // kWh per GPU-hour at 500 W
+  CHECK(capped.time.energy_kwh / capped.time.gpu_hours == doctest::Approx(0.5));   // kWh per GPU-hour at 500 W
   CHECK(capped.time.mfu < base.time.mfu);  // MFU stays against the datasheet peak
   const Error over = run_error(with(kBase, "hardware.power_limit_w", "800"));
   CHECK(over.field == "hardware.power_limit_w");

@@ -27,13 +27,17 @@ HardwareProfile read_profile(const std::string& path) {
 // (gpu/groundtruth/llmcalc_sets.json).
 Estimate predict(const nlohmann::json& cfg, const HardwareProfile& profile) {
   // In the file's order, as compare.py applies them.
-  static const nlohmann::ordered_json rules = nlohmann::ordered_json::parse(source_text("gpu/groundtruth/llmcalc_sets.json"));
+  static const nlohmann::ordered_json rules =
+      nlohmann::ordered_json::parse(source_text("gpu/groundtruth/llmcalc_sets.json"));
   auto text = [](const auto& v) { return v.is_string() ? v.template get<std::string>() : v.dump(); };
   Sets sets;
-  for (const auto& [field, key] : rules["from_model"].items()) sets.push_back({field, text(cfg["model"][key.get<std::string>()])});
-  for (const auto& [field, key] : rules["from_config"].items()) sets.push_back({field, text(cfg[key.get<std::string>()])});
+  for (const auto& [field, key] : rules["from_model"].items())
+    sets.push_back({field, text(cfg["model"][key.get<std::string>()])});
+  for (const auto& [field, key] : rules["from_config"].items())
+    sets.push_back({field, text(cfg[key.get<std::string>()])});
   for (const char* group : {"by_attention", "by_elementwise"}) {
-    const std::string value = cfg[std::string(group).substr(3)].get<std::string>();  // cfg["attention"], cfg["elementwise"]
+    const std::string value =
+        cfg[std::string(group).substr(3)].get<std::string>();  // cfg["attention"], cfg["elementwise"]
     for (const auto& [field, v] : rules[group][value].items()) sets.push_back({field, text(v)});
   }
   for (const auto& [field, v] : rules["fixed"].items()) sets.push_back({field, text(v)});
@@ -45,13 +49,14 @@ double rel(double predicted, double measured) { return (predicted - measured) / 
 
 struct Run {
   const char* dir;
-  const char* file;  // train_llama.json: the configurations the model was checked against while it
-                     // was changed; train_llama_heldout.json: measured after those changes
+  const char* file;     // train_llama.json: the configurations the model was checked against while it
+                        // was changed; train_llama_heldout.json: measured after those changes
   const char* profile;  // the profile the same run measured
 };
-constexpr Run kRuns[] = {{"gpu/measurements/2026-11-22-nvidia-h100-80gb-hbm3", "train_llama.json", "site/profiles/h100-sxm.json"},
-                         {"gpu/measurements/2026-11-22-nvidia-h100-80gb-hbm3", "train_llama_heldout.json", "site/profiles/h100-sxm.json"},
-                         {"gpu/measurements/2026-11-22-nvidia-h200", "train_llama.json", "site/profiles/h200.json"}};
+constexpr Run kRuns[] = {
+    {"gpu/measurements/2026-11-22-nvidia-h100-80gb-hbm3", "train_llama.json", "site/profiles/h100-sxm.json"},
+    {"gpu/measurements/2026-11-22-nvidia-h100-80gb-hbm3", "train_llama_heldout.json", "site/profiles/h100-sxm.json"},
+    {"gpu/measurements/2026-11-22-nvidia-h200", "train_llama.json", "site/profiles/h200.json"}};
 
 }  // namespace
 
@@ -64,8 +69,8 @@ TEST_CASE("ground truth: model states, optimizer, step time and peak memory agai
     int flash_n = 0, alloc_n = 0;
     REQUIRE(doc["configs"].size() >= 8);
     for (const nlohmann::json& cfg : doc["configs"]) {
-      INFO(run.dir << "/" << run.file << ": " << cfg["size"] << " mb" << cfg["micro_batch"] << " s" << cfg["seq_len"] << " " << cfg["recompute"] << " "
-                   << cfg["attention"] << " " << cfg["elementwise"]);
+      INFO(run.dir << "/" << run.file << ": " << cfg["size"] << " mb" << cfg["micro_batch"] << " s" << cfg["seq_len"]
+                   << " " << cfg["recompute"] << " " << cfg["attention"] << " " << cfg["elementwise"]);
       REQUIRE_FALSE(cfg.contains("oom"));  // every configuration fitted
       const Estimate e = predict(cfg, profile);
       const MemoryPerGpu& mem = e.mem;
@@ -108,23 +113,35 @@ TEST_CASE("ground truth: model states, optimizer, step time and peak memory agai
       // below the GPU's memory too.
       CHECK(cfg["peak_reserved_bytes"].get<double>() + context < mem.capacity_bytes);
     }
-    CHECK(flash_abs / flash_n < 0.06);   // mean |error| of the fused-attention step times
-    CHECK(alloc_abs / alloc_n < 0.04);   // mean |error| of the allocated peaks (2.3 % on the H100 and the H200, 3.6 % held out)
+    CHECK(flash_abs / flash_n < 0.06);  // mean |error| of the fused-attention step times
+    CHECK(alloc_abs / alloc_n <
+          0.04);  // mean |error| of the allocated peaks (2.3 % on the H100 and the H200, 3.6 % held out)
   }
 }
 
-TEST_CASE("autocast's weight copies: 2 bytes per linear weight and the output layer, held like activations; none for a master-weight recipe or ZeRO-3") {
+TEST_CASE(
+    "autocast's weight copies: 2 bytes per linear weight and the output layer, held like activations; none for a "
+    "master-weight recipe or ZeRO-3") {
   // llama-1b of train_llama.py: 16 layers × (QKV 2048×3072 + out 2048² + up/gate 2048×16384 +
   // down 8192×2048) = 973,078,528 linear weights, and the 128,256 × 2048 output layer.
-  const Sets shape = {{"model.layers", "16"}, {"model.hidden", "2048"}, {"model.heads", "32"}, {"model.kv_heads", "8"},
-                      {"model.ffn_hidden", "8192"}, {"model.vocab", "128256"}, {"model.mlp", "swiglu"}, {"model.norm", "rmsnorm"},
-                      {"model.tied_embeddings", "false"}, {"training.precision", "bf16_mixed"}, {"hardware.gpu", "h100-sxm"}};
+  const Sets shape = {{"model.layers", "16"},
+                      {"model.hidden", "2048"},
+                      {"model.heads", "32"},
+                      {"model.kv_heads", "8"},
+                      {"model.ffn_hidden", "8192"},
+                      {"model.vocab", "128256"},
+                      {"model.mlp", "swiglu"},
+                      {"model.norm", "rmsnorm"},
+                      {"model.tied_embeddings", "false"},
+                      {"training.precision", "bf16_mixed"},
+                      {"hardware.gpu", "h100-sxm"}};
   auto with = [&](Sets extra) {
     Sets s = shape;
     s.insert(s.end(), extra.begin(), extra.end());
     return run(s);
   };
-  const Estimate amp = with({{"training.weight_dtype", "fp32"}, {"training.grad_dtype", "fp32"}, {"training.master_weights", "false"}});
+  const Estimate amp =
+      with({{"training.weight_dtype", "fp32"}, {"training.grad_dtype", "fp32"}, {"training.master_weights", "false"}});
   const double params = amp.params.total;
   CHECK(params == 1498482688.0);
   // Megatron's recipe: 16-bit weights beside fp32 master weights, nothing cast per micro-batch.
@@ -136,9 +153,14 @@ TEST_CASE("autocast's weight copies: 2 bytes per linear weight and the output la
   // The casts cost time every micro-batch: forward 6 and backward 18 bytes per linear weight.
   CHECK(amp.time.memory_bound_s > megatron.time.memory_bound_s);
   // FSDP's mixed precision casts the shard and gathers 16-bit copies into its buffers instead.
-  const Estimate fsdp = with({{"training.weight_dtype", "fp32"}, {"training.grad_dtype", "fp32"}, {"training.master_weights", "false"},
-                              {"training.zero_stage", "3"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
-  const Estimate fsdp_megatron = with({{"training.zero_stage", "3"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
+  const Estimate fsdp = with({{"training.weight_dtype", "fp32"},
+                              {"training.grad_dtype", "fp32"},
+                              {"training.master_weights", "false"},
+                              {"training.zero_stage", "3"},
+                              {"hardware.gpu_count", "8"},
+                              {"training.global_batch_seqs", "8"}});
+  const Estimate fsdp_megatron =
+      with({{"training.zero_stage", "3"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
   CHECK(fsdp.mem.activations_bytes == fsdp_megatron.mem.activations_bytes);
 }
 

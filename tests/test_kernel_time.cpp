@@ -31,13 +31,18 @@ HardwareProfile gemm_profile() {
 
 // Llama 3.1 8B on one GPU, one 8,192-token micro-batch, no recompute: every kernel once.
 Sets one_8b_micro_batch() {
-  return {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"},
-          {"training.micro_batch", "1"}, {"training.recompute", "none"}};
+  return {{"model.preset", "llama3.1-8b"},
+          {"hardware.gpu_count", "1"},
+          {"training.global_batch_seqs", "1"},
+          {"training.micro_batch", "1"},
+          {"training.recompute", "none"}};
 }
 
 }  // namespace
 
-TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no table: 0.86 × the GPU's max achievable matmul") {
+TEST_CASE(
+    "GEMM: a measured shape returns the measurement; far away the fit; no table: 0.86 × the GPU's max achievable "
+    "matmul") {
   const HardwareSpec hw = h100_with(gemm_profile());
   const KernelTiming at = gemm_kernel_time(hw, Dtype::bf16, 8192, 8192, 8192);
   CHECK(at.basis == "table");
@@ -51,7 +56,8 @@ TEST_CASE("GEMM: a measured shape returns the measurement; far away the fit; no 
   // Eight octaves from every point: the fit (5 µs + flops / 700 TFLOP/s), nearly unweighted.
   const KernelTiming far = gemm_kernel_time(hw, Dtype::bf16, 32, 32, 1048576);
   CHECK(far.basis == "fit");
-  const double fit_s = 5e-6 + std::max(2.0 * 32 * 32 * 1048576 / 700e12, (32.0 * 1048576 * 2 + 1048576.0 * 32 * 2 + 32 * 32 * 2) / (3350e9 * 0.85));
+  const double fit_s = 5e-6 + std::max(2.0 * 32 * 32 * 1048576 / 700e12,
+                                       (32.0 * 1048576 * 2 + 1048576.0 * 32 * 2 + 32 * 32 * 2) / (3350e9 * 0.85));
   CHECK(far.s == doctest::Approx(fit_s).epsilon(0.01));
   // A dtype the profile has no table or fit for: 0.74 (the fitted in-step fraction) × the H100 SXM's published maximum
   // achievable matmul rate (mamf-finder: bf16 794.5 TFLOP/s) on the SMs its waves keep busy,
@@ -88,7 +94,9 @@ TEST_CASE("GEMM tiles and waves: the busy share of the SMs") {
 // (stas00 ml-engineering's mamf-finder table) where the catalog has one, else of 0.87 × the dense
 // peak (A100 SXM's ratio of MAMF to peak).
 TEST_CASE("datasheet GEMM rates come from each GPU's max achievable matmul, else 0.87 of peak") {
-  auto gemm_fit = [](const char* gpu, const char* dtype) { return datasheet_profile(*find_gpu(gpu)).gemm.at(dtype).fit.peak; };
+  auto gemm_fit = [](const char* gpu, const char* dtype) {
+    return datasheet_profile(*find_gpu(gpu)).gemm.at(dtype).fit.peak;
+  };
   CHECK(gemm_fit("a100-sxm-80gb", "bf16") == doctest::Approx(0.74 * 271.2));
   CHECK(gemm_fit("a100-pcie-80gb", "bf16") == doctest::Approx(0.74 * 252.9));
   CHECK(gemm_fit("h100-sxm", "bf16") == doctest::Approx(0.74 * 794.5));
@@ -173,7 +181,8 @@ TEST_CASE("attention table: a measured (seq_len, head_dim, mask) gives its rate 
   t.fwd_fit = ThroughputFit{324, 108};
   t.bwd_fit = ThroughputFit{324, 269};
   t.exp_tera_per_s = 0;  // a flat fit, as profiles written before the exponential term
-  t.points = {AttentionPoint{2, 8192, 16, 16, 128, true, 308, 308, 0}, AttentionPoint{4, 4096, 16, 16, 128, true, 294, 294, 0}};
+  t.points = {AttentionPoint{2, 8192, 16, 16, 128, true, 308, 308, 0},
+              AttentionPoint{4, 4096, 16, 16, 128, true, 294, 294, 0}};
   const HardwareSpec hw = h100_with(p);
   // Llama 3 405B at tp 8: one sequence, 16 query heads, 2 KV heads, same length and head size.
   const double fwd_flops = 4.0 * 8192 * 8192 * 16 * 128 * 0.5;
@@ -220,7 +229,9 @@ TEST_CASE("attention head dim: softmax exponentials at the SMs' special-function
   // same matmul share of peak gives it a higher rate at head dim 128: FlashAttention-2 on A100
   // (its paper, fwd+bwd, 16k, non-causal) 203 at head dim 128, 176 at 64.
   const AttentionTable a100 = isolated_kernel_profile(*find_gpu("a100-sxm-80gb")).attention.at("bf16");
-  auto fwd_bwd = [&](double d) { return 3.5 / (1 / attention_tflops(a100, false, d) + 2.5 / attention_tflops(a100, true, d)); };
+  auto fwd_bwd = [&](double d) {
+    return 3.5 / (1 / attention_tflops(a100, false, d) + 2.5 / attention_tflops(a100, true, d));
+  };
   CHECK(fwd_bwd(128) == doctest::Approx(203).epsilon(0.07));
   CHECK(fwd_bwd(64) == doctest::Approx(176).epsilon(0.03));
   // A GPU without an exponential rate keeps head dim 128's rates at every head dim.
@@ -249,11 +260,15 @@ TEST_CASE("attention table: a point's ratio to the fit is carried to other head 
 }
 
 TEST_CASE("the estimate reports how its kernels were timed, and an error bar around the step") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"parallel.tp", "8"},
+                    {"hardware.gpu_count", "8"},
+                    {"training.global_batch_seqs", "8"}});
   CHECK(e.time.basis == "profile");
   CHECK(e.time.kernels_from_fit > 0);
   CHECK(e.time.gemm_s > e.time.attention_s);
-  CHECK(e.time.compute_s == doctest::Approx(e.time.gemm_s + e.time.attention_s + e.time.memory_bound_s + e.time.optimizer_s).epsilon(1e-9));
+  CHECK(e.time.compute_s ==
+        doctest::Approx(e.time.gemm_s + e.time.attention_s + e.time.memory_bound_s + e.time.optimizer_s).epsilon(1e-9));
   CHECK(e.time.step_low_s < e.time.step_s);
   CHECK(e.time.step_high_s > e.time.step_s);
   // Fit-timed kernels carry 10% each, in quadrature with the model's out-of-sample error of one
@@ -266,8 +281,11 @@ TEST_CASE("the estimate reports how its kernels were timed, and an error bar aro
 
 TEST_CASE("data-parallel all-reduce across nodes is hierarchical: NVLink inside, NICs across on bytes/k") {
   // 2 nodes × 8 GPUs, tp 1: dp 16 spans both nodes with 8 ranks in each.
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.global_batch_seqs", "16"}, {"parallel.dp_overlap", "false"},
-                {"parallel.dp_bucket_mb", "1000000"}});  // one bucket: one collective
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"hardware.gpu_count", "16"},
+                    {"training.global_batch_seqs", "16"},
+                    {"parallel.dp_overlap", "false"},
+                    {"parallel.dp_bucket_mb", "1000000"}});  // one bucket: one collective
   const CommItem* dp = nullptr;
   for (const CommItem& c : e.comm)
     if (c.name == "dp") dp = &c;
@@ -294,8 +312,8 @@ TEST_CASE("fp8_mixed adds Transformer Engine's cast-transpose kernels to every F
   base.push_back({"training.precision", "fp8_mixed"});
   Estimate fp8 = run(base);
   const double T = 8192, h = 4096, qkv = (32 + 2 * 8) * 128, attn_out = 32 * 128, f = 14336;
-  const double fwd_bytes = T * h * 2 + T * attn_out * 4 + T * h * 2 + T * f * 4;    // qkv (norm), proj, fc1 (norm), fc2
-  const double bwd_bytes = T * qkv * 4 + T * h * 4 + T * 2 * f * 4 + T * h * 4;     // dY of qkv, proj, fc1 (gate+up), fc2
+  const double fwd_bytes = T * h * 2 + T * attn_out * 4 + T * h * 2 + T * f * 4;  // qkv (norm), proj, fc1 (norm), fc2
+  const double bwd_bytes = T * qkv * 4 + T * h * 4 + T * 2 * f * 4 + T * h * 4;   // dY of qkv, proj, fc1 (gate+up), fc2
   const double per_layer = (fwd_bytes + bwd_bytes) / (0.85 * 3350e9) + 8 * 4e-6;  // 8 kernels, 4 µs launch each
   CHECK(fp8.time.memory_bound_s - bf16.time.memory_bound_s == doctest::Approx(32 * per_layer).epsilon(1e-9));
   // GEMMs run at the fp8 rate except the output layer's, which is timed at the bf16 rate in both.
@@ -320,15 +338,19 @@ TEST_CASE("fused_elementwise = false times RMSNorm, rotary, SwiGLU, repeat_kv an
     return s;
   };
   auto one = [&](double bytes) { return bytes / ew + launch; };
-  const double norm_eager = chain(T * h, {e + 4, 8, 4, 8, 4 + e, 2 * e}) + chain(T * h, {2 * e, 3 * e, e, e + 4, 8, 12, 4, 12, 12, 4 + e});
+  const double norm_eager =
+      chain(T * h, {e + 4, 8, 4, 8, 4 + e, 2 * e}) + chain(T * h, {2 * e, 3 * e, e, e + 4, 8, 12, 4, 12, 12, 4 + e});
   const double norm_fused = one(2 * T * h * e) + one(3 * T * h * e);
   const double rotary_eager = 2 * chain(qk, {e + 4, 8, 4 + e}), rotary_fused = 2 * one(2 * qk * e);
   const double repeat_kv = 2 * chain(kv, {e + e * 32 / 8});
-  const double swiglu_eager = chain(T * f, {2 * e, 3 * e, 3 * e, 3 * e, 3 * e}), swiglu_fused = one(3 * T * f * e) + one(5 * T * f * e);
-  const double layer = 2 * (norm_eager - norm_fused) + rotary_eager - rotary_fused + repeat_kv + swiglu_eager - swiglu_fused;
+  const double swiglu_eager = chain(T * f, {2 * e, 3 * e, 3 * e, 3 * e, 3 * e}),
+               swiglu_fused = one(3 * T * f * e) + one(5 * T * f * e);
+  const double layer =
+      2 * (norm_eager - norm_fused) + rotary_eager - rotary_fused + repeat_kv + swiglu_eager - swiglu_fused;
   const double loss = chain(T * V, {e + 4, 8, 4, 12, 4 + e}) - one(T * V * (e + 8)) - one(T * V * (4 + e));
   const double final_norm = norm_eager - norm_fused;
-  CHECK(eager.time.memory_bound_s - fused.time.memory_bound_s == doctest::Approx(32 * layer + final_norm + loss).epsilon(1e-9));
+  CHECK(eager.time.memory_bound_s - fused.time.memory_bound_s ==
+        doctest::Approx(32 * layer + final_norm + loss).epsilon(1e-9));
   // The optimizer: clipping (4 + 8 bytes per parameter) and torch.optim.AdamW's eight foreach
   // passes over fp32 master, fp32 states and fp32 gradients (8 + 12 + 8 + 16 + 8 + 8 + 8 + 16),
   // then the bf16 copy (4 + 2): 102 bytes per parameter in 11 kernels, against the fused step's

@@ -33,17 +33,25 @@ TEST_CASE("layer plan: the largest layers the input fields allow fit its fixed a
   // Eight norms (model.norms_per_layer's maximum), eager kernels, PyTorch's math attention with
   // dropout, an MoE block with shared experts, and autocast casts or FP8 casts on every linear.
   for (const char* precision : {"bf16_mixed", "fp8_mixed"}) {
-    test::Sets sets = {{"model.preset", "mixtral-8x7b"},         {"model.norms_per_layer", "8"},      {"model.dropout", "true"},
-                       {"model.shared_experts", "2"},            {"training.fused_elementwise", "false"}, {"training.flash_attention", "false"},
-                       {"training.unfused_attention", "sdpa_math_fp32"}, {"training.precision", precision}, {"training.recompute", "selective"},
+    test::Sets sets = {{"model.preset", "mixtral-8x7b"},
+                       {"model.norms_per_layer", "8"},
+                       {"model.dropout", "true"},
+                       {"model.shared_experts", "2"},
+                       {"training.fused_elementwise", "false"},
+                       {"training.flash_attention", "false"},
+                       {"training.unfused_attention", "sdpa_math_fp32"},
+                       {"training.precision", precision},
+                       {"training.recompute", "selective"},
                        {"training.recompute_modules", "core_attn,layernorm,moe_act"}};
-    if (std::string_view(precision) == "bf16_mixed") sets.push_back({"training.weight_dtype", "fp32"}), sets.push_back({"training.master_weights", "false"});
+    if (std::string_view(precision) == "bf16_mixed")
+      sets.push_back({"training.weight_dtype", "fp32"}), sets.push_back({"training.master_weights", "false"});
     const Resolved r = resolve_or_fail(sets);
     const ParamCounts p = count_params(r, nullptr);
     for (bool moe : {false, true}) {
       Plan plan;
       plan_layer(plan, r, p, PlanShape{1, 1, true}, moe);
-      const std::string what = std::string(precision) + (moe ? " moe: " : " dense: ") + std::to_string(plan.n_ops) + " ops, " + std::to_string(plan.n_kernels) + " kernels";
+      const std::string what = std::string(precision) + (moe ? " moe: " : " dense: ") + std::to_string(plan.n_ops) +
+                               " ops, " + std::to_string(plan.n_kernels) + " kernels";
       INFO(what);
       CHECK_FALSE(plan.overflow);
       CHECK(plan.n_ops < Plan::kMaxOps);
@@ -70,10 +78,13 @@ TEST_CASE("layer plan: its weight FLOPs are 2 per matmul weight of the parameter
 TEST_CASE("layer plan: the recompute rules as tags") {
   CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}})) == 0u);
   CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "full"}})) == 0u);
-  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective"}})) == uint32_t(kTagCoreAttn));
-  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective"}, {"training.recompute_modules", "layernorm"}})) ==
-        uint32_t(kTagLayernorm));
-  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective_op"}})) == uint32_t(kTagOpPolicy));
+  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective"}})) ==
+        uint32_t(kTagCoreAttn));
+  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"},
+                                        {"training.recompute", "selective"},
+                                        {"training.recompute_modules", "layernorm"}})) == uint32_t(kTagLayernorm));
+  CHECK(recompute_tags(resolve_or_fail({{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective_op"}})) ==
+        uint32_t(kTagOpPolicy));
 
   // Megatron's selective recompute re-runs the attention core (flash included) and drops the
   // scores it would keep without flash; the per-op policy re-runs wo, not the q/k/v GEMM.
@@ -93,13 +104,15 @@ TEST_CASE("layer plan: the recompute rules as tags") {
 TEST_CASE("Adafactor: memory and the optimizer step count the same factored states") {
   // A row and a column vector per matrix ≈ 2/h of the parameters (Shazeer & Stern 2018). The
   // optimizer step once counted none while memory counted 2/h; both read optimizer_states() now.
-  const test::Sets sets = {{"model.preset", "llama3.1-8b"}, {"training.optimizer", "adafactor"}, {"training.precision", "bf16_mixed"}};
+  const test::Sets sets = {
+      {"model.preset", "llama3.1-8b"}, {"training.optimizer", "adafactor"}, {"training.precision", "bf16_mixed"}};
   const Resolved r = resolve_or_fail(sets);
   const OptimizerStates st = optimizer_states(r);
   CHECK(st.per_param == doctest::Approx(2.0 / 4096).epsilon(1e-15));
   const Estimate e = test::run(sets);
   const double local = e.params.per_gpu;  // one GPU, no ZeRO
-  CHECK(e.mem.optimizer_bytes - e.mem.master_weights_bytes == doctest::Approx(local * st.per_param * st.bytes).epsilon(1e-12));
+  CHECK(e.mem.optimizer_bytes - e.mem.master_weights_bytes ==
+        doctest::Approx(local * st.per_param * st.bytes).epsilon(1e-12));
   // The step reads and writes master weights, fp32 gradients and both states, then writes the
   // 16-bit weights: 2·4 + 2·4 + 2·(2/h)·4 + 2 bytes per parameter.
   Plan opt;

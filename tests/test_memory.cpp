@@ -11,7 +11,9 @@ TEST_CASE("ZeRO paper Figure 1: 7.5B on 64 GPUs, K = 12: 120 / 31.4 / 16.6 / 1.9
   const double published[4] = {120, 31.4, 16.6, 1.9};
   for (int z = 0; z < 4; ++z) {
     CAPTURE(z);
-    Estimate e = run({{"model.params", "7.5e9"}, {"training.precision", "fp16_mixed"}, {"hardware.gpu_count", "64"},
+    Estimate e = run({{"model.params", "7.5e9"},
+                      {"training.precision", "fp16_mixed"},
+                      {"hardware.gpu_count", "64"},
                       {"training.zero_stage", std::to_string(z)}});
     const double gb = e.mem.model_states_bytes / 1e9;
     CHECK(std::fabs(gb - published[z]) <= 0.05);  // printed to 0.1 GB: 16.64 → 16.6, 1.875 → 1.9
@@ -23,7 +25,10 @@ TEST_CASE("ZeRO and FSDP: 'fsdp' is stage 3; hybrid shard groups shard within th
   CHECK(fsdp.r.s.training.zero_stage == 3);
   // bf16_mixed: bf16 weights 2 + fp32 gradients 4 + fp32 master 4 + Adam 8 = 18 bytes per parameter.
   CHECK(fsdp.mem.model_states_bytes == doctest::Approx(18 * 8e9 / 64));
-  Estimate hsdp = run({{"model.params", "8e9"}, {"hardware.gpu_count", "64"}, {"training.zero_stage", "3"}, {"training.zero_shard_group", "8"}});
+  Estimate hsdp = run({{"model.params", "8e9"},
+                       {"hardware.gpu_count", "64"},
+                       {"training.zero_stage", "3"},
+                       {"training.zero_shard_group", "8"}});
   CHECK(hsdp.mem.model_states_bytes == doctest::Approx(18 * 8e9 / 8));
 }
 
@@ -36,7 +41,10 @@ TEST_CASE("CPU offload moves optimizer states and master weights to the host") {
 namespace {
 const double s = 2048, b = 1, h = 12288, a = 96, t = 8, L = 96;
 Sets gpt3(Sets extra) {
-  Sets base = {{"model.preset", "gpt3-175b"}, {"training.flash_attention", "false"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}};
+  Sets base = {{"model.preset", "gpt3-175b"},
+               {"training.flash_attention", "false"},
+               {"parallel.tp", "8"},
+               {"hardware.gpu_count", "8"}};
   base.insert(base.end(), extra.begin(), extra.end());
   return base;
 }
@@ -44,7 +52,8 @@ Sets gpt3(Sets extra) {
 
 TEST_CASE("Korthikanti et al. 2022 Table 2: tensor parallel without sequence parallel") {
   Estimate e = run(gpt3({}));
-  CHECK(e.mem.activations_per_layer_bytes == doctest::Approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))).epsilon(1e-12));
+  CHECK(e.mem.activations_per_layer_bytes ==
+        doctest::Approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))).epsilon(1e-12));
 }
 
 TEST_CASE("Korthikanti et al. 2022 Table 2: tensor + sequence parallel") {
@@ -61,7 +70,8 @@ TEST_CASE("Korthikanti et al. 2022: full recompute stores 2·s·b·h per layer (
   Estimate e = run(gpt3({{"training.sequence_parallel", "true"}, {"training.recompute", "full"}}));
   const double working = e.mem.activations_per_layer_bytes;  // one layer re-materialised in backward
   CHECK(e.mem.activations_bytes - working == doctest::Approx(L * 2 * s * b * h / t).epsilon(1e-12));
-  Estimate k = run(gpt3({{"training.sequence_parallel", "true"}, {"training.recompute", "full"}, {"training.recompute_layers", "48"}}));
+  Estimate k = run(gpt3(
+      {{"training.sequence_parallel", "true"}, {"training.recompute", "full"}, {"training.recompute_layers", "48"}}));
   CHECK(k.mem.activations_bytes - working == doctest::Approx(48 * 2 * s * b * h / t + 48 * working).epsilon(1e-12));
 }
 
@@ -72,13 +82,21 @@ TEST_CASE("flash attention removes the s² term and keeps the softmax statistics
 
 TEST_CASE("context parallelism divides the sequence held per GPU") {
   Estimate one = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "32768"}});
-  Estimate cp4 = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "32768"}, {"parallel.cp", "4"}, {"hardware.gpu_count", "4"}});
+  Estimate cp4 = run({{"model.preset", "llama3.1-8b"},
+                      {"training.seq_len", "32768"},
+                      {"parallel.cp", "4"},
+                      {"hardware.gpu_count", "4"}});
   CHECK(cp4.mem.activations_per_layer_bytes == doctest::Approx(one.mem.activations_per_layer_bytes / 4).epsilon(1e-12));
 }
 
 TEST_CASE("interleaved schedule holds p + (p − 1)/v micro-batches on the first stage") {
-  Sets base = {{"model.preset", "gpt3-175b"}, {"parallel.tp", "8"}, {"parallel.pp", "8"}, {"hardware.gpu_count", "64"},
-               {"training.global_batch_seqs", "64"}, {"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "2"}};
+  Sets base = {{"model.preset", "gpt3-175b"},
+               {"parallel.tp", "8"},
+               {"parallel.pp", "8"},
+               {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "64"},
+               {"parallel.schedule", "interleaved"},
+               {"parallel.virtual_stages", "2"}};
   Estimate e = run(base);
   CHECK(e.mem.in_flight_micro_batches == 12);  // ceil(8 + 7/2)
   CHECK(e.time.bubble_fraction == doctest::Approx(7.0 / (64 * 2)));
@@ -89,8 +107,12 @@ TEST_CASE("interleaved schedule holds p + (p − 1)/v micro-batches on the first
 // so the peak is the second stage's 15 × 8 = 120 layer-micro-batches, not the first's 16 × 7
 // = 112, nor 16 × 8 = 128 (the largest stage with the first stage's in-flight count).
 TEST_CASE("uneven pipeline stages: the peak is on the stage holding the most layer-micro-batches") {
-  Sets base = {{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"parallel.pp", "16"}, {"hardware.gpu_count", "128"},
-               {"training.global_batch_seqs", "32"}, {"training.sequence_parallel", "true"}};
+  Sets base = {{"model.preset", "llama3.1-405b"},
+               {"parallel.tp", "8"},
+               {"parallel.pp", "16"},
+               {"hardware.gpu_count", "128"},
+               {"training.global_batch_seqs", "32"},
+               {"training.sequence_parallel", "true"}};
   Estimate e = run(base);
   CHECK(e.mem.in_flight_micro_batches == 15);
   CHECK(e.mem.activations_bytes == doctest::Approx(15 * 8 * e.mem.activations_per_layer_bytes).epsilon(1e-12));
@@ -106,8 +128,13 @@ TEST_CASE("uneven pipeline stages: the peak is on the stage holding the most lay
 // Megatron-LM's interleaved order runs 2(p − i − 1) + (v − 1)·p chunk forwards on stage i before
 // its first backward, plus one: on stage 1, 28 + 112 + 1 = 141 one-layer chunks, the peak.
 TEST_CASE("interleaved stages whose end chunks hold no layer (Llama 3 405B, pp 16, v 8)") {
-  Sets base = {{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"parallel.pp", "16"}, {"hardware.gpu_count", "128"},
-               {"training.global_batch_seqs", "32"}, {"training.sequence_parallel", "true"}, {"parallel.schedule", "interleaved"},
+  Sets base = {{"model.preset", "llama3.1-405b"},
+               {"parallel.tp", "8"},
+               {"parallel.pp", "16"},
+               {"hardware.gpu_count", "128"},
+               {"training.global_batch_seqs", "32"},
+               {"training.sequence_parallel", "true"},
+               {"parallel.schedule", "interleaved"},
                {"parallel.virtual_stages", "8"}};
   Estimate e = run(base);
   CHECK(e.mem.in_flight_micro_batches == 18);  // ceil(141 / 8)
@@ -122,9 +149,10 @@ TEST_CASE("interleaved stages whose end chunks hold no layer (Llama 3 405B, pp 1
 // four through its layer chunk come while the backwards still free only the bare chunk: 5 (the
 // schedule simulated step by step; even chunks of half a layer would give 5 × 0.5 = 2.5).
 TEST_CASE("interleaved: the last stage's bare chunk holds no activations, and its peak comes later") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"model.layers", "6"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "4"},
-               {"training.seq_len", "4096"}, {"training.global_batch_seqs", "4"}, {"parallel.schedule", "interleaved"},
-               {"parallel.virtual_stages", "2"}};
+  Sets base = {
+      {"model.preset", "llama3.1-8b"},      {"model.layers", "6"},           {"parallel.pp", "4"},
+      {"hardware.gpu_count", "4"},          {"training.seq_len", "4096"},    {"training.global_batch_seqs", "4"},
+      {"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "2"}};
   Estimate e = run(base);
   REQUIRE(e.mem.logits_bytes > 0);  // the last stage is the peak
   CHECK(e.mem.in_flight_micro_batches == 4);
@@ -142,8 +170,13 @@ TEST_CASE("interleaved: the last stage's bare chunk holds no activations, and it
 // against backwards that free one layer at most: 7 layer-micro-batches at the peak (the schedule
 // simulated step by step); the even split (3 layers as four chunks of ¾) would give 6.75.
 TEST_CASE("interleaved on two stages: one bare chunk on each") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"model.layers", "6"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "2"},
-                    {"training.seq_len", "4096"}, {"training.global_batch_seqs", "4"}, {"parallel.schedule", "interleaved"},
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"model.layers", "6"},
+                    {"parallel.pp", "2"},
+                    {"hardware.gpu_count", "2"},
+                    {"training.seq_len", "4096"},
+                    {"training.global_batch_seqs", "4"},
+                    {"parallel.schedule", "interleaved"},
                     {"parallel.virtual_stages", "4"}});
   REQUIRE(e.mem.logits_bytes > 0);  // the last stage is the peak
   CHECK(e.mem.activations_bytes == doctest::Approx(7 * e.mem.activations_per_layer_bytes).epsilon(1e-12));
@@ -162,11 +195,19 @@ TEST_CASE("interleaved: an exact in-flight count is not rounded up") {
     const char *vocab, *layers, *pp, *v, *seqs, *seq_len;
     int64_t in_flight;
   };
-  for (const Case& c : {Case{"2000000", "48", "6", "5", "12", "4096", 5}, Case{"4000000", "21", "5", "3", "20", "512", 6}}) {
+  for (const Case& c :
+       {Case{"2000000", "48", "6", "5", "12", "4096", 5}, Case{"4000000", "21", "5", "3", "20", "512", 6}}) {
     CAPTURE(c.layers);
-    Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "h200"}, {"model.vocab", c.vocab}, {"model.layers", c.layers},
-                      {"parallel.pp", c.pp}, {"parallel.virtual_stages", c.v}, {"parallel.schedule", "interleaved"}, {"hardware.gpu_count", c.pp},
-                      {"training.global_batch_seqs", c.seqs}, {"training.seq_len", c.seq_len}});
+    Estimate e = run({{"model.preset", "llama3.1-8b"},
+                      {"hardware.gpu", "h200"},
+                      {"model.vocab", c.vocab},
+                      {"model.layers", c.layers},
+                      {"parallel.pp", c.pp},
+                      {"parallel.virtual_stages", c.v},
+                      {"parallel.schedule", "interleaved"},
+                      {"hardware.gpu_count", c.pp},
+                      {"training.global_batch_seqs", c.seqs},
+                      {"training.seq_len", c.seq_len}});
     REQUIRE(e.mem.logits_bytes > 0);
     CHECK(e.mem.in_flight_micro_batches == c.in_flight);
   }
@@ -177,9 +218,12 @@ TEST_CASE("interleaved: an exact in-flight count is not rounded up") {
 // partitioning", deepspeedai/DeepSpeed#2252). Reducing once per step instead (FSDP without
 // gradient sync until the last micro-batch) holds the whole gradient while it accumulates.
 TEST_CASE("training.grad_reduce: sharded gradients under ZeRO-2 need a reduction per micro-batch") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}, {"training.seq_len", "2048"},
-               {"training.global_batch_seqs", "64"}, {"training.zero_stage", "2"}};  // dp 16, m = 4
-  const double grads_whole = run(base).params.per_gpu * 4;                          // fp32 gradients
+  Sets base = {{"model.preset", "llama3.1-8b"},
+               {"hardware.gpu_count", "16"},
+               {"training.seq_len", "2048"},
+               {"training.global_batch_seqs", "64"},
+               {"training.zero_stage", "2"}};               // dp 16, m = 4
+  const double grads_whole = run(base).params.per_gpu * 4;  // fp32 gradients
   Estimate per_micro = run(base);
   CHECK(per_micro.r.grad_reduce_per_micro_batch);
   CHECK(per_micro.mem.gradients_bytes == doctest::Approx(grads_whole / 16).epsilon(1e-12));
@@ -201,9 +245,9 @@ TEST_CASE("training.grad_reduce: sharded gradients under ZeRO-2 need a reduction
 // with one: Llama 3.1 8B on eight 40 GB A100s under ZeRO-2 does not fit at b = 1 (49.7 GB) and
 // fits at b = 2 (37.5 GB), so the largest micro-batch is found though memory is not monotone.
 TEST_CASE("the largest micro-batch that fits: one micro-batch can hold less than two") {
-  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "a100-sxm-40gb"}, {"hardware.gpu_count", "8"},
-               {"training.zero_stage", "2"}, {"training.grad_reduce", "step"}, {"training.recompute", "full"},
-               {"training.seq_len", "2048"}, {"training.global_batch_seqs", "16"}};
+  Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "a100-sxm-40gb"},   {"hardware.gpu_count", "8"},
+               {"training.zero_stage", "2"},    {"training.grad_reduce", "step"},    {"training.recompute", "full"},
+               {"training.seq_len", "2048"},    {"training.global_batch_seqs", "16"}};
   Estimate two = run(base);
   REQUIRE_FALSE(two.fits);
   CHECK(two.max_micro_batch == 2);
@@ -214,36 +258,68 @@ TEST_CASE("the largest micro-batch that fits: one micro-batch can hold less than
 // Interleaved needs a multiple of pp micro-batches, so the largest micro-batch is the one that
 // leaves 16 of them on 16 stages (Llama 3.1 405B, 16 sequences per replica).
 TEST_CASE("the largest micro-batch that fits keeps the interleaved schedule valid") {
-  Estimate e = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"parallel.pp", "16"}, {"hardware.gpu_count", "16384"},
-                    {"training.global_batch_seqs", "2048"}, {"training.sequence_parallel", "true"}, {"parallel.schedule", "interleaved"},
-                    {"parallel.virtual_stages", "8"}, {"training.zero_stage", "2"}});
+  Estimate e = run({{"model.preset", "llama3.1-405b"},
+                    {"parallel.tp", "8"},
+                    {"parallel.pp", "16"},
+                    {"hardware.gpu_count", "16384"},
+                    {"training.global_batch_seqs", "2048"},
+                    {"training.sequence_parallel", "true"},
+                    {"parallel.schedule", "interleaved"},
+                    {"parallel.virtual_stages", "8"},
+                    {"training.zero_stage", "2"}});
   REQUIRE(e.fits);
   CHECK(e.max_micro_batch == 1);
 }
 
 TEST_CASE("fits, the largest micro-batch that fits, and the fewest GPUs that fit") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"},
-                    {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.recompute", "full"}});
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"hardware.gpu_count", "8"},
+                    {"training.zero_stage", "3"},
+                    {"training.global_batch_seqs", "256"},
+                    {"training.seq_len", "4096"},
+                    {"training.recompute", "full"}});
   CHECK(e.fits);
   CHECK(e.max_micro_batch >= 1);
   // Re-estimating at the reported micro-batch fits, at the next divisor it does not.
-  Estimate at = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"}, {"training.global_batch_seqs", "256"},
-                     {"training.seq_len", "4096"}, {"training.recompute", "full"}, {"training.micro_batch", std::to_string(e.max_micro_batch)}});
+  Estimate at = run({{"model.preset", "llama3.1-8b"},
+                     {"hardware.gpu_count", "8"},
+                     {"training.zero_stage", "3"},
+                     {"training.global_batch_seqs", "256"},
+                     {"training.seq_len", "4096"},
+                     {"training.recompute", "full"},
+                     {"training.micro_batch", std::to_string(e.max_micro_batch)}});
   CHECK(at.fits);
   if (e.max_micro_batch < 32) {
-    Estimate over = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "3"}, {"training.global_batch_seqs", "256"},
-                         {"training.seq_len", "4096"}, {"training.recompute", "full"}, {"training.micro_batch", std::to_string(e.max_micro_batch * 2)}});
+    Estimate over = run({{"model.preset", "llama3.1-8b"},
+                         {"hardware.gpu_count", "8"},
+                         {"training.zero_stage", "3"},
+                         {"training.global_batch_seqs", "256"},
+                         {"training.seq_len", "4096"},
+                         {"training.recompute", "full"},
+                         {"training.micro_batch", std::to_string(e.max_micro_batch * 2)}});
     CHECK_FALSE(over.fits);
   }
   // 405B with ZeRO-3 and tp 8: the fewest GPUs is a multiple of tp, and it fits there.
-  Estimate big = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"training.zero_stage", "3"}, {"training.recompute", "full"}, {"training.seq_len", "4096"}});
+  Estimate big = run({{"model.preset", "llama3.1-405b"},
+                      {"parallel.tp", "8"},
+                      {"training.zero_stage", "3"},
+                      {"training.recompute", "full"},
+                      {"training.seq_len", "4096"}});
   REQUIRE(big.min_gpus > 0);
   CHECK(big.min_gpus % 8 == 0);
-  Estimate there = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"training.zero_stage", "3"}, {"training.recompute", "full"},
-                        {"training.seq_len", "4096"}, {"hardware.gpu_count", std::to_string(big.min_gpus)}});
+  Estimate there = run({{"model.preset", "llama3.1-405b"},
+                        {"parallel.tp", "8"},
+                        {"training.zero_stage", "3"},
+                        {"training.recompute", "full"},
+                        {"training.seq_len", "4096"},
+                        {"hardware.gpu_count", std::to_string(big.min_gpus)}});
   CHECK(there.fits);
-  Estimate fewer = run({{"model.preset", "llama3.1-405b"}, {"parallel.tp", "8"}, {"training.zero_stage", "3"}, {"training.recompute", "full"},
-                        {"training.seq_len", "4096"}, {"hardware.gpu_count", std::to_string(big.min_gpus - 8)}});
+  Estimate fewer = run({{"model.preset", "llama3.1-405b"},
+                        {"parallel.tp", "8"},
+                        {"training.zero_stage", "3"},
+                        {"training.recompute", "full"},
+                        {"training.seq_len", "4096"},
+                        {"hardware.gpu_count", std::to_string(big.min_gpus - 8)}});
   CHECK_FALSE(fewer.fits);
 }
 
@@ -264,7 +340,10 @@ TEST_CASE("total memory adds context, comm buffers and fragmentation; capacity i
 
 TEST_CASE("MoE expert parallelism shards the experts") {
   Estimate ep1 = run({{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "1"}});
-  Estimate ep8 = run({{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"parallel.ep", "8"}, {"training.zero_stage", "1"}});
+  Estimate ep8 = run({{"model.preset", "mixtral-8x7b"},
+                      {"hardware.gpu_count", "8"},
+                      {"parallel.ep", "8"},
+                      {"training.zero_stage", "1"}});
   CHECK(ep8.mem.weights_bytes < ep1.mem.weights_bytes / 4);
   CHECK(ep8.params.per_gpu == doctest::Approx(ep1.params.per_gpu - 32 * 7.0 * 3 * 4096 * 14336).epsilon(1e-9));
 }
@@ -275,7 +354,8 @@ TEST_CASE("MoE expert parallelism shards the experts") {
 // one 8,192-token sequence, tp 1, bf16: 2·T·(h + (q + kv) + q + ffn + h) + 4·T·a bytes.
 TEST_CASE("selective_op keeps the block input, wq/wv/w1/w2 outputs and SDPA's per layer") {
   const double T = 8192, hh = 4096, q = 4096, kv = 1024, ffn = 14336, heads = 32, layers = 32;
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.recompute", "selective_op"}});
+  Estimate e =
+      run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.recompute", "selective_op"}});
   const double kept = 2 * T * (hh + q + kv + q + ffn + hh) + 4 * T * heads;  // 521,142,272
   const double working = e.mem.activations_per_layer_bytes;  // the layer whose re-runs are live in backward
   CHECK(e.mem.activations_bytes - working == doctest::Approx(layers * kept).epsilon(1e-12));
@@ -285,10 +365,14 @@ TEST_CASE("selective_op keeps the block input, wq/wv/w1/w2 outputs and SDPA's pe
   CHECK(e.mem.activations_bytes > full.mem.activations_bytes);
   // With tp 8 and sequence parallelism it also keeps the two reduce-scatter outputs (torchtitan's
   // save list), T·h/8 each; w2's output is the row-parallel partial sum, T·h on every rank.
-  Estimate sp = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.recompute", "selective_op"},
-                     {"parallel.tp", "8"}, {"training.sequence_parallel", "true"}});
+  Estimate sp = run({{"model.preset", "llama3.1-8b"},
+                     {"training.seq_len", "8192"},
+                     {"training.recompute", "selective_op"},
+                     {"parallel.tp", "8"},
+                     {"training.sequence_parallel", "true"}});
   const double kept_sp = 2 * T * (hh / 8 + (q + kv) / 8 + q / 8 + ffn / 8 + hh + 2 * hh / 8) + 4 * T * heads / 8;
-  CHECK(sp.mem.activations_bytes - sp.mem.activations_per_layer_bytes == doctest::Approx(layers * kept_sp).epsilon(1e-12));
+  CHECK(sp.mem.activations_bytes - sp.mem.activations_per_layer_bytes ==
+        doctest::Approx(layers * kept_sp).epsilon(1e-12));
 }
 
 // PyTorch eager (the Llama reference code, torchtitan's "rmsnorm"): autograd keeps RMSNorm's
@@ -299,14 +383,21 @@ TEST_CASE("selective_op keeps the block input, wq/wv/w1/w2 outputs and SDPA's pe
 TEST_CASE("eager PyTorch keeps fp32 norm inputs, SwiGLU's silu output and repeat_kv's copies") {
   const double T = 8192, hh = 4096, a = 32, kv = 8, d = 128, ffn = 14336;
   auto layer = [](const char* fused, const char* finetune) {
-    return run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.fused_elementwise", fused}, {"training.finetune", finetune}})
+    return run({{"model.preset", "llama3.1-8b"},
+                {"training.seq_len", "8192"},
+                {"training.fused_elementwise", fused},
+                {"training.finetune", finetune}})
         .mem.activations_per_layer_bytes;
   };
-  CHECK(layer("false", "full") - layer("true", "full") == doctest::Approx(T * (2 * 4 * hh + 2 * (a - kv) * 2 * d + 2 * ffn)).epsilon(1e-12));
+  CHECK(layer("false", "full") - layer("true", "full") ==
+        doctest::Approx(T * (2 * 4 * hh + 2 * (a - kv) * 2 * d + 2 * ffn)).epsilon(1e-12));
   CHECK(layer("false", "full") - layer("false", "lora") == doctest::Approx(T * 2 * 2 * hh).epsilon(1e-12));
   // Without flash attention the softmax keeps its fp32 output beside the 16-bit copy PV keeps.
   auto scores = [](const char* fused) {
-    return run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "2048"}, {"training.flash_attention", "false"}, {"training.fused_elementwise", fused}})
+    return run({{"model.preset", "llama3.1-8b"},
+                {"training.seq_len", "2048"},
+                {"training.flash_attention", "false"},
+                {"training.fused_elementwise", fused}})
         .mem.activations_per_layer_bytes;
   };
   const double T2 = 2048;
@@ -314,7 +405,10 @@ TEST_CASE("eager PyTorch keeps fp32 norm inputs, SwiGLU's silu output and repeat
         doctest::Approx(T2 * (2 * 4 * hh + 2 * (a - kv) * 2 * d + 2 * ffn) + 4 * a * T2 * T2).epsilon(1e-12));
   // GPT-style layers (LayerNorm, GeLU, MHA) keep the same tensors either way.
   auto gpt = [](const char* fused) {
-    return run({{"model.preset", "gpt3-175b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.fused_elementwise", fused}})
+    return run({{"model.preset", "gpt3-175b"},
+                {"parallel.tp", "8"},
+                {"hardware.gpu_count", "8"},
+                {"training.fused_elementwise", fused}})
         .mem.activations_per_layer_bytes;
   };
   CHECK(gpt("false") == gpt("true"));
@@ -325,9 +419,16 @@ TEST_CASE("eager PyTorch keeps fp32 norm inputs, SwiGLU's silu output and repeat
 // the page reports local batch 1), while full checkpointing at local batch 2 is its table's row.
 TEST_CASE("torchtitan's footnote: Llama 2 70B per-op checkpointing fits one sequence per GPU, not two") {
   auto at = [](const char* mb, const char* rec) {
-    return run({{"model.preset", "llama2-70b"}, {"training.seq_len", "4096"}, {"hardware.gpu", "a100-sxm-80gb"}, {"hardware.gpu_count", "64"},
-                {"training.zero_stage", "3"}, {"training.grad_dtype", "fp32"}, {"training.fused_elementwise", "false"}, {"training.micro_batch", mb},
-                {"training.global_batch_seqs", "128"}, {"training.recompute", rec}});
+    return run({{"model.preset", "llama2-70b"},
+                {"training.seq_len", "4096"},
+                {"hardware.gpu", "a100-sxm-80gb"},
+                {"hardware.gpu_count", "64"},
+                {"training.zero_stage", "3"},
+                {"training.grad_dtype", "fp32"},
+                {"training.fused_elementwise", "false"},
+                {"training.micro_batch", mb},
+                {"training.global_batch_seqs", "128"},
+                {"training.recompute", rec}});
   };
   CHECK(at("1", "selective_op").fits);
   CHECK_FALSE(at("2", "selective_op").fits);
@@ -358,14 +459,18 @@ TEST_CASE("training.fused_loss: compiled blocks with an eager loss hold 12 bytes
 // they keep no input; the adapters' targets decide which inputs stay. QLoRA stores the frozen
 // base in 4 bits (NF4, here fp4's 0.5 bytes) and dequantises it before every GEMM.
 TEST_CASE("LoRA targets and quantised base weights") {
-  const Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "1"}, {"training.global_batch_seqs", "1"},
-                     {"training.finetune", "lora"}, {"training.seq_len", "2048"}};
+  const Sets base = {{"model.preset", "llama3.1-8b"},
+                     {"hardware.gpu_count", "1"},
+                     {"training.global_batch_seqs", "1"},
+                     {"training.finetune", "lora"},
+                     {"training.seq_len", "2048"}};
   auto with = [&](std::initializer_list<std::pair<std::string, std::string>> extra) {
     Sets s = base;
     for (const auto& kv : extra) s.push_back(kv);
     return run(s);
   };
-  const Estimate all = with({}), attn = with({{"training.lora_targets", "attention"}}), qv = with({{"training.lora_targets", "qv"}});
+  const Estimate all = with({}), attn = with({{"training.lora_targets", "attention"}}),
+                 qv = with({{"training.lora_targets", "qv"}});
   // Trainable: r·(in + out) per adapted matrix, 32 layers, r = 16, h = 4096, kv = 8 × 128.
   const double r = 16, h = 4096, kvd = 1024, f = 14336, L = 32;
   CHECK(qv.params.trainable == doctest::Approx(L * r * ((h + h) + (h + kvd))));
@@ -374,7 +479,8 @@ TEST_CASE("LoRA targets and quantised base weights") {
   // Without MLP adapters the MLP's GEMM inputs are not kept: the norm's output (2·T·h bytes) and
   // fc2's input (2·T·f), per layer.
   const double T = 2048;
-  CHECK(all.mem.activations_per_layer_bytes - attn.mem.activations_per_layer_bytes == doctest::Approx(2 * T * h + 2 * T * f));
+  CHECK(all.mem.activations_per_layer_bytes - attn.mem.activations_per_layer_bytes ==
+        doctest::Approx(2 * T * h + 2 * T * f));
   CHECK(attn.mem.activations_per_layer_bytes == qv.mem.activations_per_layer_bytes);
   // QLoRA: the blocks' linear weights in 4 bits; embeddings, norms and the output layer stay bf16.
   const Estimate q4 = with({{"training.base_weight_dtype", "fp4"}});

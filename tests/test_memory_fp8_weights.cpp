@@ -13,8 +13,14 @@ namespace {
 constexpr double kLinearPerGpu = 20.0 * (8192.0 * (8192 + 2 * 1024) + 8192.0 * 8192 + 3 * 8192.0 * 28672) / 4;
 
 Sets llama70b(Sets extra) {
-  Sets base = {{"model.preset", "llama3.1-70b"}, {"hardware.gpu", "h100-sxm"}, {"hardware.gpu_count", "64"}, {"parallel.tp", "4"},
-               {"parallel.pp", "4"},           {"training.seq_len", "8192"}, {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}};
+  Sets base = {{"model.preset", "llama3.1-70b"},
+               {"hardware.gpu", "h100-sxm"},
+               {"hardware.gpu_count", "64"},
+               {"parallel.tp", "4"},
+               {"parallel.pp", "4"},
+               {"training.seq_len", "8192"},
+               {"training.global_batch_seqs", "64"},
+               {"training.zero_stage", "1"}};
   base.insert(base.end(), extra.begin(), extra.end());
   return base;
 }
@@ -36,14 +42,18 @@ TEST_CASE("FP8 weights: Transformer Engine's cached copy and transpose, 2 bytes 
   CHECK(weights({{"training.precision", "fp8_mixed"}}) - bf16 == doctest::Approx(2 * kLinearPerGpu).epsilon(1e-12));
   // FP8 parameters: the copy is the parameter (1 byte) and the transpose stays (1 byte), which
   // is what the 16-bit weight took.
-  CHECK(weights({{"training.precision", "fp8_mixed"}, {"training.fp8_params", "true"}}) == doctest::Approx(bf16).epsilon(1e-12));
+  CHECK(weights({{"training.precision", "fp8_mixed"}, {"training.fp8_params", "true"}}) ==
+        doctest::Approx(bf16).epsilon(1e-12));
   // torchao's Float8Linear (eager) casts every forward and caches nothing.
-  CHECK(weights({{"training.precision", "fp8_mixed"}, {"training.fused_elementwise", "false"}}) == doctest::Approx(bf16).epsilon(1e-12));
+  CHECK(weights({{"training.precision", "fp8_mixed"}, {"training.fused_elementwise", "false"}}) ==
+        doctest::Approx(bf16).epsilon(1e-12));
   // A one-byte weight_dtype is the whole storage (seed 004's 10Ψ recipe).
-  CHECK(weights({{"training.precision", "fp8_mixed"}, {"training.weight_dtype", "fp8"}}) == doctest::Approx(bf16 / 2).epsilon(1e-12));
+  CHECK(weights({{"training.precision", "fp8_mixed"}, {"training.weight_dtype", "fp8"}}) ==
+        doctest::Approx(bf16 / 2).epsilon(1e-12));
   // ZeRO-3 shards the copies over dp (4 here) like the weights.
   const double z3 = weights({{"training.zero_stage", "3"}});
-  CHECK(weights({{"training.zero_stage", "3"}, {"training.precision", "fp8_mixed"}}) - z3 == doctest::Approx(2 * kLinearPerGpu / 4).epsilon(1e-12));
+  CHECK(weights({{"training.zero_stage", "3"}, {"training.precision", "fp8_mixed"}}) - z3 ==
+        doctest::Approx(2 * kLinearPerGpu / 4).epsilon(1e-12));
 }
 
 TEST_CASE("FP8 weights: the trace names the linear weights and the extra bytes") {
@@ -72,7 +82,8 @@ TEST_CASE("FP8 parameters need Transformer Engine's FP8 recipe") {
   const Error bf16 = run_error(llama70b({{"training.fp8_params", "true"}}));
   CHECK(bf16.field == "training.fp8_params");
   CHECK(contains(bf16.text(), "got precision bf16_mixed"));
-  const Error eager = run_error(llama70b({{"training.fp8_params", "true"}, {"training.precision", "fp8_mixed"}, {"training.fused_elementwise", "false"}}));
+  const Error eager = run_error(llama70b(
+      {{"training.fp8_params", "true"}, {"training.precision", "fp8_mixed"}, {"training.fused_elementwise", "false"}}));
   CHECK(eager.field == "training.fp8_params");
   CHECK(contains(eager.text(), "fused_elementwise false"));
 }

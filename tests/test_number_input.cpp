@@ -67,7 +67,8 @@ TEST_CASE("parse_number: every multiplier, case, sign, spacing and separator") {
   CHECK(num("1.5 T") == 1.5e12);
   CHECK(num("+7") == 7);
   CHECK(num("-3") == -3);
-  CHECK(num("\xE2\x88\x92" "3") == -3);  // U+2212 MINUS SIGN, as llmcalc's pages print it
+  CHECK(num("\xE2\x88\x92"
+            "3") == -3);  // U+2212 MINUS SIGN, as llmcalc's pages print it
   CHECK(num(".5") == 0.5);
   CHECK(num("5.") == 5);
   CHECK(num("1E9") == 1e9);
@@ -138,9 +139,12 @@ TEST_CASE("number_input_text: short, and read back to the same double") {
   for (int i = 0; i < 20000; ++i) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     double v;
-    if (i % 3 == 0) v = double(x % 100000000000000000ULL);     // whole numbers up to 1e17
-    else if (i % 3 == 1) v = double(x % 1000000) * 1e9;        // round multiples of 1e9
-    else std::memcpy(&v, &x, sizeof v);                        // any bit pattern
+    if (i % 3 == 0)
+      v = double(x % 100000000000000000ULL);  // whole numbers up to 1e17
+    else if (i % 3 == 1)
+      v = double(x % 1000000) * 1e9;  // round multiples of 1e9
+    else
+      std::memcpy(&v, &x, sizeof v);  // any bit pattern
     if (!std::isfinite(v)) continue;
     const std::string t = number_input_text(v);
     Result<double> back = parse_number(t);
@@ -171,7 +175,9 @@ TEST_CASE("set_field reads the same forms, and refuses with field, range, value 
   CHECK(st.error().field == "hardware.gpu_count");
   CHECK(st.error().message == "must be an integer in [0, 1e7]; got '1e9'");
   st = set_field(s, "training.tokens", "1T tokens");
-  CHECK(st.error().message == "must be a number in [0, 1e16]; got '1T tokens': unknown multiplier 'T tokens' (k, M, B or G, T, P; Ki, Mi, Gi, Ti, Pi; %)");
+  CHECK(st.error().message ==
+        "must be a number in [0, 1e16]; got '1T tokens': unknown multiplier 'T tokens' (k, M, B or G, T, P; Ki, Mi, "
+        "Gi, Ti, Pi; %)");
   st = set_field(s, "parallel.tp", "1.5k");
   CHECK(contains(st.error().message, "must be an integer in [1, 1024]; got '1.5k'"));
   st = set_field(s, "training.micro_batch", "2.5");
@@ -181,7 +187,9 @@ TEST_CASE("set_field reads the same forms, and refuses with field, range, value 
 
   // Scenario files and share links go through set_field too: a string value may use the forms.
   Scenario j = default_scenario();
-  REQUIRE(apply_scenario_json(j, R"({"training": {"tokens": "15T", "global_batch_tokens": "4Mi"}, "hardware": {"gpu_count": "2k"}})").ok());
+  REQUIRE(apply_scenario_json(
+              j, R"({"training": {"tokens": "15T", "global_batch_tokens": "4Mi"}, "hardware": {"gpu_count": "2k"}})")
+              .ok());
   CHECK(j.training.tokens == 15e12);
   CHECK(j.training.global_batch_tokens == 4194304);
   CHECK(j.hardware.gpu_count == 2000);

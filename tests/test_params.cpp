@@ -43,8 +43,8 @@ TEST_CASE("exact totals for models whose checkpoints give an exact count") {
   CHECK(run({{"model.preset", "llama3.1-405b"}}).params.total == 405853388800.0);
   CHECK(run({{"model.preset", "llama2-70b"}}).params.total == 68976648192.0);
   CHECK(run({{"model.preset", "mixtral-8x7b"}}).params.total == 46702792704.0);
-  CHECK(run({{"model.preset", "qwen2.5-7b"}}).params.total == 7615616512.0);   // q/k/v biases
-  CHECK(run({{"model.preset", "gemma2-9b"}}).params.total == 9241705984.0);    // 4 norms per layer, tied
+  CHECK(run({{"model.preset", "qwen2.5-7b"}}).params.total == 7615616512.0);     // q/k/v biases
+  CHECK(run({{"model.preset", "gemma2-9b"}}).params.total == 9241705984.0);      // 4 norms per layer, tied
   CHECK(run({{"model.preset", "deepseek-v3"}}).params.total == 671026404352.0);  // MLA + 256 experts
 }
 

@@ -8,8 +8,10 @@ using namespace llmc;
 using namespace llmc::test;
 
 namespace {
-std::string doc(const std::string& eff = "0.6", const std::string& version = "1", const std::string& alpha = "15", const std::string& extra = "") {
-  return R"({"schema_version": )" + version + R"(, "gpu": "h100-sxm", "source": "published", "citations": ["nccl-tests"],)" + extra +
+std::string doc(const std::string& eff = "0.6", const std::string& version = "1", const std::string& alpha = "15",
+                const std::string& extra = "") {
+  return R"({"schema_version": )" + version +
+         R"(, "gpu": "h100-sxm", "source": "published", "citations": ["nccl-tests"],)" + extra +
          R"( "compute_efficiency": )" + eff + R"(, "collectives": {"intra_node": {"alpha_us": )" + alpha +
          R"(, "busbw_gbps": 360}, "inter_node": {"alpha_us": 30, "busbw_gbps": 45}}})";
 }
@@ -19,7 +21,10 @@ TEST_CASE("a valid profile drives the time estimate") {
   Result<HardwareProfile> p = profile_from_json(doc());
   REQUIRE(p.ok());
   CHECK(p->intra_node.alpha_s == doctest::Approx(15e-6));
-  Scenario s = scenario({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
+  Scenario s = scenario({{"model.preset", "llama3.1-8b"},
+                         {"parallel.tp", "8"},
+                         {"hardware.gpu_count", "8"},
+                         {"training.global_batch_seqs", "8"}});
   const Estimate base = run_scenario(s);
   const Estimate prof = run_with_profile(s, *p);
   // This profile has no kernel tables or fits: its kernels are timed from the spec peaks at the
@@ -48,7 +53,11 @@ TEST_CASE("implausible or malformed profiles are refused with the field named") 
   CHECK(contains(profile_from_json(doc("0.5", "2")).error().message, "unknown version 2"));
   CHECK(profile_from_json(doc("0.5", "1", "-3")).error().field == "profile: collectives.intra_node.alpha_us");
   CHECK(profile_from_json(doc("0.5", "1", "15", R"( "gemmm": 1,)")).error().field == "profile: gemmm");
-  CHECK(contains(profile_from_json(R"({"schema_version": 1, "gpu": "h100-sxm", "source": "datasheet", "compute_efficiency": 0.5})").error().message, "cite"));
+  CHECK(contains(
+      profile_from_json(R"({"schema_version": 1, "gpu": "h100-sxm", "source": "datasheet", "compute_efficiency": 0.5})")
+          .error()
+          .message,
+      "cite"));
   CHECK(contains(profile_from_json("{").error().message, "not valid JSON"));
   Result<HardwareProfile> wrong_gpu = profile_from_json(doc());
   Scenario s = scenario({{"model.preset", "llama3.1-8b"}, {"hardware.gpu", "a100-sxm-80gb"}});
@@ -60,13 +69,17 @@ TEST_CASE("implausible or malformed profiles are refused with the field named") 
 
 namespace {
 // A profile with one of each measured table; `gemm_tflops` and `extra_point` let a test break it.
-std::string tables_doc(const std::string& gemm_tflops = "765.2", const std::string& p10 = "760.1", const std::string& kernel = "rmsnorm",
-                       const std::string& bytes = "1073741824") {
-  return doc("0.6", "1", "15", R"( "gemm": {"bf16": {"max_tflops": 790.3, "fit": {"peak_tflops": 771, "overhead_us": 7.5},
-      "points": [{"m": 8192, "n": 8192, "k": 8192, "tflops": )" + gemm_tflops + R"(, "p10": )" + p10 + R"(, "p90": 768, "cv": 0.004}]}},
+std::string tables_doc(const std::string& gemm_tflops = "765.2", const std::string& p10 = "760.1",
+                       const std::string& kernel = "rmsnorm", const std::string& bytes = "1073741824") {
+  return doc("0.6", "1", "15",
+             R"( "gemm": {"bf16": {"max_tflops": 790.3, "fit": {"peak_tflops": 771, "overhead_us": 7.5},
+      "points": [{"m": 8192, "n": 8192, "k": 8192, "tflops": )" +
+                 gemm_tflops + R"(, "p10": )" + p10 + R"(, "p90": 768, "cv": 0.004}]}},
     "attention": {"bf16": {"fit": {"fwd": {"peak_tflops": 610, "overhead_us": 12}, "bwd": {"peak_tflops": 480, "overhead_us": 25}},
       "points": [{"batch": 2, "seq_len": 8192, "heads": 64, "kv_heads": 8, "head_dim": 128, "causal": true, "fwd_tflops": 590, "bwd_tflops": 455, "cv": 0.01}]}},
-    "memory_bound": {")" + kernel + R"(": {"fit": {"peak_gbps": 2600, "overhead_us": 5}, "points": [{"bytes": )" + bytes + R"(, "gbps": 2550, "cv": 0.01}]}},
+    "memory_bound": {")" +
+                 kernel + R"(": {"fit": {"peak_gbps": 2600, "overhead_us": 5}, "points": [{"bytes": )" + bytes +
+                 R"(, "gbps": 2550, "cv": 0.01}]}},
     "host_device": {"h2d_gbps": 52.1, "d2h_gbps": 50.3}, "usable_memory_bytes": 84974239744,)");
 }
 }  // namespace
@@ -92,7 +105,8 @@ TEST_CASE("attention fit: the optional exponential rate is read, bounded by the 
   auto with_exp = [](const std::string& value) {
     std::string d = tables_doc();
     const std::string bwd = R"("bwd": {"peak_tflops": 480, "overhead_us": 25}})";
-    d.replace(d.find(bwd), bwd.size(), R"("bwd": {"peak_tflops": 480, "overhead_us": 25}, "exp_tera_per_s": )" + value + "}");
+    d.replace(d.find(bwd), bwd.size(),
+              R"("bwd": {"peak_tflops": 480, "overhead_us": 25}, "exp_tera_per_s": )" + value + "}");
     return profile_from_json(d);
   };
   CHECK(profile_from_json(tables_doc())->attention.at("bf16").exp_tera_per_s == 0);  // absent: a flat rate
@@ -119,7 +133,8 @@ TEST_CASE("measured tables: implausible values are refused with the path and the
   CHECK(contains(over.error().message, "got 1200"));
   CHECK(profile_from_json(tables_doc("765.2", "770")).error().field == "profile: gemm.bf16.points[0].p10");
   CHECK(profile_from_json(tables_doc("765.2", "760.1", "rmsnrom")).error().field == "profile: memory_bound.rmsnrom");
-  CHECK(profile_from_json(tables_doc("765.2", "760.1", "rmsnorm", "-5")).error().field == "profile: memory_bound.rmsnorm.points[0].bytes");
+  CHECK(profile_from_json(tables_doc("765.2", "760.1", "rmsnorm", "-5")).error().field ==
+        "profile: memory_bound.rmsnorm.points[0].bytes");
   CHECK(profile_from_json(tables_doc("-1")).error().field == "profile: gemm.bf16.points[0].tflops");
   CHECK(profile_from_json(doc("0.6", "1", "15", R"( "gemm": {"int4": {}},)")).error().field == "profile: gemm.int4");
 }
@@ -134,19 +149,25 @@ TEST_CASE("the published H100 profile: cited kernel numbers, read by the time mo
   // FlashAttention-2 fwd+bwd, causal, head dim 128, 8k: 308 TFLOP/s (fa2_h100_fwdbwd_hdim128_causal).
   bool fa2 = false;
   for (const AttentionPoint& a : p->attention.at("bf16").points)
-    if (a.seq_len == 8192 && a.head_dim == 128 && a.causal) fa2 = a.fwd_tflops == 308 && a.bwd_tflops == 308 && a.batch == 2 && a.heads == 16;
+    if (a.seq_len == 8192 && a.head_dim == 128 && a.causal)
+      fa2 = a.fwd_tflops == 308 && a.bwd_tflops == 308 && a.batch == 2 && a.heads == 16;
   CHECK(fa2);
-  CHECK(p->gemm.at("fp8").max_tflops == 1402.6);                             // mamf_h100_sxm_fp8_e4m3fn
-  CHECK(p->gemm.at("bf16").max_tflops == 794.5);                             // mamf_h100_sxm_bf16
+  CHECK(p->gemm.at("fp8").max_tflops == 1402.6);                            // mamf_h100_sxm_fp8_e4m3fn
+  CHECK(p->gemm.at("bf16").max_tflops == 794.5);                            // mamf_h100_sxm_bf16
   CHECK(p->memory_bound.at("hbm_copy").fit.peak == doctest::Approx(2900));  // azure_h100_babelstream
   int ring = 0;
-  for (const CollectiveTable& c : p->collectives) ring += (c.op == "all_gather" && c.fit.busbw_gbps == 361.4) || (c.op == "reduce_scatter" && c.fit.busbw_gbps == 362.9);
+  for (const CollectiveTable& c : p->collectives)
+    ring +=
+        (c.op == "all_gather" && c.fit.busbw_gbps == 361.4) || (c.op == "reduce_scatter" && c.fit.busbw_gbps == 362.9);
   CHECK(ring == 2);  // nccl_nvlink4_8gpu_h200_ring_vs_nvls
 
   // Llama 3.1 8B on one node with sequence parallelism: attention from the FA2 table, tp traffic
   // as ring all-gather + reduce-scatter (slower than the NVLS all-reduce fit of the same node).
-  Scenario s = scenario({{"model.preset", "llama3.1-8b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"},
-                         {"training.global_batch_seqs", "8"}, {"training.sequence_parallel", "true"}});
+  Scenario s = scenario({{"model.preset", "llama3.1-8b"},
+                         {"parallel.tp", "8"},
+                         {"hardware.gpu_count", "8"},
+                         {"training.global_batch_seqs", "8"},
+                         {"training.sequence_parallel", "true"}});
   const Estimate e = run_with_profile(s, *p);
   CHECK(e.time.kernels_from_table > 0);
   bool tp = false;
@@ -157,8 +178,9 @@ TEST_CASE("the published H100 profile: cited kernel numbers, read by the time mo
 
 // site/profiles/h100-sxm.json: measured by llmcalc-bench on an H100 80GB HBM3 (SXM, 700 W) on
 // 2026-11-22 (gpu/measurements/2026-11-22-nvidia-h100-80gb-hbm3). Its maxima against the anchors
-// the project compares against (the mamf-finder maxima, BabelStream/nvbandwidth copy rates), with bands wide enough for run-to-run variation (three runs that day
-// gave bf16 812, 789 and 808 TFLOP/s) and narrow enough to catch a broken suite.
+// the project compares against (the mamf-finder maxima, BabelStream/nvbandwidth copy rates), with bands wide enough for
+// run-to-run variation (three runs that day gave bf16 812, 789 and 808 TFLOP/s) and narrow enough to catch a broken
+// suite.
 TEST_CASE("the measured H100 profile: loads, meets the anchors, and times the layers it measured") {
   Result<HardwareProfile> p = profile_from_json(source_text("site/profiles/h100-sxm.json"));
   REQUIRE(p.ok());

@@ -31,7 +31,10 @@ TEST_CASE("a measured profile's GEMM and memory tables become sorted curves with
   CHECK(g->source == "gemm.bf16.points[].tflops");
   REQUIRE(g->points.size() > 2);
   CHECK(g->points[0].x == 2.0 * 256 * 256 * 256);  // the smallest GEMM of the table
-  CHECK(g->points[0].shape == "256\xC3\x97" "256\xC3\x97" "256");
+  CHECK(g->points[0].shape ==
+        "256\xC3\x97"
+        "256\xC3\x97"
+        "256");
   for (size_t i = 1; i < g->points.size(); ++i) CHECK(g->points[i - 1].x <= g->points[i].x);
   const ProfileCurve* hbm = find(cs, "memory_bound.hbm_copy");
   REQUIRE(hbm);

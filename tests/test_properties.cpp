@@ -8,7 +8,8 @@ using namespace llmc;
 using namespace llmc::test;
 
 namespace {
-const char* kModels[] = {"llama3.1-8b", "llama3.1-70b", "mixtral-8x7b", "gpt3-175b", "qwen2.5-7b", "gemma2-27b", "deepseek-v3"};
+const char* kModels[] = {"llama3.1-8b", "llama3.1-70b", "mixtral-8x7b", "gpt3-175b",
+                         "qwen2.5-7b",  "gemma2-27b",   "deepseek-v3"};
 }
 
 TEST_CASE("memory never grows with a higher ZeRO stage") {
@@ -18,8 +19,12 @@ TEST_CASE("memory never grows with a higher ZeRO stage") {
       for (int z = 0; z <= 3; ++z) {
         CAPTURE(id);
         CAPTURE(z);
-        Estimate e = run({{"model.preset", id}, {"hardware.gpu_count", "64"}, {"parallel.tp", "4"}, {"training.zero_stage", std::to_string(z)},
-                          {"training.recompute", recompute}, {"training.global_batch_seqs", "64"}});
+        Estimate e = run({{"model.preset", id},
+                          {"hardware.gpu_count", "64"},
+                          {"parallel.tp", "4"},
+                          {"training.zero_stage", std::to_string(z)},
+                          {"training.recompute", recompute},
+                          {"training.global_batch_seqs", "64"}});
         CHECK(e.mem.total_bytes <= prev);
         prev = e.mem.total_bytes;
       }
@@ -36,8 +41,12 @@ TEST_CASE("memory never grows with more tensor parallelism (with or without SP)"
         if (s.model.heads % tp || (s.model.kv_heads ? s.model.kv_heads : s.model.heads) % tp) continue;
         CAPTURE(id);
         CAPTURE(tp);
-        Estimate e = run({{"model.preset", id}, {"parallel.tp", std::to_string(tp)}, {"hardware.gpu_count", "8"},
-                          {"training.sequence_parallel", sp}, {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}});
+        Estimate e = run({{"model.preset", id},
+                          {"parallel.tp", std::to_string(tp)},
+                          {"hardware.gpu_count", "8"},
+                          {"training.sequence_parallel", sp},
+                          {"training.global_batch_seqs", "64"},
+                          {"training.zero_stage", "1"}});
         CHECK(e.mem.total_bytes <= prev);
         prev = e.mem.total_bytes;
       }
@@ -50,7 +59,10 @@ TEST_CASE("memory grows with the micro-batch; recompute and flash attention neve
     CAPTURE(id);
     double prev = 0;
     for (int b : {1, 2, 4, 8}) {
-      Estimate e = run({{"model.preset", id}, {"hardware.gpu_count", "8"}, {"training.micro_batch", std::to_string(b)}, {"training.global_batch_seqs", "64"}});
+      Estimate e = run({{"model.preset", id},
+                        {"hardware.gpu_count", "8"},
+                        {"training.micro_batch", std::to_string(b)},
+                        {"training.global_batch_seqs", "64"}});
       CHECK(e.mem.total_bytes > prev);
       prev = e.mem.total_bytes;
     }
@@ -89,7 +101,11 @@ TEST_CASE("parameter counts do not depend on the layout; per-GPU parameters do")
   for (const char* id : kModels) {
     CAPTURE(id);
     Estimate a = run({{"model.preset", id}});
-    Estimate b = run({{"model.preset", id}, {"parallel.tp", "2"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}});
+    Estimate b = run({{"model.preset", id},
+                      {"parallel.tp", "2"},
+                      {"parallel.pp", "2"},
+                      {"hardware.gpu_count", "8"},
+                      {"training.global_batch_seqs", "8"}});
     CHECK(a.params.total == b.params.total);
     CHECK(a.params.active == b.params.active);
     CHECK(b.params.per_gpu < a.params.per_gpu);
@@ -110,8 +126,14 @@ TEST_CASE("recompute raises hardware FLOPs, not model FLOPs; HFU â‰¥ MFU; MFU â‰
 }
 
 TEST_CASE("with a fixed MFU, more GPUs finish proportionally sooner at the same GPU-hours") {
-  Estimate a = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"hardware.mfu", "0.4"}, {"training.global_batch_seqs", "512"}});
-  Estimate b = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "128"}, {"hardware.mfu", "0.4"}, {"training.global_batch_seqs", "512"}});
+  Estimate a = run({{"model.preset", "llama3.1-8b"},
+                    {"hardware.gpu_count", "64"},
+                    {"hardware.mfu", "0.4"},
+                    {"training.global_batch_seqs", "512"}});
+  Estimate b = run({{"model.preset", "llama3.1-8b"},
+                    {"hardware.gpu_count", "128"},
+                    {"hardware.mfu", "0.4"},
+                    {"training.global_batch_seqs", "512"}});
   CHECK(b.time.total_days == doctest::Approx(a.time.total_days / 2).epsilon(1e-12));
   CHECK(b.time.gpu_hours == doctest::Approx(a.time.gpu_hours).epsilon(1e-12));
   CHECK(a.time.mfu == doctest::Approx(0.4).epsilon(1e-12));
@@ -131,7 +153,11 @@ TEST_CASE("no estimate ever reports a non-finite number") {
 TEST_CASE("every explanation term names its formula, unit and source") {
   for (const char* id : kModels) {
     CAPTURE(id);
-    Estimate e = run({{"model.preset", id}, {"parallel.tp", "2"}, {"parallel.pp", "2"}, {"hardware.gpu_count", "16"}, {"training.global_batch_seqs", "64"}});
+    Estimate e = run({{"model.preset", id},
+                      {"parallel.tp", "2"},
+                      {"parallel.pp", "2"},
+                      {"hardware.gpu_count", "16"},
+                      {"training.global_batch_seqs", "64"}});
     for (const Term& t : e.trace.terms()) {
       CAPTURE(t.key);
       CHECK(std::string(t.formula).size() > 0);

@@ -15,7 +15,8 @@ std::string entry(const std::string& id, const std::string& gpu, const std::stri
          "measured_at": "2026-11-22T19:54:18Z", "bench_version": "0.1.0", "bench_git_sha": null, "driver": "580.159.04", "cuda": "13.0",
          "gemm_bf16_max_tflops": 808.3123340576076, "gemm_fp8_max_tflops": 1549.0398886577823, "hbm_copy_tbps": 2.8757869856015477,
          "all_reduce_busbw_gbps": null, "all_reduce_group": null, "label": "cluster-a", "notes": "", "uploaded_at": "2026-11-25T22:22:38Z",
-         "uploader": "alice", "bytes": 66487, "a_key_from_later": [1, 2])" + extra + "}";
+         "uploader": "alice", "bytes": 66487, "a_key_from_later": [1, 2])" +
+         extra + "}";
 }
 std::string list(const std::string& entries, int count = 1) {
   return R"({"api_version": 1, "count": )" + std::to_string(count) + R"(, "profiles": [)" + entries + "]}";
@@ -24,8 +25,10 @@ std::string list(const std::string& entries, int count = 1) {
 
 TEST_CASE("a registry list reads into entries with their figures; the GPU filter keeps the order") {
   const std::string other = std::string(63, '0') + "1";
-  Result<std::vector<RegistryEntry>> l = parse_registry_list(list(entry(kId, "h100-sxm") + "," + entry(other, "h200") + "," +
-                                                                 entry(std::string(64, 'f'), "h100-sxm", R"(, "all_reduce_busbw_gbps": 360.5, "all_reduce_group": 8)"), 3));
+  Result<std::vector<RegistryEntry>> l = parse_registry_list(
+      list(entry(kId, "h100-sxm") + "," + entry(other, "h200") + "," +
+               entry(std::string(64, 'f'), "h100-sxm", R"(, "all_reduce_busbw_gbps": 360.5, "all_reduce_group": 8)"),
+           3));
   REQUIRE(l.ok());
   REQUIRE(l->size() == 3);
   const RegistryEntry& e = (*l)[0];
@@ -61,11 +64,15 @@ TEST_CASE("answers that are not a registry list are refused with the reason") {
   CHECK(contains(message(list("7")), "profiles[0]: must be an object"));
   CHECK(contains(message(list(entry("ABC", "h100-sxm"))), "profiles[0].id: must be 64 lower-case hex digits"));
   CHECK(contains(message(list(entry(kId, "h100-sxm", R"(, "path": "../../etc/passwd")"))), "profiles[0].path"));
-  CHECK(contains(message(list(entry(kId, "h100-sxm", R"(, "hbm_copy_tbps": -1)"))), "profiles[0].hbm_copy_tbps: must be a non-negative"));
-  CHECK(contains(message(list(entry(kId, "h100-sxm", R"(, "gemm_bf16_max_tflops": "fast")"))), "must be a number or null; got string"));
-  CHECK(contains(message(list(entry(kId, "h100-sxm", R"(, "uploader": 3)"))), "profiles[0].uploader: must be a string"));
+  CHECK(contains(message(list(entry(kId, "h100-sxm", R"(, "hbm_copy_tbps": -1)"))),
+                 "profiles[0].hbm_copy_tbps: must be a non-negative"));
+  CHECK(contains(message(list(entry(kId, "h100-sxm", R"(, "gemm_bf16_max_tflops": "fast")"))),
+                 "must be a number or null; got string"));
+  CHECK(
+      contains(message(list(entry(kId, "h100-sxm", R"(, "uploader": 3)"))), "profiles[0].uploader: must be a string"));
   CHECK(contains(message(list(entry(kId, "h100-sxm", R"(, "all_reduce_group": 0)"))), "all_reduce_group"));
-  CHECK(contains(message(R"({"api_version": 1, "profiles": [{"id": ")" + kId + R"("}]})"), "profiles[0].path: missing"));
+  CHECK(
+      contains(message(R"({"api_version": 1, "profiles": [{"id": ")" + kId + R"("}]})"), "profiles[0].path: missing"));
 }
 
 TEST_CASE("registry bases and ids: what a link or ?registry= may name") {

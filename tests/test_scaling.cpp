@@ -37,5 +37,6 @@ TEST_CASE("the deterministic pow agrees with the C library to 1e-12") {
   ComputeOptimal o = optimal_parametric(5.76e23, nullptr);
   const double a = 0.28 / 0.62, g = std::pow(0.34 * 406.4 / (0.28 * 410.7), 1 / 0.62);
   CHECK(o.params == doctest::Approx(g * std::pow(5.76e23 / 6, a)).epsilon(1e-12));
-  CHECK(chinchilla_loss(1e9, 2e10) == doctest::Approx(1.69 + 406.4 / std::pow(1e9, 0.34) + 410.7 / std::pow(2e10, 0.28)).epsilon(1e-12));
+  CHECK(chinchilla_loss(1e9, 2e10) ==
+        doctest::Approx(1.69 + 406.4 / std::pow(1e9, 0.34) + 410.7 / std::pow(2e10, 0.28)).epsilon(1e-12));
 }

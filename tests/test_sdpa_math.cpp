@@ -9,11 +9,23 @@ namespace {
 
 // llama-1b of gpu/groundtruth/train_llama.py: 16 layers, 32 query heads of 64 over 8 kv heads.
 Sets llama_1b(const std::string& attention) {
-  return {{"model.layers", "16"}, {"model.hidden", "2048"}, {"model.heads", "32"}, {"model.kv_heads", "8"},
-          {"model.ffn_hidden", "8192"}, {"model.vocab", "128256"}, {"model.mlp", "swiglu"}, {"model.norm", "rmsnorm"},
-          {"model.tied_embeddings", "false"}, {"training.seq_len", "2048"}, {"training.micro_batch", "1"},
-          {"training.global_batch_seqs", "1"}, {"training.precision", "bf16_mixed"}, {"training.fused_elementwise", "false"},
-          {"training.flash_attention", "false"}, {"training.unfused_attention", attention}, {"hardware.gpu", "h100-sxm"},
+  return {{"model.layers", "16"},
+          {"model.hidden", "2048"},
+          {"model.heads", "32"},
+          {"model.kv_heads", "8"},
+          {"model.ffn_hidden", "8192"},
+          {"model.vocab", "128256"},
+          {"model.mlp", "swiglu"},
+          {"model.norm", "rmsnorm"},
+          {"model.tied_embeddings", "false"},
+          {"training.seq_len", "2048"},
+          {"training.micro_batch", "1"},
+          {"training.global_batch_seqs", "1"},
+          {"training.precision", "bf16_mixed"},
+          {"training.fused_elementwise", "false"},
+          {"training.flash_attention", "false"},
+          {"training.unfused_attention", attention},
+          {"hardware.gpu", "h100-sxm"},
           {"hardware.gpu_count", "1"}};
 }
 

@@ -15,8 +15,8 @@ namespace {
 
 struct Brute {
   int64_t candidates = 0, valid = 0, fits = 0;
-  std::vector<SearchLayout> ranked;                    // meeting the constraints, best first
-  std::map<int64_t, SearchLayout> fastest_at;          // per GPU count, ignoring constraints
+  std::vector<SearchLayout> ranked;            // meeting the constraints, best first
+  std::map<int64_t, SearchLayout> fastest_at;  // per GPU count, ignoring constraints
 };
 
 std::vector<int64_t> divisors_of(int64_t n) {
@@ -27,14 +27,18 @@ std::vector<int64_t> divisors_of(int64_t n) {
 }
 
 auto order_tuple(const SearchLayout& x) {
-  return std::make_tuple(x.gpus, x.tp, x.pp, x.cp, x.ep, x.virtual_stages, x.micro_batch, int(x.recompute), x.zero_stage);
+  return std::make_tuple(x.gpus, x.tp, x.pp, x.cp, x.ep, x.virtual_stages, x.micro_batch, int(x.recompute),
+                         x.zero_stage);
 }
 
 std::pair<double, double> objective_key(const SearchSpec& spec, const SearchLayout& l) {
   switch (spec.objective) {
-    case SearchObjective::step_time: return {l.step_s, double(l.gpus)};
-    case SearchObjective::cost: return {l.cost_usd, l.step_s};
-    case SearchObjective::gpus: return {double(l.gpus), l.step_s};
+    case SearchObjective::step_time:
+      return {l.step_s, double(l.gpus)};
+    case SearchObjective::cost:
+      return {l.cost_usd, l.step_s};
+    case SearchObjective::gpus:
+      return {double(l.gpus), l.step_s};
   }
   return {0, 0};
 }
@@ -76,7 +80,8 @@ Brute brute_force(const SearchSpec& spec) {
                     s.hardware.gpu_count = n;
                     s.training.micro_batch = b;
                     // docs/search.md: selective keeps a selective scenario's modules, else core_attn.
-                    if (rec != Recompute::selective || base.training.recompute != Recompute::selective) s.training.recompute_modules.clear();
+                    if (rec != Recompute::selective || base.training.recompute != Recompute::selective)
+                      s.training.recompute_modules.clear();
                     s.training.recompute = rec;
                     s.training.zero_stage = zero;
                     s.training.global_batch_seqs = G;
@@ -86,17 +91,21 @@ Brute brute_force(const SearchSpec& spec) {
                     if (!e->fits) continue;
                     ++out.fits;
                     SearchLayout l;
-                    l.gpus = n, l.tp = tp, l.pp = pp, l.dp = e->r.s.parallel.dp, l.cp = cp, l.ep = ep, l.virtual_stages = v, l.micro_batch = b;
-                    l.recompute = rec, l.zero_stage = zero, l.step_s = e->time.step_s, l.cost_usd = e->time.cost_usd, l.total_days = e->time.total_days;
+                    l.gpus = n, l.tp = tp, l.pp = pp, l.dp = e->r.s.parallel.dp, l.cp = cp, l.ep = ep,
+                    l.virtual_stages = v, l.micro_batch = b;
+                    l.recompute = rec, l.zero_stage = zero, l.step_s = e->time.step_s, l.cost_usd = e->time.cost_usd,
+                    l.total_days = e->time.total_days;
                     auto it = out.fastest_at.find(n);
-                    if (it == out.fastest_at.end() || std::make_pair(l.step_s, order_tuple(l)) < std::make_pair(it->second.step_s, order_tuple(it->second)))
+                    if (it == out.fastest_at.end() || std::make_pair(l.step_s, order_tuple(l)) <
+                                                          std::make_pair(it->second.step_s, order_tuple(it->second)))
                       out.fastest_at[n] = l;
                     if (spec.deadline_days > 0 && l.total_days > spec.deadline_days) continue;
                     if (spec.budget_usd > 0 && l.cost_usd > spec.budget_usd) continue;
                     out.ranked.push_back(l);
                   }
   std::sort(out.ranked.begin(), out.ranked.end(), [&](const SearchLayout& a, const SearchLayout& b) {
-    return std::make_pair(objective_key(spec, a), order_tuple(a)) < std::make_pair(objective_key(spec, b), order_tuple(b));
+    return std::make_pair(objective_key(spec, a), order_tuple(a)) <
+           std::make_pair(objective_key(spec, b), order_tuple(b));
   });
   return out;
 }
@@ -162,10 +171,11 @@ SearchSpec spec_for(const Sets& sets, int64_t gmin, int64_t gmax, int64_t gstep 
 
 // Llama-like 3B shape, small enough that the brute force runs in a second, large enough that
 // memory and the layout matter on 40 GB GPUs.
-const Sets kDense = {{"model.layers", "16"},       {"model.hidden", "3072"},       {"model.heads", "24"},
-                     {"model.kv_heads", "8"},      {"model.ffn_hidden", "8192"},   {"model.vocab", "128256"},
-                     {"training.seq_len", "4096"}, {"training.global_batch_seqs", "32"}, {"training.tokens", "1e11"},
-                     {"hardware.gpu", "a100-sxm-40gb"}};
+const Sets kDense = {{"model.layers", "16"},       {"model.hidden", "3072"},
+                     {"model.heads", "24"},        {"model.kv_heads", "8"},
+                     {"model.ffn_hidden", "8192"}, {"model.vocab", "128256"},
+                     {"training.seq_len", "4096"}, {"training.global_batch_seqs", "32"},
+                     {"training.tokens", "1e11"},  {"hardware.gpu", "a100-sxm-40gb"}};
 
 }  // namespace
 
@@ -202,9 +212,7 @@ TEST_CASE("search equals brute force: a selective scenario's recompute modules")
   check_against_brute_force(s);
 }
 
-TEST_CASE("search equals brute force: a GPU range") {
-  check_against_brute_force(spec_for(kDense, 4, 12));
-}
+TEST_CASE("search equals brute force: a GPU range") { check_against_brute_force(spec_for(kDense, 4, 12)); }
 
 // 6 layers on up to 8 stages: pp 8 leaves the first and last stage with only the embedding and
 // only the output layer and loss, and interleaving takes 2 chunks per stage down to 4 stages.
@@ -245,7 +253,8 @@ TEST_CASE("search equals brute force: fewest GPUs for a deadline") {
 
 TEST_CASE("search: infeasible spaces give a clear error") {
   SUBCASE("nothing fits") {
-    SearchSpec s = spec_for({{"model.preset", "gpt3-175b"}, {"training.global_batch_seqs", "8"}, {"hardware.gpu", "h100-sxm"}}, 2, 2);
+    SearchSpec s = spec_for(
+        {{"model.preset", "gpt3-175b"}, {"training.global_batch_seqs", "8"}, {"hardware.gpu", "h100-sxm"}}, 2, 2);
     Result<SearchResult> r = search_layouts(s);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().field == "search");
@@ -313,7 +322,9 @@ TEST_CASE("search: the why names the runner-up and the step-time terms") {
   }
   REQUIRE(within > 0);
   bool says_within = false;
-  for (const std::string& w : r->why) says_within = says_within || contains(w, std::to_string(within) + " of the other listed layouts fall inside the best's 68 % range");
+  for (const std::string& w : r->why)
+    says_within = says_within || contains(w, std::to_string(within) +
+                                                 " of the other listed layouts fall inside the best's 68 % range");
   CHECK(says_within);
   const std::string j = search_to_json(spec_for(kDense, 8, 8), *r);
   CHECK(contains(j, "\"step_high_s\""));

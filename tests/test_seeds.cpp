@@ -8,8 +8,11 @@ using namespace llmc::test;
 // ---- seed 000: "The FAQs of LLM Training" (Rajaram 2025) ----
 
 TEST_CASE("seed 000: Llama 3 405B compute, single-H100 days and 16,000-GPU days") {
-  const Sets base = {{"model.params", "405e9"}, {"training.tokens", "15.6e12"}, {"training.flops_formula", "6nd"},
-                     {"hardware.gpu", "h100-sxm"}, {"hardware.achieved_tflops", "1000"}};
+  const Sets base = {{"model.params", "405e9"},
+                     {"training.tokens", "15.6e12"},
+                     {"training.flops_formula", "6nd"},
+                     {"hardware.gpu", "h100-sxm"},
+                     {"hardware.achieved_tflops", "1000"}};
   Estimate one = run(base);
   // 6 × 15.6e12 × 405e9 = 3.79e25 FLOPs.
   CHECK(one.flops.six_nd == doctest::Approx(3.7908e25).epsilon(1e-12));
@@ -32,8 +35,11 @@ TEST_CASE("seed 000: Llama 3 405B compute, single-H100 days and 16,000-GPU days"
 }
 
 TEST_CASE("seed 000: 8.1 TB for a 405B model with fp32 weights, reference model, gradients and AdamW") {
-  Estimate e = run({{"model.params", "405e9"}, {"training.precision", "fp32"}, {"training.optimizer", "adamw"},
-                    {"training.reference_model", "true"}, {"training.tokens", "1e9"}});
+  Estimate e = run({{"model.params", "405e9"},
+                    {"training.precision", "fp32"},
+                    {"training.optimizer", "adamw"},
+                    {"training.reference_model", "true"},
+                    {"training.tokens", "1e9"}});
   const double n = 405e9;
   CHECK(e.mem.weights_bytes == doctest::Approx(4 * n));
   CHECK(e.mem.reference_model_bytes == doctest::Approx(4 * n));
@@ -46,8 +52,12 @@ TEST_CASE("seed 000: 8.1 TB for a 405B model with fp32 weights, reference model,
 }
 
 TEST_CASE("seed 000: 16M tokens per step over 16,000 GPUs is 1,000 tokens per GPU; 15.6T tokens ≈ 60 TB") {
-  Estimate e = run({{"model.params", "405e9"}, {"training.tokens", "15.6e12"}, {"training.seq_len", "1000"},
-                    {"training.global_batch_tokens", "16e6"}, {"hardware.gpu_count", "16000"}, {"hardware.mfu", "0.4"}});
+  Estimate e = run({{"model.params", "405e9"},
+                    {"training.tokens", "15.6e12"},
+                    {"training.seq_len", "1000"},
+                    {"training.global_batch_tokens", "16e6"},
+                    {"hardware.gpu_count", "16000"},
+                    {"hardware.mfu", "0.4"}});
   CHECK(e.time.tokens_per_gpu_per_step == doctest::Approx(1000));
   CHECK(e.dataset_bytes == doctest::Approx(62.4e12));  // "60ish TB"
 }
@@ -81,8 +91,8 @@ TEST_CASE("seed 001: bytes per parameter for weights, gradients and optimizers")
   CHECK(fp32.mem.gradients_bytes == doctest::Approx(4 * n));
   Estimate bf16 = states("bf16_mixed", "adamw");
   CHECK(bf16.mem.weights_bytes == doctest::Approx(2 * n));
-  CHECK(bf16.mem.gradients_bytes == doctest::Approx(2 * n));       // "same datatype as the model parameters"
-  CHECK(bf16.mem.optimizer_bytes == doctest::Approx(12 * n));      // fp32 copy 4 + momentum 4 + variance 4
+  CHECK(bf16.mem.gradients_bytes == doctest::Approx(2 * n));   // "same datatype as the model parameters"
+  CHECK(bf16.mem.optimizer_bytes == doctest::Approx(12 * n));  // fp32 copy 4 + momentum 4 + variance 4
   CHECK(states("bf16_mixed", "adam8bit").mem.optimizer_bytes == doctest::Approx(6 * n));      // 4 + 1 + 1
   CHECK(states("bf16_mixed", "sgd_momentum").mem.optimizer_bytes == doctest::Approx(8 * n));  // 4 + 4
   Estimate int8 = run({{"model.params", "1e9"}, {"training.weight_dtype", "int8"}, {"training.grad_dtype", "int8"}});
@@ -102,8 +112,12 @@ TEST_CASE("seed 002: fp32 8B model needs 32 + 32 + 64 = 128 GB before activation
 
 TEST_CASE("seed 002: Llama 3 8B on 15T tokens is ~8e23 FLOPs, ~71,600 A100-days at 40%, 150 Berzelius days") {
   // Detailed causal FLOPs at the 8,192 pre-training context reproduce the seed's 71,600 exactly.
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"training.tokens", "15e12"}, {"training.seq_len", "8192"},
-                    {"hardware.gpu", "a100-sxm-80gb"}, {"hardware.gpu_count", "480"}, {"hardware.mfu", "0.4"}});
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"training.tokens", "15e12"},
+                    {"training.seq_len", "8192"},
+                    {"hardware.gpu", "a100-sxm-80gb"},
+                    {"hardware.gpu_count", "480"},
+                    {"hardware.mfu", "0.4"}});
   CHECK(e.flops.model_total == doctest::Approx(8e23).epsilon(0.04));  // "~8e23": 7.72e23
   const double a100_days = e.time.gpu_hours / 24;
   CHECK(a100_days == doctest::Approx(71600).epsilon(0.0005));
@@ -123,19 +137,24 @@ TEST_CASE("seed 002: the MFU model-FLOPs formula, with its vocabulary term corre
   // Seed: FLOPs/token = L·d²·(12 + 12·g/a + 18·f/d + 12·s/d + 6·V/d). Its 6·V/d sits inside
   // the L× bracket; the logits are computed once, so the right term is 6·V·d (6·V/(L·d) inside).
   const double L = 32, d = 4096, a = 32, g = 8, f = 14336, V = 128256, s = 8192;
-  Estimate full = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.causal_attention_flops", "false"}});
+  Estimate full = run(
+      {{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}, {"training.causal_attention_flops", "false"}});
   const double right = L * d * d * (12 + 12 * g / a + 18 * f / d + 12 * s / d) + 6 * V * d;
   CHECK(full.flops.model_per_token == doctest::Approx(right).epsilon(1e-12));
   const double seed_literal = L * d * d * (12 + 12 * g / a + 18 * f / d + 12 * s / d + 6 * V / d);
   CHECK(seed_literal / right == doctest::Approx(1.0 + (L - 1) * 6 * V * d / right));  // 2.7× too high for Llama 3 8B
   // Causal attention halves the s term (default).
   Estimate causal = run({{"model.preset", "llama3.1-8b"}, {"training.seq_len", "8192"}});
-  CHECK(causal.flops.model_per_token == doctest::Approx(L * d * d * (12 + 12 * g / a + 18 * f / d + 6 * s / d) + 6 * V * d).epsilon(1e-12));
+  CHECK(causal.flops.model_per_token ==
+        doctest::Approx(L * d * d * (12 + 12 * g / a + 18 * f / d + 6 * s / d) + 6 * V * d).epsilon(1e-12));
 }
 
 TEST_CASE("seed 002: global batch B = DP × b × gradient-accumulation steps; tokens/step = B × seq") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "4"}, {"training.micro_batch", "2"},
-                    {"training.global_batch_seqs", "64"}, {"training.seq_len", "4096"}});
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"hardware.gpu_count", "4"},
+                    {"training.micro_batch", "2"},
+                    {"training.global_batch_seqs", "64"},
+                    {"training.seq_len", "4096"}});
   CHECK(e.r.micro_batches == 8);  // 64 = 4 × 2 × 8
   CHECK(e.r.s.training.global_batch_tokens == 64 * 4096);
 }
@@ -143,8 +162,11 @@ TEST_CASE("seed 002: global batch B = DP × b × gradient-accumulation steps; to
 // ---- seed 003: "Estimation of LLM" ----
 
 TEST_CASE("seed 003: 6·405e9·15e12 = 3.6e25; 16K GPUs at 400 TFLOP/s take 66 days, not 97") {
-  Estimate e = run({{"model.params", "405e9"}, {"training.tokens", "15e12"}, {"training.flops_formula", "6nd"},
-                    {"hardware.gpu_count", "16000"}, {"hardware.achieved_tflops", "400"}});
+  Estimate e = run({{"model.params", "405e9"},
+                    {"training.tokens", "15e12"},
+                    {"training.flops_formula", "6nd"},
+                    {"hardware.gpu_count", "16000"},
+                    {"hardware.achieved_tflops", "400"}});
   CHECK(e.flops.six_nd == doctest::Approx(3.645e25));
   CHECK(e.flops.six_nd == doctest::Approx(3.6e25).epsilon(0.02));
   // 3.645e25 / (16,000 × 400e12 FLOP/s) = 5.70e6 s = 65.9 days. The seed's 97 days is an
@@ -159,7 +181,9 @@ TEST_CASE("seed 004: 16Ψ for fp32 + Adam, 20Ψ for bf16 with fp32 master weight
   const double n = 1e9;
   Estimate fp32 = run({{"model.params", "1e9"}, {"training.precision", "fp32"}});
   CHECK(fp32.mem.model_states_bytes == doctest::Approx(16 * n));
-  Estimate mixed = run({{"model.params", "1e9"}, {"training.precision", "bf16_mixed"}, {"training.grad_dtype", "bf16"},
+  Estimate mixed = run({{"model.params", "1e9"},
+                        {"training.precision", "bf16_mixed"},
+                        {"training.grad_dtype", "bf16"},
                         {"training.grad_fp32_accum_buffer", "true"}});
   CHECK(mixed.mem.model_states_bytes == doctest::Approx(20 * n));  // 2 + 2 + 4 + 4 + 8
   CHECK(mixed.mem.gradients_bytes == doctest::Approx(6 * n));
@@ -168,8 +192,11 @@ TEST_CASE("seed 004: 16Ψ for fp32 + Adam, 20Ψ for bf16 with fp32 master weight
 
 TEST_CASE("seed 004: FP8 recipe around 10Ψ against the 20Ψ bf16 baseline") {
   // fp8 weights 1 + fp8 gradients 1 + fp32 master 4 + bf16 Adam moments 2 + 2 = 10Ψ.
-  Estimate e = run({{"model.params", "1e9"}, {"training.precision", "fp8_mixed"}, {"training.weight_dtype", "fp8"},
-                    {"training.grad_dtype", "fp8"}, {"training.optimizer_state_dtype", "bf16"}});
+  Estimate e = run({{"model.params", "1e9"},
+                    {"training.precision", "fp8_mixed"},
+                    {"training.weight_dtype", "fp8"},
+                    {"training.grad_dtype", "fp8"},
+                    {"training.optimizer_state_dtype", "bf16"}});
   CHECK(e.mem.model_states_bytes == doctest::Approx(10e9));
 }
 
@@ -177,7 +204,10 @@ TEST_CASE("seed 004: ZeRO table with k = 12: 2Ψ+2Ψ+kΨ, 2Ψ+2Ψ+kΨ/N, 2Ψ+(2�
   const double psi = 1e9, nd = 8;
   double zero[4];
   for (int z = 0; z < 4; ++z)
-    zero[z] = run({{"model.params", "1e9"}, {"hardware.gpu_count", "8"}, {"training.grad_dtype", "bf16"}, {"training.zero_stage", std::to_string(z)}})
+    zero[z] = run({{"model.params", "1e9"},
+                   {"hardware.gpu_count", "8"},
+                   {"training.grad_dtype", "bf16"},
+                   {"training.zero_stage", std::to_string(z)}})
                   .mem.model_states_bytes;
   CHECK(zero[0] == doctest::Approx(16 * psi));
   CHECK(zero[1] == doctest::Approx(4 * psi + 12 * psi / nd));
@@ -194,7 +224,8 @@ TEST_CASE("seed 004: activations are s·b·h·(34 + 5·a·s/h) per layer, not (3
   // GPT-3-style layer (MHA, GeLU f = 4h, dropout), 16-bit activations, no flash attention, no
   // parallelism: Korthikanti et al. 2022 eq. 1. The seed drops the s in 5·a·s/h.
   const double s = 2048, b = 1, h = 12288, a = 96;
-  Estimate e = run({{"model.preset", "gpt3-175b"}, {"training.flash_attention", "false"}, {"training.micro_batch", "1"}});
+  Estimate e =
+      run({{"model.preset", "gpt3-175b"}, {"training.flash_attention", "false"}, {"training.micro_batch", "1"}});
   CHECK(e.mem.activations_per_layer_bytes == doctest::Approx(s * b * h * (34 + 5 * a * s / h)).epsilon(1e-12));
   const double seed = s * b * h * (34 + 5 * a / h);
   CHECK(e.mem.activations_per_layer_bytes / seed == doctest::Approx(114.0 / (34 + 5 * a / h)).epsilon(1e-12));
@@ -202,8 +233,12 @@ TEST_CASE("seed 004: activations are s·b·h·(34 + 5·a·s/h) per layer, not (3
 }
 
 TEST_CASE("seed 004: pipeline bubble (p − 1)/m; 1F1B holds p micro-batches, AFAB holds m") {
-  Sets base = {{"model.preset", "gpt3-175b"}, {"parallel.tp", "8"}, {"parallel.pp", "8"}, {"hardware.gpu_count", "64"},
-               {"training.global_batch_seqs", "32"}, {"training.tokens", "1e9"}};
+  Sets base = {{"model.preset", "gpt3-175b"},
+               {"parallel.tp", "8"},
+               {"parallel.pp", "8"},
+               {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "32"},
+               {"training.tokens", "1e9"}};
   Estimate f1b = run(base);
   CHECK(f1b.r.micro_batches == 32);
   CHECK(f1b.time.bubble_fraction == doctest::Approx(7.0 / 32));

@@ -9,7 +9,8 @@ using namespace llmc;
 using namespace llmc::test;
 
 TEST_CASE("compute_efficiency basis: compute = hardware FLOPs / (gpus × peak × efficiency)") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.compute_efficiency", "0.5"}, {"training.global_batch_seqs", "4"}});
+  Estimate e = run(
+      {{"model.preset", "llama3.1-8b"}, {"hardware.compute_efficiency", "0.5"}, {"training.global_batch_seqs", "4"}});
   const double hw_step = e.flops.hardware_per_token * 4 * 8192;
   CHECK(e.time.basis == "compute_efficiency");
   CHECK(e.time.compute_s == doctest::Approx(hw_step / (989.4e12 * 0.5)).epsilon(1e-12));
@@ -17,7 +18,10 @@ TEST_CASE("compute_efficiency basis: compute = hardware FLOPs / (gpus × peak ×
 }
 
 TEST_CASE("the pipeline bubble adds (p − 1)/m micro-batch slots; zero bubble a third of it") {
-  Sets base = {{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"parallel.pp", "4"}, {"hardware.gpu_count", "32"},
+  Sets base = {{"model.preset", "llama3.1-70b"},
+               {"parallel.tp", "8"},
+               {"parallel.pp", "4"},
+               {"hardware.gpu_count", "32"},
                {"training.global_batch_seqs", "16"}};
   Estimate f1b = run(base);
   // The bubble is (p − 1) micro-batch slots of the slowest stage: its kernels and the tensor-parallel
@@ -27,7 +31,8 @@ TEST_CASE("the pipeline bubble adds (p − 1)/m micro-batch slots; zero bubble a
   REQUIRE(tp_item);
   const double tp_exposed = tp_item->exposed_s;
   REQUIRE(tp_exposed > 0);
-  CHECK(f1b.time.bubble_s == doctest::Approx((f1b.time.compute_s - f1b.time.optimizer_s + tp_exposed) * 3.0 / 16).epsilon(1e-12));
+  CHECK(f1b.time.bubble_s ==
+        doctest::Approx((f1b.time.compute_s - f1b.time.optimizer_s + tp_exposed) * 3.0 / 16).epsilon(1e-12));
   // The same layout with tp overlapped behind its GEMMs (sequence parallelism, which TP overlap
   // needs): the slots hold the kernels and the part of the collectives that stays exposed.
   Sets overlapped = base;
@@ -37,7 +42,8 @@ TEST_CASE("the pipeline bubble adds (p − 1)/m micro-batch slots; zero bubble a
   CHECK(ov.time.comm_contention_s > 0);  // the hidden tp collectives hold NCCL's SMs
   const double ov_exposed = find_comm(ov, "tp")->exposed_s;
   CHECK(ov.time.bubble_s ==
-        doctest::Approx((ov.time.compute_s - ov.time.optimizer_s - ov.time.comm_contention_s + ov_exposed) * 3.0 / 16).epsilon(1e-12));
+        doctest::Approx((ov.time.compute_s - ov.time.optimizer_s - ov.time.comm_contention_s + ov_exposed) * 3.0 / 16)
+            .epsilon(1e-12));
   base.push_back({"parallel.schedule", "zero_bubble"});
   Estimate zb = run(base);
   CHECK(zb.time.bubble_fraction == doctest::Approx(1.0 / 16));
@@ -48,8 +54,12 @@ TEST_CASE("the pipeline bubble adds (p − 1)/m micro-batch slots; zero bubble a
 // (backward) of the compute; 8B at 3K tokens on 64 GPUs over 25 GB/s per GPU leaves the forward
 // gathers partly exposed although the whole step's compute would cover them.
 TEST_CASE("FSDP all-gathers overlap their own pass: forward gathers cannot hide behind backward compute") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"training.global_batch_seqs", "64"},
-                    {"training.zero_stage", "3"}, {"training.seq_len", "3072"}, {"hardware.inter_node_bandwidth_gbps", "25"},
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"hardware.gpu_count", "64"},
+                    {"training.global_batch_seqs", "64"},
+                    {"training.zero_stage", "3"},
+                    {"training.seq_len", "3072"},
+                    {"hardware.inter_node_bandwidth_gbps", "25"},
                     {"hardware.compute_efficiency", "0.5"}});
   const CommItem* ag = nullptr;
   for (const CommItem& c : e.comm)
@@ -64,8 +74,12 @@ TEST_CASE("FSDP all-gathers overlap their own pass: forward gathers cannot hide 
 // Expert-parallel all-to-all waits for the tokens (GShard) unless the schedule hides it behind
 // another micro-batch's compute (DualPipe); hidden, it still holds NCCL's SMs.
 TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at the SM contention price") {
-  Sets base = {{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
-               {"training.global_batch_seqs", "256"}, {"training.zero_stage", "1"}};
+  Sets base = {{"model.preset", "mixtral-8x7b"},
+               {"parallel.tp", "2"},
+               {"parallel.ep", "8"},
+               {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "256"},
+               {"training.zero_stage", "1"}};
   Estimate waits = run(base);
   REQUIRE(find_comm(waits, "ep"));
   const CommItem a = *find_comm(waits, "ep");
@@ -84,15 +98,21 @@ TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at th
   REQUIRE(find_comm(hidden, "etp"));
   const double etp_s = find_comm(hidden, "etp")->time_s;
   REQUIRE(etp_s > 0);
-  CHECK(hidden.time.comm_contention_s - waits.time.comm_contention_s == doctest::Approx((b.time_s + etp_s) * 16 / 132).epsilon(1e-9));
+  CHECK(hidden.time.comm_contention_s - waits.time.comm_contention_s ==
+        doctest::Approx((b.time_s + etp_s) * 16 / 132).epsilon(1e-9));
   CHECK(hidden.time.step_s < waits.time.step_s);
 }
 
 // Megatron-core MoE with sequence parallelism: each tp rank dispatches its 1/tp of the tokens,
 // and an expert's work per rank is T·top_k·ffn/tp whichever way the ranks split it (etp).
 TEST_CASE("MoE: expert work per rank does not depend on etp; the all-to-all carries this rank's tokens") {
-  Sets base = {{"model.preset", "mixtral-8x7b"}, {"parallel.tp", "2"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"},
-               {"training.global_batch_seqs", "256"}, {"training.seq_len", "4096"}, {"training.zero_stage", "1"}};
+  Sets base = {{"model.preset", "mixtral-8x7b"},
+               {"parallel.tp", "2"},
+               {"parallel.ep", "8"},
+               {"hardware.gpu_count", "64"},
+               {"training.global_batch_seqs", "256"},
+               {"training.seq_len", "4096"},
+               {"training.zero_stage", "1"}};
   auto with = [&](const Sets& more) {
     Sets s = base;
     s.insert(s.end(), more.begin(), more.end());
@@ -133,15 +153,23 @@ TEST_CASE("MoE: expert work per rank does not depend on etp; the all-to-all carr
 }
 
 TEST_CASE("an MFU higher than the layout allows is flagged") {
-  Estimate e = run({{"model.preset", "llama3.1-70b"}, {"parallel.tp", "8"}, {"parallel.pp", "8"}, {"hardware.gpu_count", "64"},
-                    {"training.global_batch_seqs", "8"}, {"hardware.mfu", "1.0"}, {"hardware.inter_node_bandwidth_gbps", "0.01"}});
+  Estimate e = run({{"model.preset", "llama3.1-70b"},
+                    {"parallel.tp", "8"},
+                    {"parallel.pp", "8"},
+                    {"hardware.gpu_count", "64"},
+                    {"training.global_batch_seqs", "8"},
+                    {"hardware.mfu", "1.0"},
+                    {"hardware.inter_node_bandwidth_gbps", "0.01"}});
   bool warned = false;
   for (const std::string& w : e.warnings) warned |= contains(w, "leaves no time for compute");
   CHECK(warned);
 }
 
 TEST_CASE("cost, GPU-hours and energy follow the step time") {
-  Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"hardware.mfu", "0.4"}, {"training.tokens", "1e11"},
+  Estimate e = run({{"model.preset", "llama3.1-8b"},
+                    {"hardware.gpu_count", "8"},
+                    {"hardware.mfu", "0.4"},
+                    {"training.tokens", "1e11"},
                     {"hardware.price_per_gpu_hour_usd", "2"}});
   CHECK(e.time.gpu_hours == doctest::Approx(e.flops.model_total / (8 * 989.4e12 * 0.4) * 8 / 3600).epsilon(1e-12));
   CHECK(e.time.cost_usd == doctest::Approx(2 * e.time.gpu_hours));
@@ -168,21 +196,26 @@ TEST_CASE("time: the step's error bar is carried to total days and cost; a given
   CHECK(given.time.step_high_s == given.time.step_s);
   CHECK(given.time.total_days_low == doctest::Approx(given.time.total_days).epsilon(1e-12));
   CHECK(given.trace.find("time.step_high_s"));  // the range's source is traced in every basis
-  const Estimate flat = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"hardware.compute_efficiency", "0.5"}});
-  CHECK(flat.time.step_high_s == doctest::Approx(flat.time.step_s * error_bar("multi-node, dense").high).epsilon(1e-12));
+  const Estimate flat =
+      run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"hardware.compute_efficiency", "0.5"}});
+  CHECK(flat.time.step_high_s ==
+        doctest::Approx(flat.time.step_s * error_bar("multi-node, dense").high).epsilon(1e-12));
   CHECK(flat.trace.find("time.step_low_s"));
 }
 
 TEST_CASE("selective_op is refused for MoE, biased and size-only models, naming the field") {
-  const Error moe = run_error({{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"training.recompute", "selective_op"}});
+  const Error moe = run_error(
+      {{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"training.recompute", "selective_op"}});
   CHECK(moe.field == "training.recompute");
   CHECK(moe.message.find("MoE") != std::string::npos);
   // GPT-3 has linear biases: aten.addmm, which torchtitan's policy neither counts nor saves.
-  const Error biased = run_error({{"model.preset", "gpt3-175b"}, {"parallel.tp", "8"}, {"hardware.gpu_count", "8"}, {"training.recompute", "selective_op"}});
+  const Error biased = run_error({{"model.preset", "gpt3-175b"},
+                                  {"parallel.tp", "8"},
+                                  {"hardware.gpu_count", "8"},
+                                  {"training.recompute", "selective_op"}});
   CHECK(biased.field == "training.recompute");
   CHECK(biased.message.find("linear biases") != std::string::npos);
   const Error size_only = run_error({{"model.params", "7e9"}, {"training.recompute", "selective_op"}});
   CHECK(size_only.field == "training.recompute");
   CHECK(size_only.message.find("model shape") != std::string::npos);
 }
-

@@ -6,9 +6,16 @@ using namespace llmc;
 using namespace llmc::test;
 
 TEST_CASE("a share link round-trips the scenario, bit for bit") {
-  Scenario s = scenario({{"model.preset", "mixtral-8x7b"}, {"parallel.ep", "8"}, {"hardware.gpu_count", "64"}, {"parallel.tp", "2"},
-                         {"training.global_batch_seqs", "512"}, {"hardware.gpu", "a100-sxm-80gb"}, {"training.recompute", "selective"}, {"training.recompute_modules", "layernorm, moe_act"},
-                         {"hardware.price_per_gpu_hour_usd", "1.79"}, {"training.tokens", "1.234567890123e12"}});
+  Scenario s = scenario({{"model.preset", "mixtral-8x7b"},
+                         {"parallel.ep", "8"},
+                         {"hardware.gpu_count", "64"},
+                         {"parallel.tp", "2"},
+                         {"training.global_batch_seqs", "512"},
+                         {"hardware.gpu", "a100-sxm-80gb"},
+                         {"training.recompute", "selective"},
+                         {"training.recompute_modules", "layernorm, moe_act"},
+                         {"hardware.price_per_gpu_hour_usd", "1.79"},
+                         {"training.tokens", "1.234567890123e12"}});
   const std::string frag = scenario_to_url_fragment(s);
   CHECK(frag.rfind("#s=", 0) == 0);
   CHECK(frag.find('"') == std::string::npos);
@@ -41,8 +48,12 @@ TEST_CASE("percent encoding matches encodeURIComponent for JSON") {
 }
 
 TEST_CASE("a link with a pinned scenario (Compare) carries both; links without one still read") {
-  Scenario b = scenario({{"model.preset", "llama3.1-70b"}, {"hardware.gpu_count", "256"}, {"training.zero_stage", "3"}});
-  Scenario a = scenario({{"model.preset", "llama3.1-70b"}, {"hardware.gpu_count", "256"}, {"parallel.tp", "8"}, {"training.zero_stage", "1"}});
+  Scenario b =
+      scenario({{"model.preset", "llama3.1-70b"}, {"hardware.gpu_count", "256"}, {"training.zero_stage", "3"}});
+  Scenario a = scenario({{"model.preset", "llama3.1-70b"},
+                         {"hardware.gpu_count", "256"},
+                         {"parallel.tp", "8"},
+                         {"training.zero_stage", "1"}});
   const std::string frag = scenario_to_url_fragment(b, &a);
   CHECK(frag.rfind(scenario_to_url_fragment(b) + "&a=", 0) == 0);  // the old link, then the pinned one
   Scenario back = default_scenario();
@@ -61,14 +72,16 @@ TEST_CASE("a link with a pinned scenario (Compare) carries both; links without o
   // A bad pinned part is refused, naming it, and changes neither scenario.
   pinned = a;
   const std::string before = scenario_to_json(back);
-  Status st = apply_url_fragment(back, scenario_to_url_fragment(b) + "&a=" + percent_encode(R"({"parallel": {"tp": 0}})"), &pinned);
+  Status st = apply_url_fragment(
+      back, scenario_to_url_fragment(b) + "&a=" + percent_encode(R"({"parallel": {"tp": 0}})"), &pinned);
   CHECK(st.error().field == "URL state (pinned A): parallel.tp");
   CHECK(scenario_to_json(back) == before);
   CHECK(scenario_to_json(*pinned) == scenario_to_json(a));
   CHECK(contains(apply_url_fragment(back, scenario_to_url_fragment(b) + "&x=1").error().message, "expected '&a="));
 }
 
-TEST_CASE("a link names the profile in use: a registry id (and registry), or a local file; old links read identically") {
+TEST_CASE(
+    "a link names the profile in use: a registry id (and registry), or a local file; old links read identically") {
   Scenario b = scenario({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "16"}});
   Scenario a = scenario({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "32"}});
   const std::string id = "542908c92f0efc2ab9b2c633d43f4a2cc44896144a318c9e855f988d1f0222e9";
@@ -92,7 +105,9 @@ TEST_CASE("a link names the profile in use: a registry id (and registry), or a l
   // Parts in another order read the same; the default registry writes no "&r=".
   LinkProfile same_registry{id, "", ""};
   CHECK(scenario_to_url_fragment(b, nullptr, &same_registry) == scenario_to_url_fragment(b) + "&p=" + id);
-  REQUIRE(apply_url_fragment(back, scenario_to_url_fragment(b) + "&p=" + id + "&a=" + percent_encode("{}"), &pinned, &got).ok());
+  REQUIRE(
+      apply_url_fragment(back, scenario_to_url_fragment(b) + "&p=" + id + "&a=" + percent_encode("{}"), &pinned, &got)
+          .ok());
   CHECK(got.registry_id == id);
   CHECK(got.registry.empty());
   CHECK(pinned.has_value());

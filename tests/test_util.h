@@ -57,7 +57,9 @@ inline Error run_error(const Sets& sets) {
   return e.error();
 }
 
-inline bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+inline bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
 
 #ifdef LLMC_SOURCE_DIR
 // The text of a file of the source tree (path relative to its root); fails the test if unreadable.

@@ -38,7 +38,8 @@ TEST_CASE("validate CLI: table, --json, --only, --profile, several files") {
   CHECK(contains(table.out, "    - training.precision = fp16_mixed: the source prints 'fp16 mixed (loss scale 8192)'"));
   CHECK(contains(table.out, "by family (rows, mean absolute error, max):\n  megatron-lm-2021: 10, "));
 
-  const Out j = run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3", "--profile", "datasheet"});
+  const Out j =
+      run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3", "--profile", "datasheet"});
   REQUIRE(j.code == 0);
   const nlohmann::json rows = nlohmann::json::parse(j.out);
   REQUIRE(rows["rows"].size() == 3);
@@ -49,14 +50,16 @@ TEST_CASE("validate CLI: table, --json, --only, --profile, several files") {
   CHECK(rows["conventions"].size() == validate::flop_conventions().size());
 
   // --profile published: the bundled profiles, built from the kernel records (site/profiles).
-  const Out p = run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3", "--profile", "published"});
+  const Out p =
+      run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3", "--profile", "published"});
   REQUIRE(p.code == 0);
   const nlohmann::json pj = nlohmann::json::parse(p.out);
   CHECK(contains(pj["rows"][0]["profile"].get<std::string>(), "site/profiles"));
   CHECK(pj["rows"][0]["predicted"].get<double>() != rows["rows"][0]["predicted"].get<double>());
 
   // Several files: one report.
-  const Out two = run_cli({"validate", path("validation/korthikanti2022.json"), path("validation/torchtitan-a100.json"), "--json"});
+  const Out two =
+      run_cli({"validate", path("validation/korthikanti2022.json"), path("validation/torchtitan-a100.json"), "--json"});
   REQUIRE(two.code == 0);
   const nlohmann::json tj = nlohmann::json::parse(two.out);
   CHECK(tj["summary"]["records"] == 16);
@@ -75,7 +78,8 @@ TEST_CASE("validate CLI: --profile measured and published pick the bundled profi
   };
   CHECK(ids("measured") == "h100-sxm:measured h200:measured ");
   CHECK(ids("published") == "a100-sxm-80gb:published h100-sxm:published ");
-  const Out r = run_cli({"validate", path("validation/public.json"), "--profile", "measured", "--only", "llama3_405B", "--json"});
+  const Out r =
+      run_cli({"validate", path("validation/public.json"), "--profile", "measured", "--only", "llama3_405B", "--json"});
   REQUIRE(r.code == 0);
   const nlohmann::json j = nlohmann::json::parse(r.out);
   int measured = 0;
@@ -101,9 +105,12 @@ TEST_CASE("validate CLI: a file that cannot be read or is not an array exits 2 w
 TEST_CASE("validate Markdown: sections, families, and the template filler") {
   const ValidationReport r = run_text(validation_file("korthikanti2022.json"));
   const std::string all = validate::markdown_report(r);
-  for (const char* h : {"## Conventions", "## Results", "## Summary", "## By family", "## Judgments per record", "## Skipped records"}) CHECK(contains(all, h));
+  for (const char* h :
+       {"## Conventions", "## Results", "## Summary", "## By family", "## Judgments per record", "## Skipped records"})
+    CHECK(contains(all, h));
   CHECK(contains(validate::markdown_families(r), "| megatron-lm-2022 | 8 | "));
-  CHECK(contains(validate::markdown_results(r), "| `korthikanti2022_1T_full` | megatron-lm-2022 | iteration_time_s (s) | 94.42 |"));
+  CHECK(contains(validate::markdown_results(r),
+                 "| `korthikanti2022_1T_full` | megatron-lm-2022 | iteration_time_s (s) | 94.42 |"));
 
   // The filler: each {{section FILE...}} line from the runner's report; other lines as they are.
   std::vector<std::pair<std::vector<std::string>, std::string>> calls;
@@ -111,7 +118,10 @@ TEST_CASE("validate Markdown: sections, families, and the template filler") {
     calls.emplace_back(files, profile);
     return r;
   };
-  Result<std::string> out = validate::fill_template("# Title\n{{summary a.json b.json}}\ntext {{not a directive}}\n{{profile-comparison a.json --profile published}}\n", runner);
+  Result<std::string> out = validate::fill_template(
+      "# Title\n{{summary a.json b.json}}\ntext {{not a directive}}\n{{profile-comparison a.json --profile "
+      "published}}\n",
+      runner);
   REQUIRE(out.ok());
   CHECK(contains(*out, "# Title\n- records: 8 (8 modelled, 0 skipped)\n"));
   CHECK(contains(*out, "text {{not a directive}}\n"));
@@ -120,9 +130,10 @@ TEST_CASE("validate Markdown: sections, families, and the template filler") {
   CHECK(calls[0].first == std::vector<std::string>{"a.json", "b.json"});
   CHECK(calls[1].second == "");
   CHECK(calls[2].second == "published");
-  for (const auto& [text, message] : {std::pair<std::string, std::string>{"x\n{{tables a.json}}\n", "unknown section 'tables'"},
-                                      {"{{results}}\n", "'results' needs one or more records files"},
-                                      {"{{profile-comparison a.json}}\n", "needs --profile P"}}) {
+  for (const auto& [text, message] :
+       {std::pair<std::string, std::string>{"x\n{{tables a.json}}\n", "unknown section 'tables'"},
+        {"{{results}}\n", "'results' needs one or more records files"},
+        {"{{profile-comparison a.json}}\n", "needs --profile P"}}) {
     CAPTURE(text);
     Result<std::string> bad = validate::fill_template(text, runner);
     REQUIRE_FALSE(bad.ok());
@@ -134,8 +145,15 @@ TEST_CASE("validate Markdown: sections, families, and the template filler") {
 // first-look.json: per group and family, rows, MAE, bias and median, worked out by hand.
 TEST_CASE("validate first look: the per-family tables of a first-look file, and its errors") {
   auto entry = [](const char* id, const char* family, const char* convention, const char* metric, double error) {
-    return nlohmann::json{{"id", id}, {"family", family}, {"convention", convention}, {"metric", metric}, {"measured", 100}, {"predicted", 100 * (1 + error)},
-                          {"error", error}, {"llmcalc_commit", "abc1234"}, {"date", "2026-11-25"}};
+    return nlohmann::json{{"id", id},
+                          {"family", family},
+                          {"convention", convention},
+                          {"metric", metric},
+                          {"measured", 100},
+                          {"predicted", 100 * (1 + error)},
+                          {"error", error},
+                          {"llmcalc_commit", "abc1234"},
+                          {"date", "2026-11-25"}};
   };
   const nlohmann::json rows = {entry("a", "fam-a", "tokens_per_gpu", "tokens_per_sec_per_gpu", 0.10),
                                entry("b", "fam-a", "step_time", "step_time_s", -0.30),
@@ -146,15 +164,20 @@ TEST_CASE("validate first look: the per-family tables of a first-look file, and 
   Result<std::vector<validate::FirstLookRow>> parsed = validate::parse_first_look(rows.dump());
   REQUIRE(parsed.ok());
   const std::string md = validate::markdown_first_look(*parsed);
-  // fam-a's times: |0.1|, |−0.3|, |0.5| → MAE 30 %, bias +10 %, median 30 %; all four: MAE 27.5 %, bias +12.5 %, median 25 %.
-  CHECK(contains(md, "| fam-a | 3 | 30.0% | +10.0% | 30.0% |\n| fam-b | 1 | 20.0% | +20.0% | 20.0% |\n| **all** | 4 | 27.5% | +12.5% | 25.0% |"));
+  // fam-a's times: |0.1|, |−0.3|, |0.5| → MAE 30 %, bias +10 %, median 30 %; all four: MAE 27.5 %, bias +12.5 %, median
+  // 25 %.
+  CHECK(contains(md,
+                 "| fam-a | 3 | 30.0% | +10.0% | 30.0% |\n| fam-b | 1 | 20.0% | +20.0% | 20.0% |\n| **all** | 4 | "
+                 "27.5% | +12.5% | 25.0% |"));
   CHECK(contains(md, "**Peak memory per GPU (+ = llmcalc predicts more memory)**"));
   CHECK(contains(md, "| fam-a | 1 | 25.0% | -25.0% | 25.0% |"));
   CHECK(contains(md, "| fam-b | 1 | 5.0% | +5.0% | 5.0% |"));
   CHECK(contains(md, "Predicted by: llmcalc abc1234, 2026-11-25 (6 rows)."));
 
   // The template directive reads the file through the caller's reader.
-  auto no_report = [](const std::vector<std::string>&, const std::string&) -> Result<ValidationReport> { return make_error("x", "not called"); };
+  auto no_report = [](const std::vector<std::string>&, const std::string&) -> Result<ValidationReport> {
+    return make_error("x", "not called");
+  };
   auto read = [&](const std::string& file) -> Result<std::string> {
     if (file != "first.json") return make_error(file, "cannot read the file");
     return rows.dump();
@@ -191,7 +214,8 @@ TEST_CASE("validate CLI: --lofo's options are checked, and datasheet@F names its
   const Out other = run_cli({"validate", path("validation/public.json"), "--lofo", "--profile", "published"});
   CHECK(other.code != 0);
   // A fraction below the fitted one slows every datasheet-timed run: errors move towards negative.
-  const Out low = run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3", "--profile", "datasheet@0.5"});
+  const Out low =
+      run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3", "--profile", "datasheet@0.5"});
   const Out base = run_cli({"validate", path("validation/public.json"), "--json", "--only", "llama3"});
   REQUIRE(low.code == 0);
   REQUIRE(base.code == 0);

@@ -17,10 +17,12 @@ using validate::flop_conventions;
 namespace {
 
 // training_record() measured under `convention` (its metric and unit from the table).
-nlohmann::json under(const std::string& convention, double value, const nlohmann::json& patch = nlohmann::json::object()) {
+nlohmann::json under(const std::string& convention, double value,
+                     const nlohmann::json& patch = nlohmann::json::object()) {
   const validate::FlopConvention* c = find_convention(convention);
   REQUIRE(c != nullptr);
-  nlohmann::json rec = training_record({{"measured", {{"metric", c->metric}, {"value", value}, {"unit", c->unit}, {"convention", convention}}}});
+  nlohmann::json rec = training_record(
+      {{"measured", {{"metric", c->metric}, {"value", value}, {"unit", c->unit}, {"convention", convention}}}});
   rec.merge_patch(patch);
   return rec;
 }
@@ -48,7 +50,8 @@ TEST_CASE("conventions: one row each, every column filled, ids unique") {
 TEST_CASE("conventions: Megatron-LM's eq. 3 gives Table 1's aggregate and counts llmcalc's hardware FLOPs") {
   // 1.7B: B = 512, s = 2048, l = 24, h = 2304, V = 51200.
   const double f = validate::megatron2021_flops_per_step(512, 2048, 24, 2304, 51200);
-  const double by_hand = 96.0 * 512 * 2048 * 24 * 2304.0 * 2304.0 * (1 + 2048.0 / (6 * 2304) + 51200.0 / (16 * 24 * 2304));
+  const double by_hand =
+      96.0 * 512 * 2048 * 24 * 2304.0 * 2304.0 * (1 + 2048.0 / (6 * 2304) + 51200.0 / (16 * 24 * 2304));
   CHECK(f == doctest::Approx(by_hand).epsilon(1e-12));
   // Fed the measured 137 TFLOP/s on 32 GPUs, the step time gives back the printed 4.4 PFLOP/s.
   const double step = f / (137e12 * 32);
@@ -56,9 +59,15 @@ TEST_CASE("conventions: Megatron-LM's eq. 3 gives Table 1's aggregate and counts
   // Eq. 3 counts the same work as llmcalc's hardware FLOPs (4 forward passes with full
   // recompute, unhalved attention without a fused kernel): within 2% (it drops biases, norms
   // and the position embedding).
-  const Estimate e = run({{"model.preset", "narayanan2021-1.7b"}, {"hardware.gpu", "a100-sxm-80gb"}, {"hardware.gpu_count", "32"},
-                          {"training.micro_batch", "16"}, {"training.global_batch_seqs", "512"}, {"training.recompute", "full"},
-                          {"training.flash_attention", "false"}, {"training.causal_attention_flops", "false"}, {"training.precision", "fp16_mixed"}});
+  const Estimate e = run({{"model.preset", "narayanan2021-1.7b"},
+                          {"hardware.gpu", "a100-sxm-80gb"},
+                          {"hardware.gpu_count", "32"},
+                          {"training.micro_batch", "16"},
+                          {"training.global_batch_seqs", "512"},
+                          {"training.recompute", "full"},
+                          {"training.flash_attention", "false"},
+                          {"training.causal_attention_flops", "false"},
+                          {"training.precision", "fp16_mixed"}});
   CHECK(e.flops.hardware_per_token * 512 * 2048 == doctest::Approx(f).epsilon(0.02));
   // The row: eq. 3 over the predicted step and the GPUs.
   const ValidationRow x = row(run_text(public_json()), "narayanan2021_table1_1.7B");
@@ -67,9 +76,12 @@ TEST_CASE("conventions: Megatron-LM's eq. 3 gives Table 1's aggregate and counts
 }
 
 TEST_CASE("conventions: Megatron-DeepSpeed counts 4 forward passes with checkpointing, 3 without") {
-  const ValidationRow full = only_row(under("megatron_deepspeed", 150, {{"scenario", {{"training", {{"recompute", "full"}}}}}}));
-  const ValidationRow none = only_row(under("megatron_deepspeed", 150, {{"scenario", {{"training", {{"recompute", "none"}}}}}}));
-  const ValidationRow sel = only_row(under("megatron_deepspeed", 150, {{"scenario", {{"training", {{"recompute", "selective"}}}}}}));
+  const ValidationRow full =
+      only_row(under("megatron_deepspeed", 150, {{"scenario", {{"training", {{"recompute", "full"}}}}}}));
+  const ValidationRow none =
+      only_row(under("megatron_deepspeed", 150, {{"scenario", {{"training", {{"recompute", "none"}}}}}}));
+  const ValidationRow sel =
+      only_row(under("megatron_deepspeed", 150, {{"scenario", {{"training", {{"recompute", "selective"}}}}}}));
   const double f = validate::megatron2021_flops_per_step(64, 4096, 40, 5120, 32000);
   CHECK(full.predicted == doctest::Approx(f / (full.step_s * kGpus) / 1e12).epsilon(1e-12));
   CHECK(sel.predicted == doctest::Approx(f / (sel.step_s * kGpus) / 1e12).epsilon(1e-12));
@@ -85,7 +97,8 @@ TEST_CASE("conventions: Llama 3's model FLOPs, FlashAttention-2's 6·s·N + 12·
   CHECK(l3.predicted == doctest::Approx(e.flops.model_per_token * kTokens / (l3.step_s * kGpus) / 1e12).epsilon(1e-12));
   CHECK(has_note(l3, "with PaLM's unhalved attention FLOPs"));
   // FlashAttention-2 Table 1 per sequence for GPT3-1.3B at 2k (N = 1.3e9): 1.6e13 + 2.47e12.
-  CHECK(validate::flashattention2_flops_per_seq(2048, 1.3e9, 24, 2048) == doctest::Approx(6.0 * 2048 * 1.3e9 + 12.0 * 24 * 2048 * 2048.0 * 2048));
+  CHECK(validate::flashattention2_flops_per_seq(2048, 1.3e9, 24, 2048) ==
+        doctest::Approx(6.0 * 2048 * 1.3e9 + 12.0 * 24 * 2048 * 2048.0 * 2048));
   const ValidationRow fa2 = only_row(under("flashattention2", 180));
   const double per_seq = validate::flashattention2_flops_per_seq(4096, e.params.total, 40, 5120);
   CHECK(fa2.predicted == doctest::Approx(per_seq * 64 / (fa2.step_s * kGpus) / 1e12).epsilon(1e-12));
@@ -118,7 +131,8 @@ TEST_CASE("conventions: an unknown FLOP count's TFLOP/s or MFU is shown, outside
   CHECK(rate.summary.throughput.rows == 0);
   CHECK(rate.summary.shown.rows == 1);
   const Estimate e = run_scenario(d.scenario);
-  CHECK(d.predicted == doctest::Approx(e.flops.hardware_per_token * kTokens / (d.step_s * kGpus) / 1e12).epsilon(1e-12));
+  CHECK(d.predicted ==
+        doctest::Approx(e.flops.hardware_per_token * kTokens / (d.step_s * kGpus) / 1e12).epsilon(1e-12));
   const ValidationRow mfu = only_row(under("mfu_unknown", 0.45));
   CHECK(mfu.status == "shown");
   CHECK(mfu.predicted == doctest::Approx(e.time.mfu).epsilon(1e-12));
@@ -135,7 +149,8 @@ TEST_CASE("conventions: whole-run GPU-hours and days need the run's tokens") {
     const ValidationRow x = only_row(under(id, 1000, {{"scenario", {{"training", {{"tokens", 2e11}}}}}}));
     CHECK(x.status == "shown");
     const Estimate e = run_scenario(x.scenario);
-    CHECK(x.predicted == doctest::Approx(std::string(id) == "gpu_hours" ? e.time.gpu_hours : e.time.total_days).epsilon(1e-12));
+    CHECK(x.predicted ==
+          doctest::Approx(std::string(id) == "gpu_hours" ? e.time.gpu_hours : e.time.total_days).epsilon(1e-12));
     CHECK(x.predicted > 0);
   }
 }
@@ -168,7 +183,9 @@ TEST_CASE("conventions: the ZeRO figure's model states, exactly") {
 // reserved has the reserve, device memory has both.
 TEST_CASE("conventions: peak memory per GPU by the counter the source read, in its own summary group") {
   auto peak = [](const char* kind, double gib) {
-    return under("peak_memory", gib, {{"measured", {{"memory_kind", kind}}}, {"scenario", {{"hardware", {{"cuda_context_gib", 0.75}, {"fragmentation_fraction", 0.1}}}}}});
+    return under("peak_memory", gib,
+                 {{"measured", {{"memory_kind", kind}}},
+                  {"scenario", {{"hardware", {{"cuda_context_gib", 0.75}, {"fragmentation_fraction", 0.1}}}}}});
   };
   const ValidationRow allocated = only_row(peak("allocated", 30));
   const ValidationRow reserved = only_row(peak("reserved", 30));
@@ -184,14 +201,18 @@ TEST_CASE("conventions: peak memory per GPU by the counter the source read, in i
   const Estimate e = run_scenario(device.scenario);
   const double gib = 1073741824.0;
   CHECK(e.mem.cuda_context_bytes == doctest::Approx(0.75 * gib));
-  CHECK(e.mem.fragmentation_bytes > 1.0 * gib);  // 10 % of what is allocated: the three counters differ by more than rounding
+  CHECK(e.mem.fragmentation_bytes >
+        1.0 * gib);  // 10 % of what is allocated: the three counters differ by more than rounding
   CHECK(device.predicted == doctest::Approx(e.mem.total_bytes / gib).epsilon(1e-12));
   CHECK(reserved.predicted == doctest::Approx((e.mem.total_bytes - e.mem.cuda_context_bytes) / gib).epsilon(1e-12));
-  CHECK(allocated.predicted == doctest::Approx((e.mem.total_bytes - e.mem.cuda_context_bytes - e.mem.fragmentation_bytes) / gib).epsilon(1e-12));
+  CHECK(
+      allocated.predicted ==
+      doctest::Approx((e.mem.total_bytes - e.mem.cuda_context_bytes - e.mem.fragmentation_bytes) / gib).epsilon(1e-12));
   CHECK(validate::peak_memory_gib(e.mem, "reserved") == reserved.predicted);
 
   // Its own group: not in the throughput targets, not in the family's time rows, a column of its own.
-  const ValidationReport r = run_text(nlohmann::json::array({peak("reserved", 30), training_record({{"id", "t"}})}).dump());
+  const ValidationReport r =
+      run_text(nlohmann::json::array({peak("reserved", 30), training_record({{"id", "t"}})}).dump());
   CHECK(r.summary.peak_memory.rows == 1);
   CHECK(r.summary.throughput.rows == 1);
   CHECK(r.summary.shown.rows == 0);

@@ -16,7 +16,10 @@ namespace {
 // One kernel record under the op's convention.
 nlohmann::json kernel_record(const nlohmann::json& kernel, double value) {
   const std::string op = kernel.value("op", "gemm");
-  const std::string conv = op == "gemm" ? "kernel_gemm" : op == "attention" ? "kernel_attention" : op.rfind("hbm_", 0) == 0 ? "kernel_hbm" : "kernel_nccl";
+  const std::string conv = op == "gemm"               ? "kernel_gemm"
+                           : op == "attention"        ? "kernel_attention"
+                           : op.rfind("hbm_", 0) == 0 ? "kernel_hbm"
+                                                      : "kernel_nccl";
   const std::string metric = conv == "kernel_hbm" ? "bandwidth_gbps" : conv == "kernel_nccl" ? "busbw_gbps" : "tflops";
   const std::string unit = conv == "kernel_hbm" || conv == "kernel_nccl" ? "GB/s" : "TFLOP/s";
   return {{"id", "k"},
@@ -27,13 +30,14 @@ nlohmann::json kernel_record(const nlohmann::json& kernel, double value) {
 }
 
 nlohmann::json attention(const std::string& gpu, bool ampere) {
-  return {{"op", "attention"}, {"gpu", gpu}, {"dtype", "bf16"}, {"batch", 1}, {"seq_len", 16384}, {"heads", 16},
-          {"head_dim", 128}, {"causal", false}, {"direction", "fwd"}, {"ampere_kernel", ampere}};
+  return {{"op", "attention"}, {"gpu", gpu},      {"dtype", "bf16"}, {"batch", 1},         {"seq_len", 16384},
+          {"heads", 16},       {"head_dim", 128}, {"causal", false}, {"direction", "fwd"}, {"ampere_kernel", ampere}};
 }
 
 }  // namespace
 
-TEST_CASE("kernel GEMM records: the datasheet's isolated rate, 0.95 of the max achievable, on the SMs the waves keep busy") {
+TEST_CASE(
+    "kernel GEMM records: the datasheet's isolated rate, 0.95 of the max achievable, on the SMs the waves keep busy") {
   const ValidationReport r = run_text(public_json());
   // H100 fp8 8192³: 0.95 × 1402.6 TFLOP/s; 8192² in 128×128 tiles with k split 8 ways (chunks of
   // 1024) is 32,768 units in 249 waves of 132 SMs; plus the 4 µs launch.
@@ -92,7 +96,8 @@ TEST_CASE("kernel HBM, NCCL and attention records against the datasheet profile"
   CHECK(fa2h.predicted == doctest::Approx(3.5 / (1 / 0.374 + 2.5 / 0.326) * 989.4).epsilon(0.01));
   CHECK(has_note(fa2h, "an Ampere kernel (mma.sync) on Hopper"));
   // On A100 FlashAttention-2 is the generation's own kernel: within 7 % of the paper's figures.
-  for (const char* id : {"fa2_a100_fwdbwd_hdim128_causal", "fa2_a100_fwdbwd_hdim128_noncausal", "fa2_a100_fwdbwd_hdim64_causal", "fa2_a100_fwdbwd_hdim64_noncausal"}) {
+  for (const char* id : {"fa2_a100_fwdbwd_hdim128_causal", "fa2_a100_fwdbwd_hdim128_noncausal",
+                         "fa2_a100_fwdbwd_hdim64_causal", "fa2_a100_fwdbwd_hdim64_noncausal"}) {
     CAPTURE(id);
     CHECK(std::abs(row(r, id).error) < 0.07);
   }
@@ -101,9 +106,11 @@ TEST_CASE("kernel HBM, NCCL and attention records against the datasheet profile"
 TEST_CASE("kernel records: an Ampere attention kernel runs at its own rates on Hopper, with the datasheet only") {
   const double native = only_row(kernel_record(attention("h100-sxm", false), 600)).predicted;
   CHECK(native == doctest::Approx(0.63 * 989.4).epsilon(0.01));
-  CHECK(only_row(kernel_record(attention("h100-sxm", true), 400)).predicted == doctest::Approx(0.374 * 989.4).epsilon(0.01));
+  CHECK(only_row(kernel_record(attention("h100-sxm", true), 400)).predicted ==
+        doctest::Approx(0.374 * 989.4).epsilon(0.01));
   // On A100 (its own generation) the flag changes nothing.
-  CHECK(only_row(kernel_record(attention("a100-sxm-80gb", true), 200)).predicted == only_row(kernel_record(attention("a100-sxm-80gb", false), 200)).predicted);
+  CHECK(only_row(kernel_record(attention("a100-sxm-80gb", true), 200)).predicted ==
+        only_row(kernel_record(attention("a100-sxm-80gb", false), 200)).predicted);
   // A published profile's attention table is the measurement: no rule on top of it.
   const ValidationRow published = only_row(kernel_record(attention("h100-sxm", true), 400), bundled_options());
   CHECK(contains(published.profile, "published"));
@@ -112,7 +119,8 @@ TEST_CASE("kernel records: an Ampere attention kernel runs at its own rates on H
 
 TEST_CASE("kernel records with the published profile reproduce the points it was built from") {
   const ValidationReport r = run_text(public_json(), bundled_options());
-  for (const char* id : {"azure_h100_cublaslt_fp8_8192x8192x8192", "azure_a100_cublaslt_fp16_1024x2145x1024", "mamf_h100_sxm_bf16"}) {
+  for (const char* id :
+       {"azure_h100_cublaslt_fp8_8192x8192x8192", "azure_a100_cublaslt_fp16_1024x2145x1024", "mamf_h100_sxm_bf16"}) {
     CAPTURE(id);
     const ValidationRow& x = row(r, id);
     CHECK(contains(x.profile, "published"));
@@ -123,12 +131,14 @@ TEST_CASE("kernel records with the published profile reproduce the points it was
 }
 
 TEST_CASE("kernel records llmcalc cannot read are skipped, naming the field") {
-  const nlohmann::json gemm = {{"op", "gemm"}, {"gpu", "h100-sxm"}, {"dtype", "bf16"}, {"m", 1024}, {"n", 1024}, {"k", 1024}};
+  const nlohmann::json gemm = {{"op", "gemm"}, {"gpu", "h100-sxm"}, {"dtype", "bf16"},
+                               {"m", 1024},    {"n", 1024},         {"k", 1024}};
   auto with = [](nlohmann::json k, const nlohmann::json& patch) {
     k.merge_patch(patch);
     return k;
   };
-  const nlohmann::json ring = {{"op", "all_reduce"}, {"gpu", "h100-sxm"}, {"ranks", 8}, {"bytes", 1e9}, {"algorithm", "ring"}};
+  const nlohmann::json ring = {
+      {"op", "all_reduce"}, {"gpu", "h100-sxm"}, {"ranks", 8}, {"bytes", 1e9}, {"algorithm", "ring"}};
   struct Case {
     nlohmann::json kernel;
     std::string field;

@@ -31,7 +31,8 @@ validate::FractionRun synthetic(const std::vector<std::pair<std::string, double>
       r.rows.push_back(x);
     }
     ValidationRow kernel;  // kernel and skipped rows take no part
-    kernel.id = "kernel", kernel.family = "k", kernel.kind = "kernel_gemm", kernel.status = "compared", kernel.kernel = true, kernel.error = 5;
+    kernel.id = "kernel", kernel.family = "k", kernel.kind = "kernel_gemm", kernel.status = "compared",
+    kernel.kernel = true, kernel.error = 5;
     r.rows.push_back(kernel);
     return r;
   };
@@ -42,7 +43,8 @@ validate::FractionRun synthetic(const std::vector<std::pair<std::string, double>
 TEST_CASE("leave one family out: each family is predicted with the fraction fitted on the others") {
   // Families exact at 0.6, 0.7 and 0.8: all three fit 0.7; without a, 0.75; without b, 0.7; without c, 0.65.
   const std::vector<double> grid = {0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9};
-  Result<validate::LofoReport> r = validate::leave_one_family_out(synthetic({{"a", 0.6}, {"b", 0.7}, {"c", 0.8}}), grid);
+  Result<validate::LofoReport> r =
+      validate::leave_one_family_out(synthetic({{"a", 0.6}, {"b", 0.7}, {"c", 0.8}}), grid);
   REQUIRE(r.ok());
   CHECK(r->fraction == 0.7);
   REQUIRE(r->families.size() == 3);
@@ -88,12 +90,15 @@ TEST_CASE("error bars: a regime with few validated runs borrows its scale's bar,
     CHECK(b.low <= b.high);
     CHECK(b.low > 0);
     const ErrorBar& got = error_bar(b.regime);
-    if (b.rows >= kMinRegimeRows) CHECK(got.regime == b.regime);
-    else CHECK(got.regime != b.regime);
+    if (b.rows >= kMinRegimeRows)
+      CHECK(got.regime == b.regime);
+    else
+      CHECK(got.regime != b.regime);
   }
   CHECK(error_bar("no such regime").regime == "all");
   // The step's range in the compute_efficiency basis is the bar itself (no kernel spread).
-  const Estimate flat = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"hardware.compute_efficiency", "0.5"}});
+  const Estimate flat =
+      run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "64"}, {"hardware.compute_efficiency", "0.5"}});
   CHECK(error_regime(flat.r) == "multi-node, dense");
   const ErrorBar& b = error_bar("multi-node, dense");
   CHECK(flat.time.step_high_s == doctest::Approx(flat.time.step_s * std::max(1.0, b.high)).epsilon(1e-12));

@@ -45,18 +45,27 @@ TEST_CASE("validate records: a malformed record is skipped with the field named"
       {{{"measured", {{"value", "2000"}}}}, "measured.value"},
       {{{"measured", {{"value", nullptr}}}}, "measured.value"},
       {{{"measured", {{"peak", 3}}}}, "measured.peak"},
-      {{{"measured", {{"convention", "kernel_gemm"}, {"metric", "tflops"}, {"unit", "TFLOP/s"}}}}, "measured.convention"},
-      {{{"measured", {{"convention", "mfu_unknown"}, {"metric", "mfu"}, {"unit", "fraction"}, {"value", 46}}}}, "measured.value"},  // a percent
+      {{{"measured", {{"convention", "kernel_gemm"}, {"metric", "tflops"}, {"unit", "TFLOP/s"}}}},
+       "measured.convention"},
+      {{{"measured", {{"convention", "mfu_unknown"}, {"metric", "mfu"}, {"unit", "fraction"}, {"value", 46}}}},
+       "measured.value"},  // a percent
       // A peak memory names its counter; no other metric has one.
-      {{{"measured", {{"convention", "peak_memory"}, {"metric", "peak_memory_gib"}, {"unit", "GiB"}, {"value", 60}}}}, "measured.memory_kind"},
-      {{{"measured", {{"convention", "peak_memory"}, {"metric", "peak_memory_gib"}, {"unit", "GiB"}, {"value", 60}, {"memory_kind", "nvidia-smi"}}}},
+      {{{"measured", {{"convention", "peak_memory"}, {"metric", "peak_memory_gib"}, {"unit", "GiB"}, {"value", 60}}}},
+       "measured.memory_kind"},
+      {{{"measured",
+         {{"convention", "peak_memory"},
+          {"metric", "peak_memory_gib"},
+          {"unit", "GiB"},
+          {"value", 60},
+          {"memory_kind", "nvidia-smi"}}}},
        "measured.memory_kind"},
       {{{"measured", {{"memory_kind", "reserved"}}}}, "measured.memory_kind"},
       {{{"judgments", "all fine"}}, "judgments"},
       {{{"judgments", {3}}}, "judgments[0]"},
       {{{"judgments", {{{"field", "training.zero_stage"}, {"choice", 3}}}}}, "judgments[0].why"},
       {{{"judgments", {{{"choice", 3}, {"why", "x"}}}}}, "judgments[0].field"},
-      {{{"judgments", {{{"field", "training.zero_stage"}, {"topic", "ZeRO"}, {"choice", 3}, {"why", "x"}}}}}, "judgments[0].field"},
+      {{{"judgments", {{{"field", "training.zero_stage"}, {"topic", "ZeRO"}, {"choice", 3}, {"why", "x"}}}}},
+       "judgments[0].field"},
       {{{"judgments", {{{"field", "training.zero_stage"}, {"choice", {1, 2}}, {"why", "x"}}}}}, "judgments[0].choice"},
       {{{"judgments", {{{"field", "training.zero_stage"}, {"choice", 1}, {"why", "FSDP"}}}}}, "judgments[0].choice"},
       {{{"judgments", {{{"field", "training.magic"}, {"choice", 1}, {"why", "x"}}}}}, "judgments[0].field"},
@@ -80,7 +89,8 @@ TEST_CASE("validate records: a malformed record is skipped with the field named"
 TEST_CASE("validate records: errors say what the field must be and what was given") {
   const ValidationRow unit = only_row(training_record({{"measured", {{"unit", "tokens/s"}}}}));
   CHECK(unit.skip_reason == "must be 'tokens/s/GPU' under convention tokens_per_gpu; got 'tokens/s'");
-  const ValidationRow judged = only_row(training_record({{"judgments", {{{"field", "training.zero_stage"}, {"choice", 1}, {"why", "FSDP"}}}}}));
+  const ValidationRow judged =
+      only_row(training_record({{"judgments", {{{"field", "training.zero_stage"}, {"choice", 1}, {"why", "FSDP"}}}}}));
   CHECK(judged.skip_reason == "'1' is not the scenario's training.zero_stage ('3')");
   const ValidationRow listed = only_row(training_record({{"unpublished", {"training.precision"}}}));
   CHECK(contains(listed.skip_reason, "'training.precision' is not a knob the rule chooses"));
@@ -98,7 +108,8 @@ TEST_CASE("validate records: judgments state the record's own values; a topic or
       {{"field", "training.recompute"}, {"choice", "searched"}, {"why", "the rule chooses it"}},
       {{"topic", "network"}, {"choice", "DGX"}, {"why", "not printed"}},
   };
-  const ValidationRow x = only_row(training_record({{"judgments", judgments}, {"unpublished", {"training.recompute"}}}));
+  const ValidationRow x =
+      only_row(training_record({{"judgments", judgments}, {"unpublished", {"training.recompute"}}}));
   REQUIRE(x.status == "compared");
   REQUIRE(x.judgments.size() == 7);
   CHECK(x.judgments[0].field == "training.zero_stage");
@@ -124,7 +135,9 @@ TEST_CASE("validate records: the scenario is the one `llmcalc estimate` reads") 
   CHECK(x.scenario.parallel.dp == 32);
 }
 
-TEST_CASE("validate records: a file that is not a JSON array is an error; ids are unique; good records stand beside bad ones") {
+TEST_CASE(
+    "validate records: a file that is not a JSON array is an error; ids are unique; good records stand beside bad "
+    "ones") {
   for (const char* text : {"{}", "42", "\"records\"", "null"}) {
     Result<ValidationReport> r = validate::validate_records(text, {});
     CAPTURE(text);

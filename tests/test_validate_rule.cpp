@@ -43,7 +43,8 @@ TEST_CASE("the rule: nothing unpublished, nothing searched") {
 
 TEST_CASE("the rule: the fastest recompute and sequence parallelism that fit, as one-by-one estimates find") {
   const Scenario s = scenario_of(tp4_scenario());
-  Result<validate::UnpublishedChoice> c = validate::choose_unpublished_knobs(s, {"training.recompute", "training.sequence_parallel"}, 1000);
+  Result<validate::UnpublishedChoice> c =
+      validate::choose_unpublished_knobs(s, {"training.recompute", "training.sequence_parallel"}, 1000);
   REQUIRE(c.ok());
   CHECK(c->searched);
   CHECK(c->fits);
@@ -73,7 +74,8 @@ TEST_CASE("the rule: the fastest recompute and sequence parallelism that fit, as
 
 TEST_CASE("the rule: micro-batch and ZeRO stage over their candidates; a tie goes to the simpler layout") {
   const Scenario s = scenario_of(tp4_scenario());
-  Result<validate::UnpublishedChoice> c = validate::choose_unpublished_knobs(s, {"training.micro_batch", "training.zero_stage"}, 1000);
+  Result<validate::UnpublishedChoice> c =
+      validate::choose_unpublished_knobs(s, {"training.micro_batch", "training.zero_stage"}, 1000);
   REQUIRE(c.ok());
   const Estimate chosen = run_scenario(c->scenario);
   for (int64_t mb : {1, 2, 4, 8})
@@ -86,13 +88,17 @@ TEST_CASE("the rule: micro-batch and ZeRO stage over their candidates; a tie goe
       CAPTURE(mb);
       CAPTURE(z);
       CHECK(chosen.time.step_s <= e.time.step_s);
-      if (e.time.step_s == chosen.time.step_s) CHECK(std::make_pair(c->scenario.training.micro_batch, c->scenario.training.zero_stage) <= std::make_pair(mb, z));
+      if (e.time.step_s == chosen.time.step_s)
+        CHECK(std::make_pair(c->scenario.training.micro_batch, c->scenario.training.zero_stage) <=
+              std::make_pair(mb, z));
     }
 }
 
 TEST_CASE("the rule: when nothing fits, the record's own values are timed and the row says so") {
   // Llama 3.1 405B on 8 GPUs: nothing fits whatever the recompute.
-  const nlohmann::json big = {{"model", "llama3.1-405b"}, {"training", {{"global_batch_seqs", 8}}}, {"hardware", {{"gpu", "h100-sxm"}, {"gpu_count", 8}}}};
+  const nlohmann::json big = {{"model", "llama3.1-405b"},
+                              {"training", {{"global_batch_seqs", 8}}},
+                              {"hardware", {{"gpu", "h100-sxm"}, {"gpu_count", 8}}}};
   const ValidationRow x = only_row(training_record({{"scenario", big}, {"unpublished", {"training.recompute"}}}));
   REQUIRE(x.status == "compared");
   CHECK(has_note(x, "no layout fits"));
@@ -103,21 +109,26 @@ TEST_CASE("the rule: when nothing fits, the record's own values are timed and th
 
 TEST_CASE("the rule: what it cannot search is a skipped row naming the field") {
   // The search keeps the global batch fixed.
-  const ValidationRow no_batch = only_row(training_record({{"scenario", {{"training", {{"global_batch_seqs", nullptr}}}}}, {"unpublished", {"training.micro_batch"}}}));
+  const ValidationRow no_batch = only_row(training_record(
+      {{"scenario", {{"training", {{"global_batch_seqs", nullptr}}}}}, {"unpublished", {"training.micro_batch"}}}));
   CHECK(no_batch.status == "skipped");
   CHECK(no_batch.skip_field == "scenario.training.global_batch_seqs");
   // A space larger than the limit names the list.
   ValidateOptions small;
   small.max_layouts = 10;
-  const ValidationRow big = only_row(training_record({{"unpublished", {"parallel.tp", "parallel.pp", "training.micro_batch", "training.zero_stage"}}}), small);
+  const ValidationRow big = only_row(
+      training_record({{"unpublished", {"parallel.tp", "parallel.pp", "training.micro_batch", "training.zero_stage"}}}),
+      small);
   CHECK(big.status == "skipped");
   CHECK(big.skip_field == "unpublished");
   CHECK(contains(big.skip_reason, "more than the 10 searched per record"));
   // No GPU count to keep.
-  const ValidationRow no_gpus = only_row(training_record({{"scenario", {{"hardware", {{"gpu_count", nullptr}}}}}, {"unpublished", {"training.recompute"}}}));
+  const ValidationRow no_gpus = only_row(training_record(
+      {{"scenario", {{"hardware", {{"gpu_count", nullptr}}}}}, {"unpublished", {"training.recompute"}}}));
   CHECK(no_gpus.skip_field == "scenario.hardware.gpu_count");
   // A layout list where nothing divides names the list.
-  const ValidationRow odd = only_row(training_record({{"scenario", {{"training", {{"global_batch_seqs", 63}}}}}, {"unpublished", {"training.micro_batch"}}}));
+  const ValidationRow odd = only_row(training_record(
+      {{"scenario", {{"training", {{"global_batch_seqs", 63}}}}}, {"unpublished", {"training.micro_batch"}}}));
   CHECK(odd.status == "skipped");
   CHECK(odd.skip_field == "unpublished");
 }

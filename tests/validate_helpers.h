@@ -49,8 +49,15 @@ inline nlohmann::json training_record(const nlohmann::json& patch = nlohmann::js
       {"id", "r"},
       {"family", "test"},
       {"source", {{"citation", "x"}}},
-      {"scenario", {{"model", "llama2-13b"}, {"training", {{"global_batch_seqs", 64}, {"zero_stage", 3}}}, {"hardware", {{"gpu", "a100-sxm-80gb"}, {"gpu_count", 64}}}}},
-      {"measured", {{"metric", "tokens_per_sec_per_gpu"}, {"value", 2000}, {"unit", "tokens/s/GPU"}, {"convention", "tokens_per_gpu"}}},
+      {"scenario",
+       {{"model", "llama2-13b"},
+        {"training", {{"global_batch_seqs", 64}, {"zero_stage", 3}}},
+        {"hardware", {{"gpu", "a100-sxm-80gb"}, {"gpu_count", 64}}}}},
+      {"measured",
+       {{"metric", "tokens_per_sec_per_gpu"},
+        {"value", 2000},
+        {"unit", "tokens/s/GPU"},
+        {"convention", "tokens_per_gpu"}}},
   };
   rec.merge_patch(patch);
   return rec;

@@ -248,10 +248,10 @@ struct WebState {
   llmc::ui::Platform platform;
   std::string last_announcement;
   bool announced_once = false;
-  std::vector<PendingFile> pending_files;  // delivered inside the next frame
-  std::vector<std::string> pending_pastes;  // clipboard text from the browser's paste events
+  std::vector<PendingFile> pending_files;     // delivered inside the next frame
+  std::vector<std::string> pending_pastes;    // clipboard text from the browser's paste events
   std::vector<PendingFetch> pending_fetches;  // answers to Platform::fetch_text, delivered inside the next frame
-  std::vector<SDL_Event> deferred_keyups;   // key releases handed to ImGui one frame late (main_loop)
+  std::vector<SDL_Event> deferred_keyups;     // key releases handed to ImGui one frame late (main_loop)
   bool embedded = false;
   int frame = 0;
   float rect[4] = {0, 0, 0, 0};  // llmcalc_widget_rect's result
@@ -305,7 +305,8 @@ void main_loop(void*) {
   SDL_Event event;
   while (SDL_PollEvent(&event)) {
     if (event.type == SDL_KEYDOWN) pressed_now.push_back(event.key.keysym.scancode);
-    if (event.type == SDL_KEYUP && std::find(pressed_now.begin(), pressed_now.end(), event.key.keysym.scancode) != pressed_now.end()) {
+    if (event.type == SDL_KEYUP &&
+        std::find(pressed_now.begin(), pressed_now.end(), event.key.keysym.scancode) != pressed_now.end()) {
       g.deferred_keyups.push_back(event);
       continue;
     }
@@ -326,8 +327,10 @@ void main_loop(void*) {
     std::vector<PendingFile> files;
     files.swap(g.pending_files);
     for (auto& f : files) {
-      if (f.bundled) g.app->add_bundled_profile(f.name, f.text);
-      else g.app->load_file(g.platform, f.name, f.text);
+      if (f.bundled)
+        g.app->add_bundled_profile(f.name, f.text);
+      else
+        g.app->load_file(g.platform, f.name, f.text);
     }
   }
   if (!g.pending_fetches.empty()) {
@@ -374,8 +377,7 @@ int main(int, char**) {
   SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
   // Size is a placeholder: the canvas is sized by CSS (full window), which SDL picks up
   // (RESIZABLE + the CSS size differing from the element size) and follows on window resizes.
-  const auto flags =
-      static_cast<SDL_WindowFlags>(SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+  const auto flags = static_cast<SDL_WindowFlags>(SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
   g.window = SDL_CreateWindow("llmcalc", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, 1280, 800, flags);
   if (!g.window) {
     js_fatal((std::string("SDL_CreateWindow: ") + SDL_GetError()).c_str());
@@ -397,7 +399,8 @@ int main(int, char**) {
   ImGui::StyleColorsDark();
   ImGui_ImplSDL2_InitForOpenGL(g.window, g.gl);
   ImGui_ImplOpenGL3_Init("#version 300 es");
-  llmc::ui::update_fonts(static_cast<float>(emscripten_get_device_pixel_ratio()));  // before the first frame builds an atlas
+  llmc::ui::update_fonts(
+      static_cast<float>(emscripten_get_device_pixel_ratio()));  // before the first frame builds an atlas
   g_sdl_set_clipboard = io.SetClipboardTextFn;
   io.SetClipboardTextFn = set_clipboard_text;
 

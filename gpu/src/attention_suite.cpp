@@ -17,13 +17,15 @@
 namespace llmc::bench {
 
 void run_attention_suite(BenchContext& ctx) {
-  std::string why = "cuDNN SDPA unavailable: the cudnn-frontend headers are not installed and the backend-API SDPA graph is not "
-                    "implemented in this llmcalc-bench";
+  std::string why =
+      "cuDNN SDPA unavailable: the cudnn-frontend headers are not installed and the backend-API SDPA graph is not "
+      "implemented in this llmcalc-bench";
 #ifndef LLMC_HAVE_CUDNN
   why = "cuDNN SDPA unavailable: cudnn.h / libcudnn not found at configure time";
 #endif
   if (ctx.opt.attention_json.empty()) {
-    ctx.note("attention: skipped (" + why + "); to add attention points, run gpu/groundtruth/attention_bench.py and pass "
+    ctx.note("attention: skipped (" + why +
+             "); to add attention points, run gpu/groundtruth/attention_bench.py and pass "
              "--attention-json FILE (scripts/calibrate.sh does both)");
     return;
   }
@@ -38,8 +40,8 @@ void run_attention_suite(BenchContext& ctx) {
     ctx.profile.attention[key].points = points;
     tables += (tables.empty() ? "" : ", ") + key + " " + std::to_string(points.size());
   }
-  ctx.note("attention: " + std::to_string(imp->points()) + " points imported from " + ctx.opt.attention_json + " (" + tables + "; " +
-           imp->backend + "); " + why);
+  ctx.note("attention: " + std::to_string(imp->points()) + " points imported from " + ctx.opt.attention_json + " (" +
+           tables + "; " + imp->backend + "); " + why);
 }
 
 }  // namespace llmc::bench

@@ -72,12 +72,21 @@ std::vector<double> BenchContext::time(const std::string& suite, const std::stri
   const Telemetry tel = nvml ? nvml->read() : Telemetry{};
   meta.telemetry.push_back({suite, label, tel});
   const SampleStats st = summarize(t);
-  nlohmann::json rec{{"suite", suite}, {"label", label}, {"params", params},
-                     {"seconds", t},   {"median_s", st.median}, {"p10_s", st.p10},
-                     {"p90_s", st.p90}, {"cv", st.cv},          {"stable", median_is_stable(t, policy.rel_halfwidth, policy.min_samples)}};
+  nlohmann::json rec{{"suite", suite},
+                     {"label", label},
+                     {"params", params},
+                     {"seconds", t},
+                     {"median_s", st.median},
+                     {"p10_s", st.p10},
+                     {"p90_s", st.p90},
+                     {"cv", st.cv},
+                     {"stable", median_is_stable(t, policy.rel_halfwidth, policy.min_samples)}};
   if (tel.valid)
-    rec["telemetry"] = {{"sm_clock_mhz", tel.sm_clock_mhz}, {"mem_clock_mhz", tel.mem_clock_mhz}, {"power_w", tel.power_w},
-                        {"temperature_c", tel.temperature_c}, {"throttle_reasons", throttle_reason_names(tel.throttle_reasons)}};
+    rec["telemetry"] = {{"sm_clock_mhz", tel.sm_clock_mhz},
+                        {"mem_clock_mhz", tel.mem_clock_mhz},
+                        {"power_w", tel.power_w},
+                        {"temperature_c", tel.temperature_c},
+                        {"throttle_reasons", throttle_reason_names(tel.throttle_reasons)}};
   raw.push_back(std::move(rec));
   return t;
 }

@@ -23,7 +23,7 @@ namespace llmc::bench {
 struct SamplePolicy {
   int warmup = 3;
   std::size_t min_samples = 5, max_samples = 50;
-  double budget_s = 0.5;          // wall-clock seconds of sampling per measurement
+  double budget_s = 0.5;  // wall-clock seconds of sampling per measurement
   double rel_halfwidth = 0.01;
 };
 
@@ -32,11 +32,11 @@ struct BenchContext {
   int device = 0;
   cudaDeviceProp prop{};
   cudaStream_t stream = nullptr;
-  DeviceBuffer l2_flush;         // > L2 size; memset between samples evicts the previous inputs
+  DeviceBuffer l2_flush;  // > L2 size; memset between samples evicts the previous inputs
   Nvml* nvml = nullptr;
   SamplePolicy policy;
   std::vector<GemmShape> model_shapes;
-  HardwareProfile profile;       // tables filled by the suites
+  HardwareProfile profile;  // tables filled by the suites
   RunMetadata meta;
   nlohmann::json raw = nlohmann::json::array();  // every measurement with its samples
   Progress* progress = nullptr;
@@ -44,8 +44,9 @@ struct BenchContext {
 
   // Times `launch` (enqueued on `stream`) with CUDA events; the L2 is flushed before each sample.
   // Records the samples, their statistics and an NVML reading in the raw log and telemetry.
-  std::vector<double> time(const std::string& suite, const std::string& label, const std::function<void(cudaStream_t)>& launch,
-                           const nlohmann::json& params = {}, bool flush_l2 = true);
+  std::vector<double> time(const std::string& suite, const std::string& label,
+                           const std::function<void(cudaStream_t)>& launch, const nlohmann::json& params = {},
+                           bool flush_l2 = true);
   // The same for a single short trial (algorithm selection): median of `reps` samples, no log.
   double quick_median(const std::function<void(cudaStream_t)>& launch, int reps);
   void flush();

@@ -20,10 +20,10 @@ struct BenchError : std::runtime_error {
 
 // The one check every library's macro is made of: `call` returns a `status_type`; anything but
 // `ok` fails with the library's name and `message(status)`.
-#define LLMC_LIB_CHECK(lib, status_type, ok, message, call)                                  \
-  do {                                                                                      \
-    status_type s_ = (call);                                                                \
-    if (s_ != (ok)) ::llmc::bench::fail(lib, #call, __FILE__, __LINE__, message(s_));      \
+#define LLMC_LIB_CHECK(lib, status_type, ok, message, call)                           \
+  do {                                                                                \
+    status_type s_ = (call);                                                          \
+    if (s_ != (ok)) ::llmc::bench::fail(lib, #call, __FILE__, __LINE__, message(s_)); \
   } while (0)
 
 #define CUDA_CHECK(call) LLMC_LIB_CHECK("CUDA", cudaError_t, cudaSuccess, cudaGetErrorString, call)

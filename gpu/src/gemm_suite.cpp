@@ -19,12 +19,12 @@ namespace llmc::bench {
 namespace {
 
 struct GemmDtype {
-  const char* name;      // profile key
+  const char* name;  // profile key
   Elem in, out;
   cudaDataType_t a_type, c_type;
   cublasComputeType_t compute;
-  int min_cc;            // compute capability ×10
-  double tol;            // max |D − ref| / max |ref| in the correctness check
+  int min_cc;  // compute capability ×10
+  double tol;  // max |D − ref| / max |ref| in the correctness check
 };
 
 const GemmDtype kDtypes[] = {
@@ -70,7 +70,8 @@ class LtGemm {
     LT_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
     algos_.resize(8);
     int returned = 0;
-    const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(lt, op_, a_, b_, c_, c_, pref, 8, algos_.data(), &returned);
+    const cublasStatus_t st =
+        cublasLtMatmulAlgoGetHeuristic(lt, op_, a_, b_, c_, c_, pref, 8, algos_.data(), &returned);
     cublasLtMatmulPreferenceDestroy(pref);
     algos_.resize(st == CUBLAS_STATUS_SUCCESS ? std::size_t(returned) : 0);
   }
@@ -86,8 +87,8 @@ class LtGemm {
   std::size_t algo_count() const { return algos_.size(); }
   void run(std::size_t algo, cudaStream_t s) const {
     const float alpha = 1, beta = 0;
-    LT_CHECK(cublasLtMatmul(lt_, op_, &alpha, A_.get(), a_, B_.get(), b_, &beta, D_.get(), c_, D_.get(), c_, &algos_[algo].algo, ws_,
-                            kWorkspaceBytes, s));
+    LT_CHECK(cublasLtMatmul(lt_, op_, &alpha, A_.get(), a_, B_.get(), b_, &beta, D_.get(), c_, D_.get(), c_,
+                            &algos_[algo].algo, ws_, kWorkspaceBytes, s));
   }
   // Largest |D − ref| / largest |ref| against a double-precision host GEMM of the same inputs.
   double check(cudaStream_t s) const {
@@ -140,7 +141,9 @@ int supported_dtypes(const BenchContext& ctx) {
 
 }  // namespace
 
-int gemm_measurement_count(const BenchContext& ctx) { return int(shapes_for(ctx).size()) * std::max(1, supported_dtypes(ctx)); }
+int gemm_measurement_count(const BenchContext& ctx) {
+  return int(shapes_for(ctx).size()) * std::max(1, supported_dtypes(ctx));
+}
 
 void run_gemm_suite(BenchContext& ctx) {
   cublasLtHandle_t lt;
@@ -150,8 +153,9 @@ void run_gemm_suite(BenchContext& ctx) {
   const std::vector<GemmShape> shapes = shapes_for(ctx);
   for (const GemmDtype& d : kDtypes) {
     if (cc < d.min_cc) {
-      ctx.note(std::string("gemm ") + d.name + ": skipped (needs compute capability " + std::to_string(d.min_cc / 10) + "." +
-               std::to_string(d.min_cc % 10) + ", this GPU has " + std::to_string(cc / 10) + "." + std::to_string(cc % 10) + ")");
+      ctx.note(std::string("gemm ") + d.name + ": skipped (needs compute capability " + std::to_string(d.min_cc / 10) +
+               "." + std::to_string(d.min_cc % 10) + ", this GPU has " + std::to_string(cc / 10) + "." +
+               std::to_string(cc % 10) + ")");
       continue;
     }
     {  // Correctness before timing: a 256³ problem against the host.
@@ -162,8 +166,8 @@ void run_gemm_suite(BenchContext& ctx) {
       }
       const double err = small.check(ctx.stream);
       if (!(err <= d.tol)) {
-        ctx.note(std::string("gemm ") + d.name + ": correctness check FAILED (relative error " + std::to_string(err) + " > " +
-                 std::to_string(d.tol) + "); not timed");
+        ctx.note(std::string("gemm ") + d.name + ": correctness check FAILED (relative error " + std::to_string(err) +
+                 " > " + std::to_string(d.tol) + "); not timed");
         ctx.correctness_failed = true;
         continue;
       }
@@ -171,8 +175,8 @@ void run_gemm_suite(BenchContext& ctx) {
     GemmTable& table = ctx.profile.gemm[d.name];
     for (const GemmShape& s : shapes) {
       char label[160];
-      std::snprintf(label, sizeof label, "gemm %s %lldx%lldx%lld %s", d.name, (long long)s.m, (long long)s.n, (long long)s.k,
-                    s.label.c_str());
+      std::snprintf(label, sizeof label, "gemm %s %lldx%lldx%lld %s", d.name, (long long)s.m, (long long)s.n,
+                    (long long)s.k, s.label.c_str());
       if (ctx.progress) ctx.progress->step(label, ctx.policy.budget_s);
       try {
         LtGemm g(lt, d, s, workspace.get(), ctx.stream);
@@ -189,8 +193,13 @@ void run_gemm_suite(BenchContext& ctx) {
           if (t < best_t) best_t = t, best = a;
         }
         const std::vector<double> secs = ctx.time("gemm", label, [&](cudaStream_t st) { g.run(best, st); },
-                                                  {{"dtype", d.name}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"source", s.label},
-                                                   {"algo_index", best}, {"algos_tried", g.algo_count()}});
+                                                  {{"dtype", d.name},
+                                                   {"m", s.m},
+                                                   {"n", s.n},
+                                                   {"k", s.k},
+                                                   {"source", s.label},
+                                                   {"algo_index", best},
+                                                   {"algos_tried", g.algo_count()}});
         table.points.push_back(gemm_point(s, secs));
       } catch (const BenchError& e) {
         // Out of memory for the largest shapes on small GPUs is expected: note it, go on.

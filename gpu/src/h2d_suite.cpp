@@ -14,13 +14,15 @@ void run_h2d_suite(BenchContext& ctx) {
   CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
   const nlohmann::json params{{"bytes", bytes}, {"memory", "pinned"}};
   if (ctx.progress) ctx.progress->step("h2d host->device", ctx.policy.budget_s);
-  auto h2d = ctx.time("h2d", "host->device pinned", [&](cudaStream_t s) {
-    CUDA_CHECK(cudaMemcpyAsync(dev.get(), host.get(), bytes, cudaMemcpyHostToDevice, s));
-  }, params, false);
+  auto h2d = ctx.time(
+      "h2d", "host->device pinned",
+      [&](cudaStream_t s) { CUDA_CHECK(cudaMemcpyAsync(dev.get(), host.get(), bytes, cudaMemcpyHostToDevice, s)); },
+      params, false);
   if (ctx.progress) ctx.progress->step("h2d device->host", ctx.policy.budget_s);
-  auto d2h = ctx.time("h2d", "device->host pinned", [&](cudaStream_t s) {
-    CUDA_CHECK(cudaMemcpyAsync(host.get(), dev.get(), bytes, cudaMemcpyDeviceToHost, s));
-  }, params, false);
+  auto d2h = ctx.time(
+      "h2d", "device->host pinned",
+      [&](cudaStream_t s) { CUDA_CHECK(cudaMemcpyAsync(host.get(), dev.get(), bytes, cudaMemcpyDeviceToHost, s)); },
+      params, false);
   ctx.profile.h2d_gbps = bandwidth_point(double(bytes), h2d).gbps;
   ctx.profile.d2h_gbps = bandwidth_point(double(bytes), d2h).gbps;
 }

@@ -39,7 +39,8 @@ using llmc::Result;
 using llmc::Status;
 
 std::string version_string(int v, int major_div, int minor_div, int minor_mod) {
-  return std::to_string(v / major_div) + "." + std::to_string((v / minor_div) % minor_mod) + "." + std::to_string(v % minor_div);
+  return std::to_string(v / major_div) + "." + std::to_string((v / minor_div) % minor_mod) + "." +
+         std::to_string(v % minor_div);
 }
 
 std::string utc_now() {
@@ -51,8 +52,10 @@ std::string utc_now() {
 
 void fill_versions(RunMetadata& m) {
   int v = 0;
-  if (cudaRuntimeGetVersion(&v) == cudaSuccess) m.cuda_runtime = std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-  if (cudaDriverGetVersion(&v) == cudaSuccess) m.cuda_driver_api = std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  if (cudaRuntimeGetVersion(&v) == cudaSuccess)
+    m.cuda_runtime = std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  if (cudaDriverGetVersion(&v) == cudaSuccess)
+    m.cuda_driver_api = std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
   const std::size_t lt = cublasLtGetVersion();  // major·10000 + minor·100 + patch
   m.cublas = version_string(int(lt), 10000, 100, 100);
 #ifdef LLMC_HAVE_CUDNN
@@ -108,8 +111,10 @@ int run(int argc, char** argv, MpiWorld& world) {
   int gpus = 0;
   const cudaError_t e = cudaGetDeviceCount(&gpus);
   if (e != cudaSuccess || gpus == 0) {
-    std::fprintf(stderr, "llmcalc-bench: no usable GPU: %s (cudaGetDeviceCount: %s); nothing measured, no profile written\n",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device visible", e != cudaSuccess ? cudaGetErrorName(e) : "0 devices");
+    std::fprintf(stderr,
+                 "llmcalc-bench: no usable GPU: %s (cudaGetDeviceCount: %s); nothing measured, no profile written\n",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device visible",
+                 e != cudaSuccess ? cudaGetErrorName(e) : "0 devices");
     return 3;
   }
   if (world.active) {
@@ -162,14 +167,17 @@ int run(int argc, char** argv, MpiWorld& world) {
 
   Nvml nvml;
   char pci[32] = {};
-  if (cudaDeviceGetPCIBusId(pci, sizeof pci, ctx.device) == cudaSuccess) nvml.bind(pci);  // no-op when NVML did not load
+  if (cudaDeviceGetPCIBusId(pci, sizeof pci, ctx.device) == cudaSuccess)
+    nvml.bind(pci);  // no-op when NVML did not load
   ctx.nvml = &nvml;
   CUDA_CHECK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
   // Flush buffer: twice the L2 so a memset of it evicts everything a sample left behind.
   ctx.l2_flush = DeviceBuffer(std::max<std::size_t>(std::size_t(ctx.prop.l2CacheSize) * 2, std::size_t(64) << 20));
 
-  if (opt.quick) ctx.policy = SamplePolicy{2, 5, 20, 0.08, 0.01};
-  else ctx.policy = SamplePolicy{3, 10, 100, 0.35, 0.01};
+  if (opt.quick)
+    ctx.policy = SamplePolicy{2, 5, 20, 0.08, 0.01};
+  else
+    ctx.policy = SamplePolicy{3, 10, 100, 0.35, 0.01};
 
   RunMetadata& m = ctx.meta;
   m.tool_version = LLMC_VERSION;
@@ -196,10 +204,14 @@ int run(int argc, char** argv, MpiWorld& world) {
   if (opt.want("h2d")) count += 2;
   const double plan = planned_seconds(count, ctx.policy);
   if (root)
-    std::fprintf(stderr, "llmcalc-bench: %s (%s, %d SMs, %.1f GiB), %d GPU(s)%s; %s run: %d measurements, planned about %s\n",
-                 ctx.prop.name, gpu_id.c_str(), int(m.sm_count), double(total_b) / double(1 << 30), gpus,
-                 world.active ? (", " + std::to_string(world.size) + " MPI ranks on " + std::to_string(world.layout.nodes) + " node(s)").c_str() : "",
-                 opt.quick ? "quick" : "full", count, format_duration(plan).c_str());
+    std::fprintf(
+        stderr, "llmcalc-bench: %s (%s, %d SMs, %.1f GiB), %d GPU(s)%s; %s run: %d measurements, planned about %s\n",
+        ctx.prop.name, gpu_id.c_str(), int(m.sm_count), double(total_b) / double(1 << 30), gpus,
+        world.active
+            ? (", " + std::to_string(world.size) + " MPI ranks on " + std::to_string(world.layout.nodes) + " node(s)")
+                  .c_str()
+            : "",
+        opt.quick ? "quick" : "full", count, format_duration(plan).c_str());
   Progress progress(plan);
   if (root) ctx.progress = &progress;
 
@@ -209,8 +221,10 @@ int run(int argc, char** argv, MpiWorld& world) {
     const bool collective = world.active && std::string(name) == "nccl";
     if (!root && !collective) return;
     try {
-      if (collective) run_nccl_mpi_suite(ctx, world);
-      else fn(ctx);
+      if (collective)
+        run_nccl_mpi_suite(ctx, world);
+      else
+        fn(ctx);
     } catch (const std::exception& ex) {
       suite_failed = true;
       cudaGetLastError();
@@ -228,8 +242,8 @@ int run(int argc, char** argv, MpiWorld& world) {
   progress.finish();
 
   llmc::HardwareProfile prof = finalize_profile(ctx.profile, *spec, ctx.model_shapes, m.notes);
-  prof.description = std::string("measured on ") + ctx.prop.name + ", " + m.date_utc.substr(0, 10) + " by llmcalc-bench " +
-                     LLMC_VERSION + (opt.quick ? " (quick run)" : "");
+  prof.description = std::string("measured on ") + ctx.prop.name + ", " + m.date_utc.substr(0, 10) +
+                     " by llmcalc-bench " + LLMC_VERSION + (opt.quick ? " (quick run)" : "");
   prof.metadata_json = metadata_to_json(m);
   const std::string text = llmc::profile_to_json(prof);
   nlohmann::json raw{{"metadata", nlohmann::json::parse(prof.metadata_json)}, {"measurements", ctx.raw}};
@@ -247,8 +261,8 @@ int run(int argc, char** argv, MpiWorld& world) {
   if (!check) {
     const std::string rejected = opt.out + ".rejected.json";
     (void)write_file_atomic(rejected, text + "\n");
-    std::fprintf(stderr, "llmcalc-bench: the profile failed validation (%s); kept as %s, %s not written\n", check.error().text().c_str(),
-                 rejected.c_str(), opt.out.c_str());
+    std::fprintf(stderr, "llmcalc-bench: the profile failed validation (%s); kept as %s, %s not written\n",
+                 check.error().text().c_str(), rejected.c_str(), opt.out.c_str());
     return 1;
   }
   if (Status st = write_file_atomic(opt.out, text + "\n"); !st) {
@@ -256,7 +270,12 @@ int run(int argc, char** argv, MpiWorld& world) {
     return 1;
   }
   std::fprintf(stderr, "llmcalc-bench: profile written: %s\n", opt.out.c_str());
-  for (const auto& [dtype, t] : prof.gemm) std::fprintf(stderr, "  gemm %-5s max %.1f TFLOP/s (spec %.0f)\n", dtype.c_str(), t.max_tflops, spec->peak_tflops(dtype == "bf16" ? llmc::Dtype::bf16 : dtype == "fp8" ? llmc::Dtype::fp8 : dtype == "fp16" ? llmc::Dtype::fp16 : llmc::Dtype::tf32));
+  for (const auto& [dtype, t] : prof.gemm)
+    std::fprintf(stderr, "  gemm %-5s max %.1f TFLOP/s (spec %.0f)\n", dtype.c_str(), t.max_tflops,
+                 spec->peak_tflops(dtype == "bf16"   ? llmc::Dtype::bf16
+                                   : dtype == "fp8"  ? llmc::Dtype::fp8
+                                   : dtype == "fp16" ? llmc::Dtype::fp16
+                                                     : llmc::Dtype::tf32));
   if (auto it = prof.memory_bound.find("hbm_copy"); it != prof.memory_bound.end())
     std::fprintf(stderr, "  hbm_copy fit %.0f GB/s (spec %.0f)\n", it->second.fit.peak, spec->hbm_bandwidth_gbps);
   if (ctx.correctness_failed) std::fprintf(stderr, "llmcalc-bench: a correctness check failed (see notes above)\n");

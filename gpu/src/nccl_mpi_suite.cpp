@@ -123,11 +123,13 @@ void run_nccl_mpi_suite(BenchContext& ctx, const MpiWorld& w) {
         MPI_Bcast(&m, 1, MPI_INT, 0, MPI_COMM_WORLD);
         return m != 0;
       };
-      const std::vector<double> t = sample_collective(ctx.policy, [&] { return timed(op, b, bytes, w, ctx.stream); }, rank0_decides);
+      const std::vector<double> t = sample_collective(
+          ctx.policy, [&] { return timed(op, b, bytes, w, ctx.stream); }, rank0_decides);
       if (!root) continue;
-      record_collective(ctx, "nccl-mpi", label,
-                        {{"op", op}, {"ranks", w.size}, {"nodes", w.layout.nodes}, {"tier", w.layout.tier}, {"bytes", bytes}}, op, w.size, bytes, t,
-                        table);
+      record_collective(
+          ctx, "nccl-mpi", label,
+          {{"op", op}, {"ranks", w.size}, {"nodes", w.layout.nodes}, {"tier", w.layout.tier}, {"bytes", bytes}}, op,
+          w.size, bytes, t, table);
     }
     if (root) ctx.profile.collectives.push_back(std::move(table));
   }

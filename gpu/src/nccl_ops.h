@@ -25,8 +25,8 @@ inline const char* const kNcclOps[] = {"all_reduce", "all_gather", "reduce_scatt
 
 // Rank `r` of `n` enqueues `op` of `bytes` (fp32 elements) on `stream`. Inside an NCCL group
 // when one process drives several ranks.
-inline void enqueue_collective(const std::string& op, void* send, void* recv, std::size_t bytes, int r, int n, ncclComm_t comm,
-                               cudaStream_t stream) {
+inline void enqueue_collective(const std::string& op, void* send, void* recv, std::size_t bytes, int r, int n,
+                               ncclComm_t comm, cudaStream_t stream) {
   const std::size_t count = bytes / sizeof(float);
   if (op == "all_reduce") {
     NCCL_CHECK(ncclAllReduce(send, recv, count, ncclFloat, ncclSum, comm, stream));
@@ -66,20 +66,29 @@ std::vector<double> sample_collective(const SamplePolicy& p, Sample one, Agree a
   for (bool more = true; more;) {
     t.push_back(one());
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    more = agree(!(t.size() >= p.max_samples || median_is_stable(t, p.rel_halfwidth, p.min_samples) || (spent > p.budget_s && t.size() >= 3)));
+    more = agree(!(t.size() >= p.max_samples || median_is_stable(t, p.rel_halfwidth, p.min_samples) ||
+                   (spent > p.budget_s && t.size() >= 3)));
   }
   return t;
 }
 
 // Keeps one collective measurement: NVML telemetry, the raw record (every sample, statistics,
 // bus bandwidth; `params` says what was measured) and the profile table's point.
-inline void record_collective(BenchContext& ctx, const char* suite, const std::string& label, nlohmann::json params, const std::string& op,
-                              int ranks, std::size_t bytes, const std::vector<double>& t, CollectiveTable& table) {
+inline void record_collective(BenchContext& ctx, const char* suite, const std::string& label, nlohmann::json params,
+                              const std::string& op, int ranks, std::size_t bytes, const std::vector<double>& t,
+                              CollectiveTable& table) {
   const Telemetry tel = ctx.nvml ? ctx.nvml->read() : Telemetry{};
   ctx.meta.telemetry.push_back({"nccl", label, tel});
   const SampleStats st = summarize(t);
-  ctx.raw.push_back({{"suite", suite}, {"label", label}, {"params", std::move(params)}, {"seconds", t}, {"median_s", st.median},
-                     {"p10_s", st.p10}, {"p90_s", st.p90}, {"cv", st.cv}, {"busbw_gbps", busbw_gbps(op, ranks, double(bytes), st.median)}});
+  ctx.raw.push_back({{"suite", suite},
+                     {"label", label},
+                     {"params", std::move(params)},
+                     {"seconds", t},
+                     {"median_s", st.median},
+                     {"p10_s", st.p10},
+                     {"p90_s", st.p90},
+                     {"cv", st.cv},
+                     {"busbw_gbps", busbw_gbps(op, ranks, double(bytes), st.median)}});
   table.points.push_back(collective_point(op, ranks, double(bytes), t));
 }
 

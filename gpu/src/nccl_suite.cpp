@@ -19,7 +19,9 @@ int nccl_measurement_count(const BenchContext& ctx, int gpus) {
 }
 
 #ifndef LLMC_HAVE_NCCL
-void run_nccl_suite(BenchContext& ctx) { ctx.note("nccl: skipped (built without NCCL: nccl.h or libnccl not found at configure time)"); }
+void run_nccl_suite(BenchContext& ctx) {
+  ctx.note("nccl: skipped (built without NCCL: nccl.h or libnccl not found at configure time)");
+}
 #else
 
 namespace {
@@ -94,7 +96,8 @@ void run_nccl_suite(BenchContext& ctx) {
   int n = 0;
   CUDA_CHECK(cudaGetDeviceCount(&n));
   if (n < 2) {
-    ctx.note("nccl: skipped (" + std::to_string(n) + " GPU visible; collectives need at least 2 on this machine; for several "
+    ctx.note("nccl: skipped (" + std::to_string(n) +
+             " GPU visible; collectives need at least 2 on this machine; for several "
              "machines see docs/bench.md, multi-node)");
     return;
   }
@@ -154,11 +157,13 @@ void run_nccl_suite(BenchContext& ctx) {
       table.tier = "intra_node";
       for (int64_t size : sizes) {
         const std::size_t bytes = whole_floats(size, n);
-        const std::string label = std::string("nccl ") + op + " " + std::to_string(n) + " GPUs " + std::to_string(size) + " B";
+        const std::string label =
+            std::string("nccl ") + op + " " + std::to_string(n) + " GPUs " + std::to_string(size) + " B";
         if (ctx.progress) ctx.progress->step(label, ctx.policy.budget_s);
         if (bytes == 0) continue;
         for (int w = 0; w < ctx.policy.warmup; ++w) timed(op, ranks, bytes);
-        const std::vector<double> t = sample_collective(ctx.policy, [&] { return timed(op, ranks, bytes); }, [](bool more) { return more; });
+        const std::vector<double> t = sample_collective(
+            ctx.policy, [&] { return timed(op, ranks, bytes); }, [](bool more) { return more; });
         record_collective(ctx, "nccl", label, {{"op", op}, {"ranks", n}, {"bytes", bytes}}, op, n, bytes, t, table);
       }
       ctx.profile.collectives.push_back(std::move(table));

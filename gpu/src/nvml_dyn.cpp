@@ -10,8 +10,8 @@ using InitFn = int (*)();
 using ShutdownFn = int (*)();
 using ByPciFn = int (*)(const char*, void**);
 using ClockFn = int (*)(void*, int, unsigned*);  // nvmlClockType_t: 1 = SM, 2 = MEM
-using PowerFn = int (*)(void*, unsigned*);        // milliwatts
-using TempFn = int (*)(void*, int, unsigned*);    // sensor 0 = GPU
+using PowerFn = int (*)(void*, unsigned*);       // milliwatts
+using TempFn = int (*)(void*, int, unsigned*);   // sensor 0 = GPU
 using ReasonsFn = int (*)(void*, unsigned long long*);
 using DriverFn = int (*)(char*, unsigned);
 
@@ -49,8 +49,10 @@ void Nvml::bind(const std::string& pci) {
     return;
   }
   void* d = nullptr;
-  if (by_pci(pci.c_str(), &d) == 0) dev_ = d;
-  else why_ = "NVML does not know PCI device " + pci;
+  if (by_pci(pci.c_str(), &d) == 0)
+    dev_ = d;
+  else
+    why_ = "NVML does not know PCI device " + pci;
 }
 
 Telemetry Nvml::read() const {

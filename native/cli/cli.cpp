@@ -35,10 +35,12 @@ struct ScenarioArgs {
 
 void add_scenario_options(CLI::App* cmd, ScenarioArgs& a) {
   cmd->add_option("scenario", a.files, "scenario JSON file(s), applied in order");
-  cmd->add_option("--model,-m", a.model, "model preset id (see `llmcalc presets`), a model JSON file or a Hugging Face config.json");
+  cmd->add_option("--model,-m", a.model,
+                  "model preset id (see `llmcalc presets`), a model JSON file or a Hugging Face config.json");
   cmd->add_option("--gpu,-g", a.gpu, "GPU id, e.g. h100-sxm, a100-sxm-80gb");
   cmd->add_option("--profile,-p", a.profile, "hardware profile JSON (docs/profile-schema.md) to time with");
-  cmd->add_option("--set,-s", a.sets, "override a field: key=value (dotted keys: model.*, training.*, parallel.*, hardware.*)");
+  cmd->add_option("--set,-s", a.sets,
+                  "override a field: key=value (dotted keys: model.*, training.*, parallel.*, hardware.*)");
 }
 
 Status load_model(Scenario& s, const std::string& arg) {
@@ -84,25 +86,33 @@ Result<Scenario> build_scenario(const ScenarioArgs& a) {
   return s;
 }
 
-int cmd_estimate(const ScenarioArgs& a, bool as_json, bool terms, const std::string& memory_units, std::ostream& out, std::ostream& err) {
+int cmd_estimate(const ScenarioArgs& a, bool as_json, bool terms, const std::string& memory_units, std::ostream& out,
+                 std::ostream& err) {
   MemoryUnits units = MemoryUnits::gib;
-  if (!parse_memory_units(memory_units, units)) return fail(err, make_error("--memory-units", "expects gib or gb; got '" + memory_units + "'"));
+  if (!parse_memory_units(memory_units, units))
+    return fail(err, make_error("--memory-units", "expects gib or gb; got '" + memory_units + "'"));
   Result<Scenario> s = build_scenario(a);
   if (!s) return fail(err, s.error());
   Result<Estimate> e = estimate(*s);
   if (!e) return fail(err, e.error());
-  if (as_json) out << estimate_to_json(*e, terms) << "\n";
-  else print_estimate_table(*e, out, units);
+  if (as_json)
+    out << estimate_to_json(*e, terms) << "\n";
+  else
+    print_estimate_table(*e, out, units);
   return 0;
 }
 
-int cmd_explain(const ScenarioArgs& a, const std::vector<std::string>& keys, bool fields, std::ostream& out, std::ostream& err) {
+int cmd_explain(const ScenarioArgs& a, const std::vector<std::string>& keys, bool fields, std::ostream& out,
+                std::ostream& err) {
   if (fields) {
     for (const FieldInfo& f : scenario_fields()) {
       out << f.key;
-      if (f.kind == FieldKind::choice) out << " {" << f.choices << "}";
-      else if (f.kind == FieldKind::integer || f.kind == FieldKind::number) out << " [" << f.min << ", " << f.max << "]";
-      else if (f.kind == FieldKind::boolean) out << " {true|false}";
+      if (f.kind == FieldKind::choice)
+        out << " {" << f.choices << "}";
+      else if (f.kind == FieldKind::integer || f.kind == FieldKind::number)
+        out << " [" << f.min << ", " << f.max << "]";
+      else if (f.kind == FieldKind::boolean)
+        out << " {true|false}";
       out << "  " << f.help << "\n";
     }
     return 0;
@@ -114,25 +124,30 @@ int cmd_explain(const ScenarioArgs& a, const std::vector<std::string>& keys, boo
   int shown = 0;
   for (const Term& t : e->trace.terms()) {
     const std::string key = t.key;
-    const bool match = keys.empty() || std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return key.rfind(k, 0) == 0; });
+    const bool match = keys.empty() || std::any_of(keys.begin(), keys.end(),
+                                                   [&](const std::string& k) { return key.rfind(k, 0) == 0; });
     if (!match) continue;
     out << render(t) << "\n";
     ++shown;
   }
-  if (shown == 0) return fail(err, make_error("explain", "no figure matches the given key prefix(es); try `llmcalc explain` without keys"));
+  if (shown == 0)
+    return fail(
+        err, make_error("explain", "no figure matches the given key prefix(es); try `llmcalc explain` without keys"));
   return 0;
 }
 
 int cmd_presets(const std::string& what, bool as_json, std::ostream& out, std::ostream& err) {
   nlohmann::ordered_json j;
-  if (what != "models" && what != "gpus" && what != "all") return fail(err, make_error("presets", "expects models, gpus or all; got '" + what + "'"));
+  if (what != "models" && what != "gpus" && what != "all")
+    return fail(err, make_error("presets", "expects models, gpus or all; got '" + what + "'"));
   if (what != "gpus") {
     auto arr = nlohmann::ordered_json::array();
     if (!as_json) out << "Models (--model ID):\n";
     for (const std::string& id : model_preset_ids()) {
       Result<ModelPreset> p = find_model_preset(id);
       if (!p) return fail(err, p.error());
-      arr.push_back({{"id", id}, {"name", p->name}, {"published_total_params", p->published_total}, {"source", p->source}});
+      arr.push_back(
+          {{"id", id}, {"name", p->name}, {"published_total_params", p->published_total}, {"source", p->source}});
       if (!as_json) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "  %-22s %-28s %.4g params\n", id.c_str(), p->name.c_str(), p->published_total);
@@ -147,12 +162,15 @@ int cmd_presets(const std::string& what, bool as_json, std::ostream& out, std::o
     for (const std::string& id : gpu_ids()) {
       Result<GpuSpec> g = find_gpu(id);
       if (!g) return fail(err, g.error());
-      arr.push_back({{"id", id}, {"name", g->name}, {"memory_gib", g->memory_gib}, {"peak_bf16_tflops", g->peak_bf16_tflops},
+      arr.push_back({{"id", id},
+                     {"name", g->name},
+                     {"memory_gib", g->memory_gib},
+                     {"peak_bf16_tflops", g->peak_bf16_tflops},
                      {"peak_fp16_tflops", g->peak_fp16_tflops}});
       if (!as_json) {
         char buf[200];
-        std::snprintf(buf, sizeof buf, "  %-16s %-34s %5.0f GiB  %s %7.1f TFLOP/s dense\n", id.c_str(), g->name.c_str(), g->memory_gib,
-                      to_string(g->half_dtype()), g->peak_tflops(g->half_dtype()));
+        std::snprintf(buf, sizeof buf, "  %-16s %-34s %5.0f GiB  %s %7.1f TFLOP/s dense\n", id.c_str(), g->name.c_str(),
+                      g->memory_gib, to_string(g->half_dtype()), g->peak_tflops(g->half_dtype()));
         out << buf;
       }
     }
@@ -162,12 +180,18 @@ int cmd_presets(const std::string& what, bool as_json, std::ostream& out, std::o
   return 0;
 }
 
-int cmd_optimal(double compute, double params, double deadline_days, const ScenarioArgs& a, bool as_json, std::ostream& out, std::ostream& err) {
-  if ((compute > 0) == (params > 0)) return fail(err, make_error("optimal", "give exactly one of --compute FLOPS or --params N"));
+int cmd_optimal(double compute, double params, double deadline_days, const ScenarioArgs& a, bool as_json,
+                std::ostream& out, std::ostream& err) {
+  if ((compute > 0) == (params > 0))
+    return fail(err, make_error("optimal", "give exactly one of --compute FLOPS or --params N"));
   Trace tr;
   nlohmann::ordered_json j;
   auto put = [&](const char* k, const ComputeOptimal& o) {
-    j[k] = {{"compute_flops", o.compute_flops}, {"params", o.params}, {"tokens", o.tokens}, {"tokens_per_param", o.tokens_per_param}, {"loss", o.loss}};
+    j[k] = {{"compute_flops", o.compute_flops},
+            {"params", o.params},
+            {"tokens", o.tokens},
+            {"tokens_per_param", o.tokens_per_param},
+            {"loss", o.loss}};
   };
   double c = compute;
   if (params > 0) {
@@ -181,14 +205,19 @@ int cmd_optimal(double compute, double params, double deadline_days, const Scena
   if (deadline_days > 0) {
     // Throughput per GPU from a full estimate of the scenario given (its MFU, achieved TFLOP/s or profile).
     ScenarioArgs sa = a;
-    if (sa.model.empty() && sa.files.empty()) sa.sets.push_back("model.params=" + std::to_string(params > 0 ? params : j["hoffmann2022_parametric"]["params"].get<double>()));
+    if (sa.model.empty() && sa.files.empty())
+      sa.sets.push_back("model.params=" +
+                        std::to_string(params > 0 ? params : j["hoffmann2022_parametric"]["params"].get<double>()));
     Result<Scenario> s = build_scenario(sa);
     if (!s) return fail(err, s.error());
     Result<Estimate> e = estimate(*s);
     if (!e) return fail(err, e.error());
     const double per_gpu = e->time.achieved_model_tflops_per_gpu * 1e12;
     const double n = gpus_for_deadline(c, deadline_days * 86400, per_gpu, &tr);
-    j["deadline"] = {{"days", deadline_days}, {"gpu", e->r.s.hardware.gpu.id}, {"model_tflops_per_gpu", per_gpu / 1e12}, {"gpus", n}};
+    j["deadline"] = {{"days", deadline_days},
+                     {"gpu", e->r.s.hardware.gpu.id},
+                     {"model_tflops_per_gpu", per_gpu / 1e12},
+                     {"gpus", n}};
   }
   if (as_json) {
     out << j.dump(2) << "\n";
@@ -230,7 +259,8 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   est->add_flag("--json", json, "print the JSON contract (docs/json-contract.md)");
   est->add_flag("--terms", terms, "with --json: include every explanation term");
   std::string memory_units = "gib";
-  est->add_option("--memory-units", memory_units, "memory in the table: gib (binary, default) or gb (decimal); --json is always bytes");
+  est->add_option("--memory-units", memory_units,
+                  "memory in the table: gib (binary, default) or gb (decimal); --json is always bytes");
 
   CLI::App* exp = app.add_subcommand("explain", "show the formula, inputs, value and source of each figure");
   add_scenario_options(exp, exp_args);
@@ -241,10 +271,12 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
   pre->add_option("what", presets_what, "models | gpus | all");
   pre->add_flag("--json", presets_json, "JSON output");
 
-  CLI::App* opt = app.add_subcommand("optimal", "compute-optimal size (D = 20N and Hoffmann et al. 2022), GPUs for a deadline");
+  CLI::App* opt =
+      app.add_subcommand("optimal", "compute-optimal size (D = 20N and Hoffmann et al. 2022), GPUs for a deadline");
   opt->add_option("--compute", compute, "compute budget C in FLOPs");
   opt->add_option("--params", params, "model size N (gives D = 20N and C = 6ND)");
-  opt->add_option("--deadline-days", deadline_days, "GPUs needed to finish within this many days (uses the scenario options)");
+  opt->add_option("--deadline-days", deadline_days,
+                  "GPUs needed to finish within this many days (uses the scenario options)");
   add_scenario_options(opt, opt_args);
   opt->add_flag("--json", opt_json, "JSON output");
 
@@ -266,7 +298,8 @@ int run(const std::vector<std::string>& args_in, std::ostream& out, std::ostream
 
   ScenarioArgs search_scenario;
   SearchArgs search_args;
-  CLI::App* sea = app.add_subcommand("search", "best parallel layouts (tp, pp, dp, cp, ep, v, micro-batch, recompute, ZeRO) for the scenario");
+  CLI::App* sea = app.add_subcommand(
+      "search", "best parallel layouts (tp, pp, dp, cp, ep, v, micro-batch, recompute, ZeRO) for the scenario");
   add_scenario_options(sea, search_scenario);
   add_search_options(sea, search_args);
 

@@ -27,20 +27,26 @@ std::string number_or_dash(const nlohmann::json& v, const char* fmt) {
   return buf;
 }
 
-std::string text_or_dash(const nlohmann::json& v) { return v.is_string() && !v.get<std::string>().empty() ? v.get<std::string>() : "-"; }
+std::string text_or_dash(const nlohmann::json& v) {
+  return v.is_string() && !v.get<std::string>().empty() ? v.get<std::string>() : "-";
+}
 
 void print_list(const std::string& body, std::ostream& out) {
   const nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%-12s  %-14s %-9s %-16s %-20s %-12s %8s %8s %7s %8s\n", "ID", "GPU", "SOURCE", "LABEL", "UPLOADED", "UPLOADER",
-                "BF16", "FP8", "HBM", "AR BUSBW");
+  std::snprintf(buf, sizeof buf, "%-12s  %-14s %-9s %-16s %-20s %-12s %8s %8s %7s %8s\n", "ID", "GPU", "SOURCE",
+                "LABEL", "UPLOADED", "UPLOADER", "BF16", "FP8", "HBM", "AR BUSBW");
   out << buf;
   if (!j.is_object() || !j.contains("profiles")) return;
   for (const auto& p : j["profiles"]) {
-    std::snprintf(buf, sizeof buf, "%-12.12s  %-14.14s %-9.9s %-16.16s %-20.20s %-12.12s %8s %8s %7s %8s\n", text_or_dash(p.value("id", nlohmann::json())).c_str(),
-                  text_or_dash(p.value("gpu", nlohmann::json())).c_str(), text_or_dash(p.value("source", nlohmann::json())).c_str(),
-                  text_or_dash(p.value("label", nlohmann::json())).c_str(), text_or_dash(p.value("uploaded_at", nlohmann::json())).c_str(),
-                  text_or_dash(p.value("uploader", nlohmann::json())).c_str(), number_or_dash(p.value("gemm_bf16_max_tflops", nlohmann::json()), "%.0f").c_str(),
+    std::snprintf(buf, sizeof buf, "%-12.12s  %-14.14s %-9.9s %-16.16s %-20.20s %-12.12s %8s %8s %7s %8s\n",
+                  text_or_dash(p.value("id", nlohmann::json())).c_str(),
+                  text_or_dash(p.value("gpu", nlohmann::json())).c_str(),
+                  text_or_dash(p.value("source", nlohmann::json())).c_str(),
+                  text_or_dash(p.value("label", nlohmann::json())).c_str(),
+                  text_or_dash(p.value("uploaded_at", nlohmann::json())).c_str(),
+                  text_or_dash(p.value("uploader", nlohmann::json())).c_str(),
+                  number_or_dash(p.value("gemm_bf16_max_tflops", nlohmann::json()), "%.0f").c_str(),
                   number_or_dash(p.value("gemm_fp8_max_tflops", nlohmann::json()), "%.0f").c_str(),
                   number_or_dash(p.value("hbm_copy_tbps", nlohmann::json()), "%.2f").c_str(),
                   number_or_dash(p.value("all_reduce_busbw_gbps", nlohmann::json()), "%.0f").c_str());
@@ -51,14 +57,20 @@ void print_list(const std::string& body, std::ostream& out) {
 
 }  // namespace
 
-bool ProfileRemoteArgs::any_parsed() const { return (push && push->parsed()) || (list && list->parsed()) || (pull && pull->parsed()); }
+bool ProfileRemoteArgs::any_parsed() const {
+  return (push && push->parsed()) || (list && list->parsed()) || (pull && pull->parsed());
+}
 
 void add_profile_remote_commands(CLI::App* profile, ProfileRemoteArgs& a) {
   profile->require_subcommand(0, 1);
   auto common = [&](CLI::App* c) {
-    c->add_option("--registry,-r", a.registry, "registry URL, e.g. http://127.0.0.1:8080 or https://llmcalc.team.example")->required();
+    c->add_option("--registry,-r", a.registry,
+                  "registry URL, e.g. http://127.0.0.1:8080 or https://llmcalc.team.example")
+        ->required();
     c->add_option("--ca-file", a.ca_file, "CA certificate (PEM) for an https registry with its own CA");
-    c->add_option("--retries", a.retries, "retries after a network error or 5xx, with back-off 0.5 s, 1 s, 2 s, ...")->capture_default_str()->check(CLI::Range(0, 10));
+    c->add_option("--retries", a.retries, "retries after a network error or 5xx, with back-off 0.5 s, 1 s, 2 s, ...")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 10));
   };
   a.push = profile->add_subcommand("push", "upload a profile file to a registry (the file is left as it is)");
   a.push->add_option("file", a.file, "profile JSON")->required();
@@ -95,7 +107,8 @@ int cmd_profile_remote(const ProfileRemoteArgs& a, std::ostream& out, std::ostre
     if (!o.ok()) return fail_outcome(err, a.file, o);
     const nlohmann::json j = nlohmann::json::parse(o.body, nullptr, false);
     const std::string id = j.is_object() ? j.value("id", std::string("?")) : "?";
-    out << a.file << ": " << (o.status == 201 ? "stored" : "already there") << " as " << id << " at " << url->text() << "\n";
+    out << a.file << ": " << (o.status == 201 ? "stored" : "already there") << " as " << id << " at " << url->text()
+        << "\n";
     return 0;
   }
   registry::RegistryClient client(*url, "", {a.retries + 1}, a.ca_file);
@@ -103,8 +116,10 @@ int cmd_profile_remote(const ProfileRemoteArgs& a, std::ostream& out, std::ostre
   if (a.list->parsed()) {
     Outcome o = client.list(a.gpu);
     if (!o.ok()) return fail_outcome(err, "--registry", o);
-    if (a.json) out << o.body << "\n";
-    else print_list(o.body, out);
+    if (a.json)
+      out << o.body << "\n";
+    else
+      print_list(o.body, out);
     return 0;
   }
   Outcome o = client.pull(a.id);

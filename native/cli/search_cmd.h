@@ -14,13 +14,13 @@ class App;
 namespace llmc::cli {
 
 struct SearchArgs {
-  std::string gpus;        // "N", "MIN:MAX" or "MIN:MAX:STEP"; empty: hardware.gpu_count
+  std::string gpus;  // "N", "MIN:MAX" or "MIN:MAX:STEP"; empty: hardware.gpu_count
   double deadline_days = 0, budget_usd = 0;
   std::string objective = "step_time";
   int top = 10;
   int max_virtual_stages = 8;
   long long max_tp = 0;
-  std::string fixed;       // comma-separated dimensions not to vary (keep the scenario's value)
+  std::string fixed;  // comma-separated dimensions not to vary (keep the scenario's value)
   bool json = false;
 };
 

@@ -18,7 +18,9 @@ namespace {
 
 using registry::Store;
 
-int fail_line(std::ostream& err, const std::string& field, const std::string& message) { return fail(err, make_error(field, message)); }
+int fail_line(std::ostream& err, const std::string& field, const std::string& message) {
+  return fail(err, make_error(field, message));
+}
 
 // Runs the server until SIGINT or SIGTERM. The signals are blocked in every thread and taken by
 // one waiting thread, which stops the server outside any signal handler.
@@ -34,8 +36,9 @@ int run_server(const ServeArgs& a, Store& store, std::ostream& err) {
   auto profiles = store.list_profiles();
   const std::string scheme = a.server.cert_file.empty() ? "http" : "https";
   if (!a.quiet) {
-    err << "llmcalc serve: " << scheme << "://" << a.server.host << ":" << *port << "/  (registry: " << store.path() << ", "
-        << (profiles ? profiles->size() : 0) << " profiles; site: " << (a.server.site_dir.empty() ? "none" : a.server.site_dir) << ")\n";
+    err << "llmcalc serve: " << scheme << "://" << a.server.host << ":" << *port << "/  (registry: " << store.path()
+        << ", " << (profiles ? profiles->size() : 0)
+        << " profiles; site: " << (a.server.site_dir.empty() ? "none" : a.server.site_dir) << ")\n";
     err.flush();
   }
   if (!a.port_file.empty()) {
@@ -55,8 +58,10 @@ int run_server(const ServeArgs& a, Store& store, std::ostream& err) {
 }
 
 int import_files(const ServeArgs& a, Store& store, std::ostream& out, std::ostream& err) {
-  if (auto e = registry::check_metadata_text("label", a.label, registry::kMaxLabelChars)) return fail_line(err, "--label", e->message);
-  if (auto e = registry::check_metadata_text("notes", a.notes, registry::kMaxNotesChars)) return fail_line(err, "--notes", e->message);
+  if (auto e = registry::check_metadata_text("label", a.label, registry::kMaxLabelChars))
+    return fail_line(err, "--label", e->message);
+  if (auto e = registry::check_metadata_text("notes", a.notes, registry::kMaxNotesChars))
+    return fail_line(err, "--notes", e->message);
   for (const std::string& f : a.files) {
     std::string text;
     if (!read_file(f, text)) return fail_line(err, f, "cannot read profile file");
@@ -72,7 +77,8 @@ int import_files(const ServeArgs& a, Store& store, std::ostream& out, std::ostre
 }  // namespace
 
 CLI::App* add_serve_command(CLI::App& app, ServeArgs& a) {
-  CLI::App* s = app.add_subcommand("serve", "run the profile registry and the web page (docs/registry.md); or administer it");
+  CLI::App* s =
+      app.add_subcommand("serve", "run the profile registry and the web page (docs/registry.md); or administer it");
   s->require_subcommand(0, 1);
   s->add_option("--data", a.data_dir, "registry directory (holds registry.sqlite3)")->capture_default_str();
   s->add_option("--site", a.server.site_dir, "serve this built site (build/site) at /");
@@ -81,9 +87,14 @@ CLI::App* add_serve_command(CLI::App& app, ServeArgs& a) {
   s->add_option("--port-file", a.port_file, "write the port here once listening");
   s->add_option("--cert", a.server.cert_file, "TLS certificate (PEM): serve HTTPS");
   s->add_option("--key", a.server.key_file, "TLS private key (PEM) for --cert");
-  s->add_option("--cors-origin", a.server.cors_origins, "a page origin allowed to call the API (repeatable), e.g. https://team.example");
-  s->add_option("--max-body-bytes", a.server.max_body_bytes, "largest upload accepted")->capture_default_str()->check(CLI::Range(size_t(1024), size_t(1) << 30));
-  s->add_option("--threads", a.server.threads, "connections served at once")->capture_default_str()->check(CLI::Range(2, 1024));
+  s->add_option("--cors-origin", a.server.cors_origins,
+                "a page origin allowed to call the API (repeatable), e.g. https://team.example");
+  s->add_option("--max-body-bytes", a.server.max_body_bytes, "largest upload accepted")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t(1024), size_t(1) << 30));
+  s->add_option("--threads", a.server.threads, "connections served at once")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 1024));
   s->add_flag("--quiet", a.quiet, "no start-up line, no log of uploads and deletes");
 
   CLI::App* token = s->add_subcommand("token", "upload tokens: add, revoke, list");
@@ -94,17 +105,21 @@ CLI::App* add_serve_command(CLI::App& app, ServeArgs& a) {
   a.token_revoke = token->add_subcommand("revoke", "revoke NAME's token (at once, also for a running server)");
   a.token_revoke->add_option("name", a.name, "token name")->required();
   a.token_list = token->add_subcommand("list", "list tokens (names, admin, created, revoked)");
-  a.backup = s->add_subcommand("backup", "copy the database to FILE (SQLite online backup; the server may keep running)");
+  a.backup =
+      s->add_subcommand("backup", "copy the database to FILE (SQLite online backup; the server may keep running)");
   a.backup->add_option("file", a.path, "backup file")->required();
-  a.export_dir = s->add_subcommand("export", "write the registry as static files: DIR/index.json and DIR/profiles/<id>.json");
+  a.export_dir =
+      s->add_subcommand("export", "write the registry as static files: DIR/index.json and DIR/profiles/<id>.json");
   a.export_dir->add_option("dir", a.path, "output directory (absent, empty, or an earlier export)")->required();
-  a.import = s->add_subcommand("import", "store profile files directly (as uploader 'local'), with the upload's checks");
+  a.import =
+      s->add_subcommand("import", "store profile files directly (as uploader 'local'), with the upload's checks");
   a.import->add_option("files", a.files, "profile JSON files")->required();
   a.import->add_option("--label", a.label, "label for every file");
   a.import->add_option("--notes", a.notes, "notes for every file");
   a.audit = s->add_subcommand("audit", "print the audit log (uploads, deletes, token changes)");
   // Options of `serve` (--data above all) may also follow a subcommand: `serve token add x --data D`.
-  for (CLI::App* sub : {token, a.backup, a.export_dir, a.import, a.audit, a.token_add, a.token_revoke, a.token_list}) sub->fallthrough();
+  for (CLI::App* sub : {token, a.backup, a.export_dir, a.import, a.audit, a.token_add, a.token_revoke, a.token_list})
+    sub->fallthrough();
   return s;
 }
 
@@ -119,7 +134,8 @@ int cmd_serve(const ServeArgs& a, std::ostream& out, std::ostream& err) {
     if (!token) return fail(err, token.error());
     out << *token << "\n";
     err << "llmcalc serve: token for '" << a.name << "'" << (a.admin ? " (admin)" : "")
-        << " printed above, once: only its SHA-256 is kept, so store it now (e.g. a file of mode 600 for --token-file)\n";
+        << " printed above, once: only its SHA-256 is kept, so store it now (e.g. a file of mode 600 for "
+           "--token-file)\n";
     return 0;
   }
   if (a.token_revoke->parsed()) {
@@ -134,8 +150,8 @@ int cmd_serve(const ServeArgs& a, std::ostream& out, std::ostream& err) {
     std::snprintf(buf, sizeof buf, "%-24s %-6s %-21s %s\n", "NAME", "ADMIN", "CREATED", "REVOKED");
     out << buf;
     for (const registry::TokenInfo& t : *tokens) {
-      std::snprintf(buf, sizeof buf, "%-24s %-6s %-21s %s\n", t.name.c_str(), t.admin ? "yes" : "no", t.created_at.c_str(),
-                    t.revoked_at.empty() ? "-" : t.revoked_at.c_str());
+      std::snprintf(buf, sizeof buf, "%-24s %-6s %-21s %s\n", t.name.c_str(), t.admin ? "yes" : "no",
+                    t.created_at.c_str(), t.revoked_at.empty() ? "-" : t.revoked_at.c_str());
       out << buf;
     }
     return 0;
@@ -156,7 +172,8 @@ int cmd_serve(const ServeArgs& a, std::ostream& out, std::ostream& err) {
     auto log = store.audit_log();
     if (!log) return fail(err, log.error());
     for (const registry::AuditRecord& r : *log)
-      out << r.seq << "  " << r.at << "  " << r.actor << "  " << r.action << "  " << r.target << (r.detail.empty() ? "" : "  " + r.detail) << "\n";
+      out << r.seq << "  " << r.at << "  " << r.actor << "  " << r.action << "  " << r.target
+          << (r.detail.empty() ? "" : "  " + r.detail) << "\n";
     return 0;
   }
   return run_server(args, store, err);

@@ -19,8 +19,8 @@ struct ServeArgs {
   std::string port_file;  // written with the bound port once listening (scripts, tests with --port 0)
   bool quiet = false;
   // Subcommands (nullptr until added) and their arguments.
-  CLI::App *token_add = nullptr, *token_revoke = nullptr, *token_list = nullptr, *backup = nullptr, *export_dir = nullptr,
-           *import = nullptr, *audit = nullptr;
+  CLI::App *token_add = nullptr, *token_revoke = nullptr, *token_list = nullptr, *backup = nullptr,
+           *export_dir = nullptr, *import = nullptr, *audit = nullptr;
   std::string name, path, label, notes;
   bool admin = false;
   std::vector<std::string> files;

@@ -1,4 +1,5 @@
-// `llmcalc validate FILE... [--json|--markdown|--template T|--lofo [--write-error-bars F]] [--profile datasheet|datasheet@F|published|measured|FILE]
+// `llmcalc validate FILE... [--json|--markdown|--template T|--lofo [--write-error-bars F]] [--profile
+// datasheet|datasheet@F|published|measured|FILE]
 // [--only ID_PREFIX]`.
 // The numbers come from llmc_validate; this file only reads files and prints.
 #include "validate_cmd.h"
@@ -48,24 +49,32 @@ void print_table(const ValidationReport& r, std::ostream& out) {
   for (const ValidationRow& x : r.rows) {
     if (x.status == "skipped") continue;
     const std::string metric = x.kind == "model_states" ? x.metric : x.unit;
-    std::snprintf(line, sizeof line, "%-44s %-22s %10s %10s %8s%s\n", x.id.c_str(), metric.c_str(), value(x.measured).c_str(), value(x.predicted).c_str(),
-                  fmt("%+.1f%%", 100 * x.error).c_str(), x.in_mae ? "" : x.kernel ? "  (kernel)" : x.kind == "peak_memory" ? "  (peak memory)" : "  (not in MAE)");
+    std::snprintf(line, sizeof line, "%-44s %-22s %10s %10s %8s%s\n", x.id.c_str(), metric.c_str(),
+                  value(x.measured).c_str(), value(x.predicted).c_str(), fmt("%+.1f%%", 100 * x.error).c_str(),
+                  x.in_mae                  ? ""
+                  : x.kernel                ? "  (kernel)"
+                  : x.kind == "peak_memory" ? "  (peak memory)"
+                                            : "  (not in MAE)");
     out << line;
-    if (!x.layout.empty()) out << (x.kernel ? "    timed " : "    layout ") << x.layout << "; profile " << x.profile << "\n";
+    if (!x.layout.empty())
+      out << (x.kernel ? "    timed " : "    layout ") << x.layout << "; profile " << x.profile << "\n";
     for (const validate::Judgment& j : x.judgments)
       out << "    - " << (j.field.empty() ? j.topic + ": " : j.field + " = ") << j.choice << ": " << j.why << "\n";
     for (const std::string& n : x.notes) out << "    - llmcalc: " << n << "\n";
   }
   out << "\nskipped:\n";
   for (const ValidationRow& x : r.rows)
-    if (x.status == "skipped") out << "  " << x.id << ": " << (x.skip_field.empty() ? "" : x.skip_field + ": ") << x.skip_reason << "\n";
+    if (x.status == "skipped")
+      out << "  " << x.id << ": " << (x.skip_field.empty() ? "" : x.skip_field + ": ") << x.skip_reason << "\n";
   out << "\nsummary:\n";
   for (const std::string& l : validate::summary_lines(r.summary)) out << "  " << l << "\n";
   out << "\nby family (rows, mean absolute error, max):\n";
   for (const validate::FamilySummary& f : r.summary.families) {
-    out << "  " << f.family << ": " << f.all.rows << ", " << fmt("%.1f%%", 100 * f.all.mae) << ", " << fmt("%.1f%%", 100 * f.all.max_abs_error);
+    out << "  " << f.family << ": " << f.all.rows << ", " << fmt("%.1f%%", 100 * f.all.mae) << ", "
+        << fmt("%.1f%%", 100 * f.all.max_abs_error);
     if (f.peak_memory.rows)
-      out << "; peak memory " << f.peak_memory.rows << ", " << fmt("%.1f%%", 100 * f.peak_memory.mae) << ", " << fmt("%.1f%%", 100 * f.peak_memory.max_abs_error);
+      out << "; peak memory " << f.peak_memory.rows << ", " << fmt("%.1f%%", 100 * f.peak_memory.mae) << ", "
+          << fmt("%.1f%%", 100 * f.peak_memory.max_abs_error);
     out << "\n";
   }
 }
@@ -82,7 +91,8 @@ Result<ValidateOptions> options_for(const std::string& profile, const std::strin
     char* end = nullptr;
     const double v = std::strtod(f.c_str(), &end);
     if (f.empty() || *end != '\0' || !(v > 0.2 && v <= 1.2))
-      return make_error("--profile", "datasheet@F: F is the in-step GEMM fraction of MAMF, a number in (0.2, 1.2]; got '" + f + "'");
+      return make_error("--profile",
+                        "datasheet@F: F is the in-step GEMM fraction of MAMF, a number in (0.2, 1.2]; got '" + f + "'");
     opt.datasheet_gemm_mamf_fraction = v;
   } else if (profile == "published" || profile == "measured") {
     Result<std::vector<HardwareProfile>> bundled = bundled_profiles(profile);
@@ -110,7 +120,8 @@ Result<ValidationReport> validate_files(const std::vector<std::string>& files, c
     if (!r) return make_error(file, r.error().text());
     all.rows.insert(all.rows.end(), r->rows.begin(), r->rows.end());
     for (const std::string& p : r->profiles_used)
-      if (std::find(all.profiles_used.begin(), all.profiles_used.end(), p) == all.profiles_used.end()) all.profiles_used.push_back(p);
+      if (std::find(all.profiles_used.begin(), all.profiles_used.end(), p) == all.profiles_used.end())
+        all.profiles_used.push_back(p);
   }
   std::sort(all.profiles_used.begin(), all.profiles_used.end());
   all.summary = validate::summarise(all.rows);
@@ -130,25 +141,34 @@ Result<std::vector<HardwareProfile>> bundled_profiles(const std::string& source)
 }
 
 CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a) {
-  CLI::App* v = app.add_subcommand("validate", "compare predictions with published runs or your own (record format: docs/validation.md)");
+  CLI::App* v = app.add_subcommand(
+      "validate", "compare predictions with published runs or your own (record format: docs/validation.md)");
   v->add_option("files", a.files, "records files (JSON arrays of records, e.g. validation/public.json)");
   v->add_flag("--json", a.json, "JSON: rows, summary, conventions, profiles");
   v->add_flag("--markdown", a.markdown, "Markdown tables of every section");
   v->add_option("--template", a.template_file,
-                "a Markdown template: its {{section FILE...}} lines are filled from those files, named relative to the template (scripts/validation-doc.sh writes docs/validation.md so)");
-  v->add_option("--profile,-p", a.profile, "'datasheet' (default): the datasheet profile of each GPU, as estimate uses; 'published' or 'measured': the bundled profiles of that source (site/profiles; GPUs without one keep the datasheet); a file: that profile for its GPU's records");
+                "a Markdown template: its {{section FILE...}} lines are filled from those files, named relative to the "
+                "template (scripts/validation-doc.sh writes docs/validation.md so)");
+  v->add_option("--profile,-p", a.profile,
+                "'datasheet' (default): the datasheet profile of each GPU, as estimate uses; 'published' or "
+                "'measured': the bundled profiles of that source (site/profiles; GPUs without one keep the datasheet); "
+                "a file: that profile for its GPU's records");
   v->add_option("--only", a.only, "only records whose id starts with this");
   v->add_flag("--lofo", a.lofo,
-              "leave one family out: fit the datasheet's in-step GEMM fraction of MAMF on all families but one, predict that one; prints the "
+              "leave one family out: fit the datasheet's in-step GEMM fraction of MAMF on all families but one, "
+              "predict that one; prints the "
               "per-family errors and the error bars per regime (Markdown)");
-  v->add_option("--write-error-bars", a.error_bars_file, "with --lofo: write core's error-bar table (core/src/estimate/error_bars_data.cpp) to this file");
+  v->add_option("--write-error-bars", a.error_bars_file,
+                "with --lofo: write core's error-bar table (core/src/estimate/error_bars_data.cpp) to this file");
   return v;
 }
 
 int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
-  if (a.json + a.markdown + !a.template_file.empty() > 1) return fail(err, make_error("validate", "give one of --json, --markdown and --template"));
+  if (a.json + a.markdown + !a.template_file.empty() > 1)
+    return fail(err, make_error("validate", "give one of --json, --markdown and --template"));
   if (!a.template_file.empty()) {
-    if (!a.files.empty()) return fail(err, make_error("validate", "--template names its records files itself; give no FILE"));
+    if (!a.files.empty())
+      return fail(err, make_error("validate", "--template names its records files itself; give no FILE"));
     std::string text;
     if (!read_file(a.template_file, text)) return fail(err, make_error(a.template_file, "cannot read the template"));
     // The template names its records files relative to itself, wherever llmcalc runs.
@@ -159,7 +179,8 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
     auto run = [&](const std::vector<std::string>& files, const std::string& profile) -> Result<ValidationReport> {
       const auto key = std::make_pair(files, profile);
       if (const auto it = done.find(key); it != done.end()) return it->second;
-      const bool profile_file = !profile.empty() && profile != "datasheet" && !is_datasheet_at(profile) && profile != "published" && profile != "measured";
+      const bool profile_file = !profile.empty() && profile != "datasheet" && !is_datasheet_at(profile) &&
+                                profile != "published" && profile != "measured";
       Result<ValidateOptions> opt = options_for(profile_file && profile[0] != '/' ? dir + profile : profile, a.only);
       if (!opt) return opt.error();
       std::vector<std::string> paths;
@@ -182,7 +203,8 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
   if (a.files.empty()) return fail(err, make_error("validate", "give a records file (e.g. validation/public.json)"));
   if (!a.error_bars_file.empty() && !a.lofo) return fail(err, make_error("--write-error-bars", "needs --lofo"));
   if (a.lofo) {
-    if (!a.profile.empty() && a.profile != "datasheet") return fail(err, make_error("--profile", "--lofo refits the datasheet profile; give no other profile"));
+    if (!a.profile.empty() && a.profile != "datasheet")
+      return fail(err, make_error("--profile", "--lofo refits the datasheet profile; give no other profile"));
     auto run = [&](double fraction) -> Result<ValidationReport> {
       ValidateOptions o;
       o.only_prefix = a.only;
@@ -203,9 +225,12 @@ int cmd_validate(const ValidateArgs& a, std::ostream& out, std::ostream& err) {
   if (!opt) return fail(err, opt.error());
   Result<ValidationReport> r = validate_files(a.files, *opt);
   if (!r) return fail(err, r.error());
-  if (a.json) out << validate::validation_to_json(*r) << "\n";
-  else if (a.markdown) out << validate::markdown_report(*r);
-  else print_table(*r, out);
+  if (a.json)
+    out << validate::validation_to_json(*r) << "\n";
+  else if (a.markdown)
+    out << validate::markdown_report(*r);
+  else
+    print_table(*r, out);
   return 0;
 }
 

@@ -17,12 +17,13 @@ namespace llmc::cli {
 
 struct ValidateArgs {
   std::vector<std::string> files;
-  std::string profile;   // "" or "datasheet" (the datasheet profile of every GPU), "datasheet@F" (its GEMMs at F of MAMF in a step), "published" / "measured" (site/profiles), or a profile file
-  std::string only;      // record id prefix
+  std::string profile;  // "" or "datasheet" (the datasheet profile of every GPU), "datasheet@F" (its GEMMs at F of MAMF
+                        // in a step), "published" / "measured" (site/profiles), or a profile file
+  std::string only;     // record id prefix
   std::string template_file;  // Markdown template with {{section FILE...}} lines
   bool json = false, markdown = false;
-  bool lofo = false;              // leave one family out (llmc_validate/lofo.h), as Markdown
-  std::string error_bars_file;    // with --lofo: write core's error-bar table (error_bars_data.cpp) here
+  bool lofo = false;            // leave one family out (llmc_validate/lofo.h), as Markdown
+  std::string error_bars_file;  // with --lofo: write core's error-bar table (error_bars_data.cpp) here
 };
 
 CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a);

@@ -41,7 +41,7 @@ class BenchJob {
 
   struct State {
     bool started = false, running = false;
-    int exit_code = -1;       // when finished: the bench's exit status (128 + N for signal N)
+    int exit_code = -1;  // when finished: the bench's exit status (128 + N for signal N)
     BenchProgress progress;
     std::vector<std::string> tail;  // the last output lines that are not progress lines
   };

@@ -61,8 +61,8 @@ std::string default_store_dir() {
   return {};
 }
 
-void make_platform(DesktopPlatform& p, const std::string& base_url, const std::string& store_dir, const std::string& save_dir,
-                   std::function<void()> open_dialog) {
+void make_platform(DesktopPlatform& p, const std::string& base_url, const std::string& store_dir,
+                   const std::string& save_dir, std::function<void()> open_dialog) {
   p.ui.copy_text = [&p](const std::string& text) {
     if (SDL_SetClipboardText(text.c_str()) != 0) {
       std::fprintf(stderr, "llmcalc-desktop: copy to clipboard failed: %s\n", SDL_GetError());
@@ -82,7 +82,8 @@ void make_platform(DesktopPlatform& p, const std::string& base_url, const std::s
   p.ui.announce = [&p](const std::string& text) { p.summary = text; };
   p.ui.publish_figures = [&p](const std::string& json) { p.figures = json; };
   // Exports: written whole to a temporary name, then renamed (no half files in the folder).
-  p.ui.save_file = [dir = save_dir.empty() ? default_save_dir() : save_dir](const std::string& name, const std::string& text) -> std::string {
+  p.ui.save_file = [dir = save_dir.empty() ? default_save_dir() : save_dir](const std::string& name,
+                                                                            const std::string& text) -> std::string {
     const fs::path target = fs::path(dir) / fs::path(name).filename();
     const fs::path tmp = target.string() + ".tmp";
     {

@@ -19,8 +19,8 @@ struct DesktopPlatform {
 
 // `store_dir` "" = no saved state. `open_dialog` is called for the UI's "Load profile..." button.
 // Exports are written into `save_dir` ("" = default_save_dir()).
-void make_platform(DesktopPlatform& p, const std::string& base_url, const std::string& store_dir, const std::string& save_dir,
-                   std::function<void()> open_dialog);
+void make_platform(DesktopPlatform& p, const std::string& base_url, const std::string& store_dir,
+                   const std::string& save_dir, std::function<void()> open_dialog);
 
 // ~/Downloads when it exists, else the current directory.
 std::string default_save_dir();

@@ -89,8 +89,10 @@ std::vector<NamedText> read_bundled_profiles(const std::string& dir_opt, std::ve
   for (const nlohmann::json& n : names) {
     if (!n.is_string()) continue;
     NamedText f;
-    if (read_text_file((fs::path(dir) / n.get<std::string>()).string(), f, err)) out.push_back(std::move(f));
-    else errors.push_back("bundled profiles: " + err);
+    if (read_text_file((fs::path(dir) / n.get<std::string>()).string(), f, err))
+      out.push_back(std::move(f));
+    else
+      errors.push_back("bundled profiles: " + err);
   }
   return out;
 }

@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
   SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);  // ImGui and the UI's 2-D drawing need no depth/stencil
   SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
   const auto flags = static_cast<SDL_WindowFlags>(SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-  SDL_Window* window = SDL_CreateWindow("llmcalc", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt->width, opt->height, flags);
+  SDL_Window* window =
+      SDL_CreateWindow("llmcalc", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt->width, opt->height, flags);
   if (!window) return fail(std::string("SDL_CreateWindow: ") + SDL_GetError());
   SDL_GLContext gl = SDL_GL_CreateContext(window);
   if (!gl) {
@@ -109,12 +110,15 @@ int main(int argc, char** argv) {
   auto queue_path = [&](const std::string& path) {
     Pending p;
     std::string err;
-    if (read_text_file(path, p.file, err)) pending.push_back(std::move(p));
-    else notices.add(err);
+    if (read_text_file(path, p.file, err))
+      pending.push_back(std::move(p));
+    else
+      notices.add(err);
   };
   OpenDialog dialog(queue_path);
   DesktopPlatform platform;
-  make_platform(platform, opt->base_url, opt->no_store ? "" : default_store_dir(), opt->save_dir, [&dialog] { dialog.request(); });
+  make_platform(platform, opt->base_url, opt->no_store ? "" : default_store_dir(), opt->save_dir,
+                [&dialog] { dialog.request(); });
   TestHooks hooks(opt->report_file, opt->control_file);
   char* base = SDL_GetBasePath();
   const std::string program_dir = base ? base : "";
@@ -162,7 +166,8 @@ int main(int argc, char** argv) {
       if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
           event.window.windowID == SDL_GetWindowID(window))
         running = false;
-      if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_q && (event.key.keysym.mod & KMOD_CTRL)) running = false;
+      if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_q && (event.key.keysym.mod & KMOD_CTRL))
+        running = false;
       if (event.type == SDL_DROPFILE) {
         queue_path(event.drop.file);
         SDL_free(event.drop.file);
@@ -188,8 +193,10 @@ int main(int argc, char** argv) {
       std::vector<Pending> files;
       files.swap(pending);
       for (Pending& p : files) {
-        if (p.bundled) app.add_bundled_profile(p.file.name, p.file.text);
-        else app.load_file(platform.ui, p.file.name, p.file.text);
+        if (p.bundled)
+          app.add_bundled_profile(p.file.name, p.file.text);
+        else
+          app.load_file(platform.ui, p.file.name, p.file.text);
       }
     }
     registry.draw_menu_bar();  // first: the app's window fits below the bar from the next frame on

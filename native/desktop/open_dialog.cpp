@@ -24,8 +24,10 @@ void OpenDialog::list_dir() {
   for (const fs::directory_entry& e : it) {
     const std::string name = e.path().filename().string();
     if (name.empty() || name[0] == '.') continue;
-    if (e.is_directory(ec)) entries_.push_back(name + "/");
-    else if (e.path().extension() == ".json") entries_.push_back(name);
+    if (e.is_directory(ec))
+      entries_.push_back(name + "/");
+    else if (e.path().extension() == ".json")
+      entries_.push_back(name);
   }
   std::sort(entries_.begin(), entries_.end());
 }
@@ -45,7 +47,8 @@ void OpenDialog::draw() {
   ImGui::SetNextWindowSize(ImVec2(560, 420), ImGuiCond_Appearing);
   open_ = ImGui::BeginPopupModal("Open file");
   if (!open_) return;
-  ImGui::TextWrapped("A hardware profile, a scenario or a Hugging Face config.json. Files can also be dropped onto the window.");
+  ImGui::TextWrapped(
+      "A hardware profile, a scenario or a Hugging Face config.json. Files can also be dropped onto the window.");
   ImGui::TextUnformatted(dir_.c_str());
   if (ImGui::SmallButton("up")) {
     dir_ = fs::path(dir_).parent_path().string();
@@ -58,8 +61,10 @@ void OpenDialog::draw() {
   for (const std::string& e : entries_) {
     if (ImGui::Selectable(e.c_str(), false, ImGuiSelectableFlags_AllowDoubleClick)) {
       const std::string full = (fs::path(dir_) / e).string();
-      if (e.back() == '/') enter = full;
-      else std::snprintf(path_, sizeof path_, "%s", full.c_str());
+      if (e.back() == '/')
+        enter = full;
+      else
+        std::snprintf(path_, sizeof path_, "%s", full.c_str());
       if (e.back() != '/' && ImGui::IsMouseDoubleClicked(0)) chosen = full;
     }
   }
@@ -90,10 +95,11 @@ void Notices::add(const std::string& text) {
 void Notices::draw() {
   if (items_.empty()) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 16, vp->WorkPos.y + vp->WorkSize.y - 16), ImGuiCond_Always,
-                          ImVec2(1, 1));
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 16, vp->WorkPos.y + vp->WorkSize.y - 16),
+                          ImGuiCond_Always, ImVec2(1, 1));
   ImGui::SetNextWindowSizeConstraints(ImVec2(200, 0), ImVec2(vp->WorkSize.x * 0.6f, vp->WorkSize.y * 0.5f));
-  ImGui::Begin("File problems", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::Begin("File problems", nullptr,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.5f, 1));
   for (const std::string& s : items_) ImGui::TextWrapped("%s", s.c_str());
   ImGui::PopStyleColor();

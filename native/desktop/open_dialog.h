@@ -12,8 +12,8 @@ class OpenDialog {
  public:
   // `open_path` is called with the chosen file's path (from inside draw()).
   explicit OpenDialog(std::function<void(const std::string&)> open_path);
-  void request() { requested_ = true; }  // open it in the next draw()
-  void draw();                           // once per frame, between ImGui::NewFrame and Render
+  void request() { requested_ = true; }   // open it in the next draw()
+  void draw();                            // once per frame, between ImGui::NewFrame and Render
   bool is_open() const { return open_; }  // as of the last draw()
 
  private:

@@ -75,15 +75,24 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       if (i + 1 >= argc) return usage_error(name + " needs a value");
       value = argv[++i];
     }
-    if (name == "--link") o.link = value;
-    else if (name == "--base-url") o.base_url = value;
-    else if (name == "--profiles") o.profiles_dir = value;
-    else if (name == "--save-dir") o.save_dir = value;
-    else if (name == "--registry") o.registry = value;
-    else if (name == "--token-file") o.token_file = value;
-    else if (name == "--bench") o.bench = value;
-    else if (name == "--report") o.report_file = value;
-    else if (name == "--control") o.control_file = value;
+    if (name == "--link")
+      o.link = value;
+    else if (name == "--base-url")
+      o.base_url = value;
+    else if (name == "--profiles")
+      o.profiles_dir = value;
+    else if (name == "--save-dir")
+      o.save_dir = value;
+    else if (name == "--registry")
+      o.registry = value;
+    else if (name == "--token-file")
+      o.token_file = value;
+    else if (name == "--bench")
+      o.bench = value;
+    else if (name == "--report")
+      o.report_file = value;
+    else if (name == "--control")
+      o.control_file = value;
     else if (name == "--width") {
       if (!parse_size(value, 320, 16384, o.width)) return usage_error("--width: expected 320..16384, got " + value);
     } else if (name == "--height") {

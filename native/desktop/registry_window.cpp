@@ -13,9 +13,7 @@ namespace {
 
 constexpr const char* kSettingsKey = "llmcalc.registry";  // {"url": ..., "token_file": ...}; never a token
 
-void copy_into(char* dst, size_t n, const std::string& s) {
-  std::snprintf(dst, n, "%s", s.c_str());
-}
+void copy_into(char* dst, size_t n, const std::string& s) { std::snprintf(dst, n, "%s", s.c_str()); }
 
 std::string stamp() {
   const std::time_t t = std::time(nullptr);
@@ -28,8 +26,11 @@ std::string stamp() {
 
 }  // namespace
 
-RegistryWindow::RegistryWindow(llmc::ui::Platform& platform, RegistryOptions opt, std::function<void(const std::string&)> load_file)
-    : platform_(platform), opt_(std::move(opt)), load_file_(std::move(load_file)),
+RegistryWindow::RegistryWindow(llmc::ui::Platform& platform, RegistryOptions opt,
+                               std::function<void(const std::string&)> load_file)
+    : platform_(platform),
+      opt_(std::move(opt)),
+      load_file_(std::move(load_file)),
       picker_([this](const std::string& path) { copy_into(profile_, sizeof profile_, path); }) {
   if (platform_.load) {
     const nlohmann::json saved = nlohmann::json::parse(platform_.load(kSettingsKey), nullptr, false);
@@ -92,7 +93,9 @@ void RegistryWindow::draw_upload() {
   }
   const UploadJob::State st = upload_.state();
   ImGui::PushItemWidth(440);  // wide enough for a path; the window sizes itself around it
-  ImGui::TextWrapped("Sends a hardware profile to a team registry (`llmcalc serve`), where the web page and others can use it. The file itself is not changed.");
+  ImGui::TextWrapped(
+      "Sends a hardware profile to a team registry (`llmcalc serve`), where the web page and others can use it. The "
+      "file itself is not changed.");
   ImGui::InputTextWithHint("Registry", "https://llmcalc.team.example", url_, sizeof url_);
   remember("upload:registry");
   ImGui::InputTextWithHint("Token file", "empty: $LLMCALC_TOKEN", token_file_, sizeof token_file_);
@@ -129,12 +132,14 @@ void RegistryWindow::draw_calibrate() {
   const ImVec2 work = ImGui::GetMainViewport()->WorkPos;
   ImGui::SetNextWindowPos(ImVec2(work.x + 100, work.y + 280), ImGuiCond_Appearing);
   ImGui::SetNextWindowSizeConstraints(ImVec2(660, 0), ImVec2(660, FLT_MAX));
-  if (!ImGui::Begin("Calibrate this GPU", &show_calibrate_, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
+  if (!ImGui::Begin("Calibrate this GPU", &show_calibrate_,
+                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
   }
   const BenchJob::State st = bench_.state();
-  ImGui::TextWrapped("Runs %s on this machine's GPU and loads the profile it writes (docs/bench.md).", opt_.bench.c_str());
+  ImGui::TextWrapped("Runs %s on this machine's GPU and loads the profile it writes (docs/bench.md).",
+                     opt_.bench.c_str());
   ImGui::BeginDisabled(st.running);
   ImGui::Checkbox("Quick run (about 2 minutes on one H100; full: about 10)", &quick_);
   remember("calibrate:quick");
@@ -144,7 +149,8 @@ void RegistryWindow::draw_calibrate() {
   if (ImGui::Button("Start")) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    const fs::path dir = fs::path(opt_.work_dir.empty() ? fs::temp_directory_path() : fs::path(opt_.work_dir)) / "calibrations";
+    const fs::path dir =
+        fs::path(opt_.work_dir.empty() ? fs::temp_directory_path() : fs::path(opt_.work_dir)) / "calibrations";
     fs::create_directories(dir, ec);
     bench_out_ = (dir / ("profile-" + stamp() + ".json")).string();
     std::vector<std::string> args{"--out", bench_out_};
@@ -168,11 +174,13 @@ void RegistryWindow::draw_calibrate() {
   if (!start_error_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", start_error_.c_str());
   if (st.started) {
     char overlay[96];
-    std::snprintf(overlay, sizeof overlay, "%d%%%s%s", st.progress.percent, st.progress.eta.empty() ? "" : "  ETA ", st.progress.eta.c_str());
+    std::snprintf(overlay, sizeof overlay, "%d%%%s%s", st.progress.percent, st.progress.eta.empty() ? "" : "  ETA ",
+                  st.progress.eta.c_str());
     ImGui::ProgressBar(float(st.progress.percent) / 100.0f, ImVec2(-1, 0), overlay);
     remember("calibrate:progress");
     ImGui::TextUnformatted(st.progress.label.c_str());
-    ImGui::BeginChild("bench output", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::BeginChild("bench output", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8), true,
+                      ImGuiWindowFlags_HorizontalScrollbar);
     for (const std::string& line : st.tail) ImGui::TextUnformatted(line.c_str());
     ImGui::SetScrollHereY(1.0f);
     ImGui::EndChild();
@@ -191,7 +199,8 @@ void RegistryWindow::draw_calibrate() {
       }
       remember("calibrate:Upload it");
     } else {
-      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "llmcalc-bench exited with status %d (1: a check failed, 3: no usable GPU); nothing loaded",
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f),
+                         "llmcalc-bench exited with status %d (1: a check failed, 3: no usable GPU); nothing loaded",
                          st.exit_code);
     }
   }
@@ -205,8 +214,15 @@ nlohmann::json RegistryWindow::report() const {
           {"url", url_},
           {"upload", {{"running", u.running}, {"done", u.done}, {"ok", u.ok}, {"message", u.message}, {"id", u.id}}},
           {"calibration",
-           {{"started", b.started}, {"running", b.running}, {"exit_code", b.exit_code}, {"percent", b.progress.percent},
-            {"label", b.progress.label}, {"eta", b.progress.eta}, {"out", bench_out_}, {"loaded", bench_loaded_}, {"tail", b.tail}}}};
+           {{"started", b.started},
+            {"running", b.running},
+            {"exit_code", b.exit_code},
+            {"percent", b.progress.percent},
+            {"label", b.progress.label},
+            {"eta", b.progress.eta},
+            {"out", bench_out_},
+            {"loaded", bench_loaded_},
+            {"tail", b.tail}}}};
 }
 
 }  // namespace llmc::desktop

@@ -48,7 +48,8 @@ bool TestHooks::poll_control() {
 }
 
 void TestHooks::write_report(const llmc::ui::App& app, const DesktopPlatform& platform,
-                             const std::vector<std::string>& notices, bool dialog_open, int frame, int width, int height) {
+                             const std::vector<std::string>& notices, bool dialog_open, int frame, int width,
+                             int height) {
   if (report_.empty()) return;
   nlohmann::json rects = nlohmann::json::object();
   for (const std::string& id : rect_ids_) {
@@ -58,14 +59,22 @@ void TestHooks::write_report(const llmc::ui::App& app, const DesktopPlatform& pl
   // Where ImGui believes the mouse is, and which SDL windows have mouse / keyboard focus: what a
   // click that did nothing needs explaining.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const nlohmann::json input = {{"mouse", {mouse.x, mouse.y}}, {"mouse_down", ImGui::GetIO().MouseDown[0]},
+  const nlohmann::json input = {{"mouse", {mouse.x, mouse.y}},
+                                {"mouse_down", ImGui::GetIO().MouseDown[0]},
                                 {"mouse_focus", SDL_GetMouseFocus() != nullptr},
                                 {"keyboard_focus", SDL_GetKeyboardFocus() != nullptr}};
   const nlohmann::json figures = nlohmann::json::parse(platform.figures, nullptr, false);
-  const nlohmann::json j = {{"frame", frame},          {"window", {width, height}}, {"input", input}, {"figures", figures},
-                            {"fragment", platform.fragment}, {"summary", platform.summary},
-                            {"clipboard", platform.clipboard_read}, {"notices", notices}, {"dialog_open", dialog_open},
-                            {"rects", rects}, {"registry", extra_state_ ? extra_state_() : nlohmann::json()}};
+  const nlohmann::json j = {{"frame", frame},
+                            {"window", {width, height}},
+                            {"input", input},
+                            {"figures", figures},
+                            {"fragment", platform.fragment},
+                            {"summary", platform.summary},
+                            {"clipboard", platform.clipboard_read},
+                            {"notices", notices},
+                            {"dialog_open", dialog_open},
+                            {"rects", rects},
+                            {"registry", extra_state_ ? extra_state_() : nlohmann::json()}};
   const std::string tmp = report_ + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);

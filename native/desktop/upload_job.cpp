@@ -51,7 +51,8 @@ void UploadJob::run(UploadRequest r) {
   ss << in.rdbuf();
   const std::string text = ss.str();
   // The same check the registry makes, before any network: the same message as a dropped file.
-  if (Result<HardwareProfile> p = profile_from_json(text); !p) return finish(false, r.profile_path + ": " + p.error().text());
+  if (Result<HardwareProfile> p = profile_from_json(text); !p)
+    return finish(false, r.profile_path + ": " + p.error().text());
   registry::RegistryClient client(*url, *token);
   client.set_log([this](const std::string& s) {
     std::lock_guard<std::mutex> lock(mutex_);

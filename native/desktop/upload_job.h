@@ -26,8 +26,8 @@ class UploadJob {
 
   struct State {
     bool running = false, done = false, ok = false;
-    std::string message;  // progress ("try 1 of 5 failed: ...") or the result, one line
-    std::string id;       // the profile's id in the registry, when ok
+    std::string message;   // progress ("try 1 of 5 failed: ...") or the result, one line
+    std::string id;        // the profile's id in the registry, when ok
     bool created = false;  // false: it was there already
   };
   State state() const;

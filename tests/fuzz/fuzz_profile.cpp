@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   llmc::Result<llmc::HardwareProfile> p = llmc::profile_from_json(text);
   if (!p) {
-    if (p.error().message.empty() || p.error().field.empty()) llmc::fuzz::fail("profile refused without a field or message");
+    if (p.error().message.empty() || p.error().field.empty())
+      llmc::fuzz::fail("profile refused without a field or message");
     return 0;
   }
   const std::string out = llmc::profile_to_json(*p);

@@ -80,7 +80,8 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // A RAM-backed scratch directory when there is one: the store fsyncs every upload.
-  std::string tmpl = (fs::exists("/dev/shm") ? std::string("/dev/shm") : fs::temp_directory_path().string()) + "/llmc-fuzz-registry-XXXXXX";
+  std::string tmpl = (fs::exists("/dev/shm") ? std::string("/dev/shm") : fs::temp_directory_path().string()) +
+                     "/llmc-fuzz-registry-XXXXXX";
   if (!mkdtemp(tmpl.data())) llmc::fuzz::fail("cannot create a scratch directory");
   world = new World;
   world->dir = tmpl;
@@ -123,8 +124,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t head_end = out.find("\r\n\r\n");
   if (head_end == std::string::npos) llmc::fuzz::fail("response headers not terminated");
   const std::string head = out.substr(0, head_end);
-  if (head.find("\r\nX-Content-Type-Options: nosniff") == std::string::npos) llmc::fuzz::fail("response without nosniff:\n" + head);
-  if (!marker_in_input && out.find("SECRET-OUTSIDE-ROOT") != std::string::npos) llmc::fuzz::fail("a file outside the site root was served:\n" + head);
+  if (head.find("\r\nX-Content-Type-Options: nosniff") == std::string::npos)
+    llmc::fuzz::fail("response without nosniff:\n" + head);
+  if (!marker_in_input && out.find("SECRET-OUTSIDE-ROOT") != std::string::npos)
+    llmc::fuzz::fail("a file outside the site root was served:\n" + head);
   const int status = std::atoi(out.c_str() + 9);
   const bool has_body = out.size() > head_end + 4;
   if (status >= 400 && has_body && head.find("\r\nContent-Type: application/json") == std::string::npos)

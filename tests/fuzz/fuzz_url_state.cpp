@@ -29,12 +29,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   llmc::Scenario again = llmc::default_scenario();
   std::optional<llmc::Scenario> pinned_again;
   llmc::LinkProfile link_again;
-  if (!llmc::apply_url_fragment(again, llmc::scenario_to_url_fragment(s, pinned ? &*pinned : nullptr, &link), &pinned_again, &link_again))
+  if (!llmc::apply_url_fragment(again, llmc::scenario_to_url_fragment(s, pinned ? &*pinned : nullptr, &link),
+                                &pinned_again, &link_again))
     llmc::fuzz::fail("the scenario's own share link does not decode");
-  if (llmc::scenario_to_json(again) != llmc::scenario_to_json(s)) llmc::fuzz::fail("share link round trip changed the scenario");
-  if (pinned.has_value() != pinned_again.has_value() || (pinned && llmc::scenario_to_json(*pinned) != llmc::scenario_to_json(*pinned_again)))
+  if (llmc::scenario_to_json(again) != llmc::scenario_to_json(s))
+    llmc::fuzz::fail("share link round trip changed the scenario");
+  if (pinned.has_value() != pinned_again.has_value() ||
+      (pinned && llmc::scenario_to_json(*pinned) != llmc::scenario_to_json(*pinned_again)))
     llmc::fuzz::fail("share link round trip changed the pinned scenario");
-  if (link_again.registry_id != link.registry_id || link_again.registry != link.registry || link_again.local_name != link.local_name)
+  if (link_again.registry_id != link.registry_id || link_again.registry != link.registry ||
+      link_again.local_name != link.local_name)
     llmc::fuzz::fail("share link round trip changed the profile parts");
   llmc::fuzz::estimate_and_check(s);
   if (pinned) llmc::fuzz::estimate_and_check(*pinned);

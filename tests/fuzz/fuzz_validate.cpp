@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const llmc::validate::ValidationSummary& s = r->summary;
   if (s.modelled + s.skipped != s.records || size_t(s.records) != r->rows.size())
-    llmc::fuzz::fail("modelled " + std::to_string(s.modelled) + " + skipped " + std::to_string(s.skipped) + " != records " + std::to_string(s.records));
+    llmc::fuzz::fail("modelled " + std::to_string(s.modelled) + " + skipped " + std::to_string(s.skipped) +
+                     " != records " + std::to_string(s.records));
   for (const llmc::validate::ValidationRow& row : r->rows) {
     if (row.status == "skipped") {
       if (row.skip_reason.empty()) llmc::fuzz::fail("skipped row without a reason: " + row.id);

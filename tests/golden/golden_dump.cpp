@@ -84,12 +84,8 @@ uint64_t fnv1a64(const std::string& s) {
 // One line per item; text fields have newlines folded so every item stays one line.
 struct Out {
   size_t index;
-  void num(const std::string& key, double v) const {
-    std::printf("%zu %s %s\n", index, key.c_str(), hex(v).c_str());
-  }
-  void i64(const std::string& key, int64_t v) const {
-    std::printf("%zu %s %" PRId64 "\n", index, key.c_str(), v);
-  }
+  void num(const std::string& key, double v) const { std::printf("%zu %s %s\n", index, key.c_str(), hex(v).c_str()); }
+  void i64(const std::string& key, int64_t v) const { std::printf("%zu %s %" PRId64 "\n", index, key.c_str(), v); }
   void text(const std::string& key, std::string v) const {
     for (char& c : v) {
       if (c == '\n' || c == '\r') c = ' ';
@@ -101,9 +97,18 @@ struct Out {
 void dump_result(const Out& o, const llmc::Estimate& e) {
   const auto& p = e.params;
 #define P(f) o.num("result.params." #f, p.f)
-  P(total); P(active); P(embedding); P(non_embedding); P(trainable); P(attention_per_layer);
-  P(mlp_per_dense_layer); P(moe_per_layer); P(router_per_layer); P(norm_per_layer);
-  P(expert_params); P(per_gpu);
+  P(total);
+  P(active);
+  P(embedding);
+  P(non_embedding);
+  P(trainable);
+  P(attention_per_layer);
+  P(mlp_per_dense_layer);
+  P(moe_per_layer);
+  P(router_per_layer);
+  P(norm_per_layer);
+  P(expert_params);
+  P(per_gpu);
 #undef P
   o.i64("result.params.dense_layers", p.dense_layers);
   o.i64("result.params.moe_layers", p.moe_layers);
@@ -111,17 +116,35 @@ void dump_result(const Out& o, const llmc::Estimate& e) {
 
   const auto& f = e.flops;
 #define F(x) o.num("result.flops." #x, f.x)
-  F(six_nd); F(model_per_token); F(forward_per_token); F(backward_per_token);
-  F(attention_per_token); F(logits_per_token); F(model_total); F(hardware_per_token);
-  F(hardware_total); F(pflop_days);
+  F(six_nd);
+  F(model_per_token);
+  F(forward_per_token);
+  F(backward_per_token);
+  F(attention_per_token);
+  F(logits_per_token);
+  F(model_total);
+  F(hardware_per_token);
+  F(hardware_total);
+  F(pflop_days);
 #undef F
 
   const auto& m = e.mem;
 #define M(x) o.num("result.mem." #x, m.x)
-  M(weights_bytes); M(gradients_bytes); M(optimizer_bytes); M(master_weights_bytes);
-  M(reference_model_bytes); M(model_states_bytes); M(activations_bytes);
-  M(activations_per_layer_bytes); M(logits_bytes); M(comm_buffers_bytes); M(cuda_context_bytes);
-  M(fragmentation_bytes); M(total_bytes); M(capacity_bytes); M(headroom_bytes);
+  M(weights_bytes);
+  M(gradients_bytes);
+  M(optimizer_bytes);
+  M(master_weights_bytes);
+  M(reference_model_bytes);
+  M(model_states_bytes);
+  M(activations_bytes);
+  M(activations_per_layer_bytes);
+  M(logits_bytes);
+  M(comm_buffers_bytes);
+  M(cuda_context_bytes);
+  M(fragmentation_bytes);
+  M(total_bytes);
+  M(capacity_bytes);
+  M(headroom_bytes);
   M(cpu_offload_bytes);
 #undef M
   o.i64("result.mem.in_flight_micro_batches", m.in_flight_micro_batches);
@@ -143,9 +166,23 @@ void dump_result(const Out& o, const llmc::Estimate& e) {
 
   const auto& t = e.time;
 #define T(x) o.num("result.time." #x, t.x)
-  T(step_s); T(compute_s); T(bubble_s); T(comm_exposed_s); T(bubble_fraction); T(tokens_per_s);
-  T(tokens_per_gpu_per_step); T(steps); T(total_s); T(total_days); T(gpu_hours); T(cost_usd);
-  T(energy_kwh); T(mfu); T(hfu); T(peak_tflops); T(achieved_model_tflops_per_gpu);
+  T(step_s);
+  T(compute_s);
+  T(bubble_s);
+  T(comm_exposed_s);
+  T(bubble_fraction);
+  T(tokens_per_s);
+  T(tokens_per_gpu_per_step);
+  T(steps);
+  T(total_s);
+  T(total_days);
+  T(gpu_hours);
+  T(cost_usd);
+  T(energy_kwh);
+  T(mfu);
+  T(hfu);
+  T(peak_tflops);
+  T(achieved_model_tflops_per_gpu);
 #undef T
   o.text("result.time.basis", t.basis);
 
@@ -162,8 +199,7 @@ void dump_result(const Out& o, const llmc::Estimate& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string path =
-      argc > 1 ? argv[1] : std::string(LLMC_SOURCE_DIR) + "/tests/golden/scenarios.json";
+  const std::string path = argc > 1 ? argv[1] : std::string(LLMC_SOURCE_DIR) + "/tests/golden/scenarios.json";
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "golden_dump: cannot read %s\n", path.c_str());

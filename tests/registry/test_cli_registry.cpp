@@ -56,12 +56,14 @@ TEST_CASE("serve token add|list|revoke, import, audit, backup, export on a data 
   CHECK(cli({"serve", "token", "revoke", "alice", "--data", data}).code == 0);
   CHECK(cli({"serve", "token", "revoke", "nobody", "--data", data}).code == 2);
 
-  Out imp = cli({"serve", "import", src("site/profiles/h100-sxm.published.json"), src("site/profiles/h200.json"), "--label", "bundled", "--data", data});
+  Out imp = cli({"serve", "import", src("site/profiles/h100-sxm.published.json"), src("site/profiles/h200.json"),
+                 "--label", "bundled", "--data", data});
   REQUIRE(imp.code == 0);
   CHECK(imp.out.find("(stored)") != std::string::npos);
   Out bad = cli({"serve", "import", src("site/profiles/index.json"), "--data", data});
   CHECK(bad.code == 2);
-  CHECK(bad.err == "llmcalc: error: " + src("site/profiles/index.json") + ": profile: must be a JSON object; got array\n");
+  CHECK(bad.err ==
+        "llmcalc: error: " + src("site/profiles/index.json") + ": profile: must be a JSON object; got array\n");
 
   Out audit = cli({"serve", "audit", "--data", data});
   CHECK(audit.out.find("token_add  alice") != std::string::npos);
@@ -116,18 +118,22 @@ TEST_CASE("profile push errors: bad file and no token fail before any request (2
   std::ofstream(d.str("tok")) << "llmc_" << std::string(64, '0') << "\n";
   Out bad = cli({"profile", "push", d.str("bad.json"), "--registry", r.url(), "--token-file", d.str("tok")});
   CHECK(bad.code == 2);
-  CHECK(bad.err == "llmcalc: error: " + d.str("bad.json") + ": profile: schema_version: unknown version 2; this llmcalc reads schema_version 1\n");
+  CHECK(bad.err == "llmcalc: error: " + d.str("bad.json") +
+                       ": profile: schema_version: unknown version 2; this llmcalc reads schema_version 1\n");
   unsetenv("LLMCALC_TOKEN");
   Out notoken = cli({"profile", "push", src("site/profiles/h200.json"), "--registry", r.url()});
   CHECK(notoken.code == 2);
   CHECK(notoken.err.rfind("llmcalc: error: --token-file: no upload token", 0) == 0);
-  Out wrong = cli({"profile", "push", src("site/profiles/h200.json"), "--registry", r.url(), "--token-file", d.str("tok")});
+  Out wrong =
+      cli({"profile", "push", src("site/profiles/h200.json"), "--registry", r.url(), "--token-file", d.str("tok")});
   CHECK(wrong.code == 2);
-  CHECK(wrong.err == "llmcalc: error: " + src("site/profiles/h200.json") + ": HTTP 401 unauthorized: unknown token (not issued by this registry)\n");
+  CHECK(wrong.err == "llmcalc: error: " + src("site/profiles/h200.json") +
+                         ": HTTP 401 unauthorized: unknown token (not issued by this registry)\n");
   CHECK(r.listed() == 0);
   Out nourl = cli({"profile", "list", "--registry", "127.0.0.1:8080"});
   CHECK(nourl.code == 2);
-  Out unreachable = cli({"profile", "pull", std::string(64, 'a'), "--registry", "http://127.0.0.1:1", "--retries", "0"});
+  Out unreachable =
+      cli({"profile", "pull", std::string(64, 'a'), "--registry", "http://127.0.0.1:1", "--retries", "0"});
   CHECK(unreachable.code == 1);
   CHECK(unreachable.err == "llmcalc: error: " + std::string(64, 'a') + ": cannot connect (http://127.0.0.1:1)\n");
   Out missing = cli({"profile", "pull", std::string(64, 'a'), "--registry", r.url()});

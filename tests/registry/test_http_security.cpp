@@ -21,7 +21,8 @@ struct Site {
   Site() {
     fs::create_directories(dir.path / "site/docs");
     std::ofstream(dir.path / "site/index.html")
-        << "<!doctype html><canvas oncontextmenu=\"event.preventDefault()\"></canvas><script src=\"app.js\"></script><script>run();</script>";
+        << "<!doctype html><canvas oncontextmenu=\"event.preventDefault()\"></canvas><script "
+           "src=\"app.js\"></script><script>run();</script>";
     std::ofstream(dir.path / "site/app.js") << "function run() {}";
     std::ofstream(dir.path / "site/app.wasm") << "\0asm";
     std::ofstream(dir.path / "site/docs/index.html") << "<p>docs</p>";
@@ -51,9 +52,10 @@ TEST_CASE("the site is served with its types, and nothing outside it: traversal 
   CHECK(r.client().Get("/app.wasm")->get_header_value("Content-Type") == "application/wasm");
   CHECK(r.client().Get("/app.js")->get_header_value("Content-Type") == "text/javascript; charset=utf-8");
   CHECK(r.client().Get("/docs/")->body == "<p>docs</p>");
-  for (const std::string path : {"/../secret.txt", "/docs/../../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt", "/docs/..%2f..%2fsecret.txt",
-                                 "/..\\secret.txt", "/link.txt", "/.env", "/./index.html", "//etc/passwd", "/docs//index.html",
-                                 "/index.html%00.png", "/docs"}) {
+  for (const std::string path :
+       {"/../secret.txt", "/docs/../../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt",
+        "/docs/..%2f..%2fsecret.txt", "/..\\secret.txt", "/link.txt", "/.env", "/./index.html", "//etc/passwd",
+        "/docs//index.html", "/index.html%00.png", "/docs"}) {
     const std::string raw = raw_request(r.port, "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     INFO(path << " -> " << raw.substr(0, 200));
     CHECK(status_of(raw) == 404);
@@ -67,7 +69,8 @@ TEST_CASE("resolve_site_file refuses what would leave the root") {
   SiteFile f;
   CHECK(!resolve_site_file(site.root, "/index.html", f));
   CHECK(f.path == site.root + "/index.html");
-  for (const char* p : {"/../secret.txt", "/link.txt", "/.env", "/a/../index.html", "", "index.html", "/docs", "/x\\y"}) {
+  for (const char* p :
+       {"/../secret.txt", "/link.txt", "/.env", "/a/../index.html", "", "index.html", "/docs", "/x\\y"}) {
     INFO(p);
     CHECK(resolve_site_file(site.root, p, f).has_value());
   }
@@ -88,16 +91,20 @@ TEST_CASE("every response says nosniff; pages carry a CSP that admits their inli
   CHECK(csp.find("default-src 'self'") != std::string::npos);
   CHECK(csp.find("object-src 'none'") != std::string::npos);
   CHECK(csp.find("'unsafe-eval'") == std::string::npos);  // only 'wasm-unsafe-eval'
-  // sha256 of "run();" in base64 (the inline script of index.html above; `printf "run();" | openssl dgst -sha256 -binary | base64`).
+  // sha256 of "run();" in base64 (the inline script of index.html above; `printf "run();" | openssl dgst -sha256
+  // -binary | base64`).
   CHECK(csp.find("'sha256-" + std::string("vUOElbTHLp1UxxGV/I6teJfpCV5vgaasYjEhPKN2fqQ=") + "'") != std::string::npos);
   // The canvas's inline handler, admitted by its hash only (`printf "event.preventDefault()" | ...`).
-  CHECK(csp.find("'unsafe-hashes' 'sha256-" + std::string("cwPror8N/Ds4hiaerviPOQ1rJd1zjNrEPnNZvr5x7Z8=") + "'") != std::string::npos);
-  const std::string script_src = csp.substr(csp.find("script-src"), csp.find(';', csp.find("script-src")) - csp.find("script-src"));
+  CHECK(csp.find("'unsafe-hashes' 'sha256-" + std::string("cwPror8N/Ds4hiaerviPOQ1rJd1zjNrEPnNZvr5x7Z8=") + "'") !=
+        std::string::npos);
+  const std::string script_src =
+      csp.substr(csp.find("script-src"), csp.find(';', csp.find("script-src")) - csp.find("script-src"));
   CHECK(script_src.find("'unsafe-inline'") == std::string::npos);  // scripts: only what is hashed
   CHECK(r.client().Get("/app.js")->get_header_value("Content-Security-Policy").empty());
   CHECK(r.client().Get("/api/v1/profiles")->get_header_value("Content-Security-Policy").empty());
   // An uploaded label with markup comes back as JSON only.
-  auto up = r.upload(source_file("site/profiles/h100-sxm.published.json"), r.token, "?label=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+  auto up = r.upload(source_file("site/profiles/h100-sxm.published.json"), r.token,
+                     "?label=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
   REQUIRE(up->status == 201);
   auto list = r.client().Get("/api/v1/profiles");
   CHECK(list->get_header_value("Content-Type") == "application/json");
@@ -114,7 +121,8 @@ TEST_CASE("CORS: only configured origins, on the API only") {
   auto b = r.client().Get("/api/v1/profiles", evil);
   CHECK(!b->has_header("Access-Control-Allow-Origin"));
   CHECK(b->status == 200);  // the answer is public; the browser just does not hand it to that page
-  httplib::Headers pre_ok{{"Origin", "https://team.example"}, {"Access-Control-Request-Method", "POST"},
+  httplib::Headers pre_ok{{"Origin", "https://team.example"},
+                          {"Access-Control-Request-Method", "POST"},
                           {"Access-Control-Request-Headers", "authorization, content-type"}};
   auto p = r.client().Options("/api/v1/profiles", pre_ok);
   CHECK(p->status == 204);

@@ -28,9 +28,27 @@ TEST_CASE("the list: every documented key, newest first, ?gpu= filters") {
   CHECK(j["api_version"] == 1);
   CHECK(j["count"] == 2);
   REQUIRE(j["profiles"].size() == 2);
-  const std::vector<std::string> keys{"id", "path", "gpu", "source", "description", "device", "measured_at", "bench_version", "bench_git_sha",
-                                      "driver", "cuda", "gemm_bf16_max_tflops", "gemm_fp8_max_tflops", "hbm_copy_tbps",
-                                      "all_reduce_busbw_gbps", "all_reduce_group", "label", "notes", "uploaded_at", "uploader", "bytes"};
+  const std::vector<std::string> keys{"id",
+                                      "path",
+                                      "gpu",
+                                      "source",
+                                      "description",
+                                      "device",
+                                      "measured_at",
+                                      "bench_version",
+                                      "bench_git_sha",
+                                      "driver",
+                                      "cuda",
+                                      "gemm_bf16_max_tflops",
+                                      "gemm_fp8_max_tflops",
+                                      "hbm_copy_tbps",
+                                      "all_reduce_busbw_gbps",
+                                      "all_reduce_group",
+                                      "label",
+                                      "notes",
+                                      "uploaded_at",
+                                      "uploader",
+                                      "bytes"};
   for (const auto& p : j["profiles"]) {
     std::vector<std::string> have;
     for (auto it = p.begin(); it != p.end(); ++it) have.push_back(it.key());

@@ -33,7 +33,9 @@ TEST_CASE("a schema-1 database (before soft delete and the audit log) is migrate
     CHECK(*sql::schema_version(db) == 1);
     // Rows as a version-1 registry wrote them.
     sqlite3_stmt* st = nullptr;
-    REQUIRE(sqlite3_prepare_v2(db, "INSERT INTO profiles (id, body, gpu, summary, label, notes, uploaded_at, uploader) VALUES (?,?,?,?,'old','', '2026-01-02T03:04:05Z','alice')",
+    REQUIRE(sqlite3_prepare_v2(db,
+                               "INSERT INTO profiles (id, body, gpu, summary, label, notes, uploaded_at, uploader) "
+                               "VALUES (?,?,?,?,'old','', '2026-01-02T03:04:05Z','alice')",
                                -1, &st, nullptr) == SQLITE_OK);
     const std::string summary = in.summary.dump();
     sqlite3_bind_text(st, 1, in.id.c_str(), -1, SQLITE_TRANSIENT);
@@ -42,7 +44,8 @@ TEST_CASE("a schema-1 database (before soft delete and the audit log) is migrate
     sqlite3_bind_text(st, 4, summary.c_str(), -1, SQLITE_TRANSIENT);
     REQUIRE(sqlite3_step(st) == SQLITE_DONE);
     sqlite3_finalize(st);
-    const std::string tok = "INSERT INTO tokens VALUES ('alice', '" + sha256_hex("llmc_secret") + "', 0, '2026-01-01T00:00:00Z', NULL)";
+    const std::string tok =
+        "INSERT INTO tokens VALUES ('alice', '" + sha256_hex("llmc_secret") + "', 0, '2026-01-01T00:00:00Z', NULL)";
     REQUIRE(sqlite3_exec(db, tok.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
   }
@@ -96,14 +99,16 @@ TEST_CASE("backup: a consistent copy while the server runs, readable as a regist
   auto a = (*copy)->list_profiles();
   REQUIRE(a.ok());
   CHECK(a->size() == 2);
-  for (const ProfileEntry& e : *a) CHECK((*copy)->get_profile(e.id).value()->second == r.store->get_profile(e.id).value()->second);
+  for (const ProfileEntry& e : *a)
+    CHECK((*copy)->get_profile(e.id).value()->second == r.store->get_profile(e.id).value()->second);
   CHECK((*copy)->list_tokens()->size() == 2);
 }
 
 TEST_CASE("export: index.json and profiles/<id>.json are byte for byte what the API serves") {
   Registry r;
   std::vector<std::string> ids;
-  for (const char* f : {"site/profiles/h100-sxm.published.json", "site/profiles/a100-sxm-80gb.published.json", "site/profiles/h200.json"})
+  for (const char* f : {"site/profiles/h100-sxm.published.json", "site/profiles/a100-sxm-80gb.published.json",
+                        "site/profiles/h200.json"})
     ids.push_back(body_json(r.upload(source_file(f), r.token))["id"]);
   httplib::Headers admin{{"Authorization", "Bearer " + r.admin_token}};
   REQUIRE(r.client().Delete("/api/v1/profiles/" + ids[1], admin)->status == 200);
@@ -157,7 +162,7 @@ TEST_CASE("tokens: only a hash is stored; names are never reused; revoked tokens
   CHECK(!store.find_token("llmc_nothing")->has_value());
   REQUIRE(store.revoke_token("alice").ok());
   CHECK(!(*store.find_token(*t))->revoked_at.empty());
-  CHECK(!store.revoke_token("alice").ok());  // already revoked
+  CHECK(!store.revoke_token("alice").ok());      // already revoked
   CHECK(!store.add_token("alice", false).ok());  // and not reusable
   auto list = store.list_tokens();
   REQUIRE(list->size() == 2);

@@ -65,7 +65,9 @@ TEST_CASE("an upload is stored under the SHA-256 of its canonical JSON and serve
   CHECK(r.listed() == 1);
 }
 
-TEST_CASE("the same profile again is the same id (200), whatever its spacing and key order; metadata of the first upload kept") {
+TEST_CASE(
+    "the same profile again is the same id (200), whatever its spacing and key order; metadata of the first upload "
+    "kept") {
   Registry r;
   const std::string text = source_file(kPublished);
   auto first = r.upload(text, r.token, "?label=first");
@@ -125,15 +127,17 @@ TEST_CASE("bad uploads are refused with their status and a JSON error, and nothi
     CHECK(body_json(res)["message"].get<std::string>().find("4194304 bytes") != std::string::npos);
   }
   SUBCASE("a 100 MB body announced with Expect: 100-continue is refused before it is sent") {
-    const std::string raw = raw_request(r.port, "POST /api/v1/profiles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + r.token +
-                                                    "\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\nExpect: 100-continue\r\n\r\n");
+    const std::string raw = raw_request(
+        r.port, "POST /api/v1/profiles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + r.token +
+                    "\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\nExpect: 100-continue\r\n\r\n");
     CHECK(status_of(raw) == 413);
     CHECK(raw.find("\"too_large\"") != std::string::npos);
     CHECK(r.listed() == 0);
   }
   SUBCASE("a body without a length (chunked) is refused before it is read: 411") {
-    const std::string raw = raw_request(r.port, "POST /api/v1/profiles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + r.token +
-                                                    "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{}{}{\r\n0\r\n\r\n");
+    const std::string raw = raw_request(
+        r.port, "POST /api/v1/profiles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + r.token +
+                    "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{}{}{\r\n0\r\n\r\n");
     CHECK(status_of(raw) == 411);
     CHECK(raw.find("\"length_required\"") != std::string::npos);
     CHECK(r.listed() == 0);
@@ -221,7 +225,8 @@ TEST_CASE("a non-admin DELETE is refused (403) and deletes nothing; an admin's i
   auto audit = r.store->audit_log();
   REQUIRE(audit.ok());
   bool logged = false;
-  for (const AuditRecord& a : *audit) logged |= a.action == "delete" && a.actor == "boss" && a.target == id && a.detail == "wrong clocks";
+  for (const AuditRecord& a : *audit)
+    logged |= a.action == "delete" && a.actor == "boss" && a.target == id && a.detail == "wrong clocks";
   CHECK(logged);
   auto twice = r.client().Delete("/api/v1/profiles/" + id, admin);
   REQUIRE(twice);

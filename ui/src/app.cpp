@@ -94,7 +94,8 @@ const std::vector<PresetInfo>& preset_infos() {
   static const std::vector<PresetInfo> infos = [] {
     std::vector<PresetInfo> out;
     for (const std::string& id : model_preset_ids())
-      if (Result<ModelPreset> p = find_model_preset(id)) out.push_back({id, p->name, p->model.name, p->published_total});
+      if (Result<ModelPreset> p = find_model_preset(id))
+        out.push_back({id, p->name, p->model.name, p->published_total});
     return out;
   }();
   return infos;
@@ -132,8 +133,10 @@ void estimate_pinned(State& st) {
   Result<Estimate> e = estimate(st.pinned->scenario);
   st.pinned->est.reset();
   st.pinned->error.reset();
-  if (e) st.pinned->est = std::move(e).value();
-  else st.pinned->error = e.error();
+  if (e)
+    st.pinned->est = std::move(e).value();
+  else
+    st.pinned->error = e.error();
 }
 
 void pin_current(State& st) {
@@ -159,7 +162,8 @@ std::string App::url_fragment() const {
   return scenario_to_url_fragment(st.scenario, st.pinned ? &st.pinned->scenario : nullptr, &profile);
 }
 
-void App::fetched(Platform& platform, const std::string& tag, int status, const std::string& text, const std::string& sha256) {
+void App::fetched(Platform& platform, const std::string& tag, int status, const std::string& text,
+                  const std::string& sha256) {
   registry_fetched(impl_->st, platform, tag, status, text, sha256);
 }
 
@@ -193,7 +197,8 @@ void App::start(Platform& platform, const std::string& url_fragment) {
       nlohmann::json arr = nlohmann::json::parse(saved, nullptr, false);
       if (arr.is_array())
         for (const auto& item : arr)
-          if (item.is_object() && item.contains("name") && item.contains("text") && item["name"].is_string() && item["text"].is_string())
+          if (item.is_object() && item.contains("name") && item.contains("text") && item["name"].is_string() &&
+              item["text"].is_string())
             load_file(platform, item["name"].get<std::string>(), item["text"].get<std::string>());
       set_banner(st, "", false);
     }
@@ -212,7 +217,8 @@ void App::start(Platform& platform, const std::string& url_fragment) {
         estimate_pinned(st);
       }
     } else {
-      set_banner(st, "The link's scenario could not be read (" + s.error().text() + "); showing the defaults instead.", true);
+      set_banner(st, "The link's scenario could not be read (" + s.error().text() + "); showing the defaults instead.",
+                 true);
     }
   } else if (platform.load) {
     const std::string saved = platform.load(kStoreScenario);
@@ -235,8 +241,9 @@ void App::add_bundled_profile(const std::string& name, const std::string& text) 
     return;
   }
   // Bundled profiles stay ahead of the user's, in the order they arrive (site/profiles/index.json's).
-  const auto first_loaded = std::find_if(st.profiles.begin(), st.profiles.end(),
-                                         [](const LoadedProfile& lp) { return lp.origin != LoadedProfile::Origin::bundled; });
+  const auto first_loaded = std::find_if(st.profiles.begin(), st.profiles.end(), [](const LoadedProfile& lp) {
+    return lp.origin != LoadedProfile::Origin::bundled;
+  });
   const int at = int(first_loaded - st.profiles.begin());
   st.profiles.insert(first_loaded, {name, *p, LoadedProfile::Origin::bundled, {}, {}});
   if (st.active_profile >= at) ++st.active_profile;
@@ -263,14 +270,17 @@ void App::load_file(Platform& platform, const std::string& name, const std::stri
       set_banner(st, "Loaded profile " + name + " (" + p->source + ", " + p->gpu_id + "): in use.", false);
     } else {
       // Say so: a profile of another GPU is listed but times nothing until that GPU is chosen.
-      set_banner(st, "Loaded profile " + name + " (" + p->source + ") is for " + p->gpu_id + ", not this scenario's " +
-                         st.scenario.hardware.gpu.id + ": not in use. Choose it in the Hardware tab to switch to " + p->gpu_id + ".",
+      set_banner(st,
+                 "Loaded profile " + name + " (" + p->source + ") is for " + p->gpu_id + ", not this scenario's " +
+                     st.scenario.hardware.gpu.id + ": not in use. Choose it in the Hardware tab to switch to " +
+                     p->gpu_id + ".",
                  true);
     }
     if (platform.store) {
       nlohmann::json arr = nlohmann::json::array();
       for (const LoadedProfile& lp : st.profiles)
-        if (lp.origin == LoadedProfile::Origin::loaded) arr.push_back({{"name", lp.name}, {"text", profile_to_json(lp.profile)}});
+        if (lp.origin == LoadedProfile::Origin::loaded)
+          arr.push_back({{"name", lp.name}, {"text", profile_to_json(lp.profile)}});
       platform.store(kStoreProfiles, arr.dump());
     }
     return;
@@ -320,7 +330,8 @@ void App::frame(Platform& platform) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
-  ImGui::Begin("llmcalc", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::Begin("llmcalc", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
   if (st.embedded) {
     banner(st);
     results_panel(st, platform, share);
@@ -342,8 +353,10 @@ void App::frame(Platform& platform) {
         const bool open = ImGui::BeginTabItem(tab);
         remember_rect(st, std::string("tab:") + tab);
         if (!open) continue;
-        if (tab[0] == 'I') inputs_column(st, platform);
-        else outputs_column(st, platform, share);
+        if (tab[0] == 'I')
+          inputs_column(st, platform);
+        else
+          outputs_column(st, platform, share);
         ImGui::EndTabItem();
       }
       ImGui::EndTabBar();

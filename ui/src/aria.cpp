@@ -12,26 +12,32 @@ std::string aria_summary(const State& st) {
   if (!st.banner.empty()) out += std::string(st.banner_error ? "Error: " : "Note: ") + st.banner + "\n";
   if (!st.est) return out + (st.error ? "Input error: " + st.error->text() : "No model selected.");
   if (stale(st)) {
-    const std::string why = !st.field_errors.empty() ? st.field_errors.begin()->first + ": " + st.field_errors.begin()->second : st.error->text();
+    const std::string why = !st.field_errors.empty()
+                                ? st.field_errors.begin()->first + ": " + st.field_errors.begin()->second
+                                : st.error->text();
     out += "Stale: the results below are for the last valid inputs. Fix " + why + ".\n";
   }
   const Estimate& e = *st.est;
   const TimeEstimate& t = e.time;
   const MemoryUnits u = st.memory_units;
   const bool ranged = t.step_high_s > t.step_low_s;
-  const auto range = [ranged](const std::string& lo, const std::string& hi) { return ranged ? " (68 % range " + lo + " to " + hi + ")" : std::string(); };
+  const auto range = [ranged](const std::string& lo, const std::string& hi) {
+    return ranged ? " (68 % range " + lo + " to " + hi + ")" : std::string();
+  };
   const auto days = [](double d) { return format_quantity(d, "days"); };
   const ParallelSpec& p = e.r.s.parallel;
-  out += (e.r.m.name.empty() ? std::string("Size-only model") : e.r.m.name) + " on " + std::to_string(e.r.gpu_count) + " " +
-         e.r.s.hardware.gpu.name + " GPUs (" + e.r.s.hardware.gpu.id + "), tensor parallel " + std::to_string(p.tp) + ", pipeline parallel " +
-         std::to_string(p.pp) + ", data parallel " + std::to_string(p.dp) + ", ZeRO stage " + std::to_string(e.r.s.training.zero_stage) + ".\n";
+  out += (e.r.m.name.empty() ? std::string("Size-only model") : e.r.m.name) + " on " + std::to_string(e.r.gpu_count) +
+         " " + e.r.s.hardware.gpu.name + " GPUs (" + e.r.s.hardware.gpu.id + "), tensor parallel " +
+         std::to_string(p.tp) + ", pipeline parallel " + std::to_string(p.pp) + ", data parallel " +
+         std::to_string(p.dp) + ", ZeRO stage " + std::to_string(e.r.s.training.zero_stage) + ".\n";
   out += "Parameters: " + format_count(e.params.total) + ". Model FLOPs: " + format_flops(e.flops.model_total) + ".\n";
-  out += "Memory per GPU: " + format_bytes(e.mem.total_bytes, u) + " of " + format_bytes(e.mem.capacity_bytes, u) + ", " +
-         (e.fits ? "fits" : "does not fit") + ".\n";
-  out += "Step time: " + format_duration(t.step_s) + range(format_duration(t.step_low_s), format_duration(t.step_high_s)) + ".\n";
+  out += "Memory per GPU: " + format_bytes(e.mem.total_bytes, u) + " of " + format_bytes(e.mem.capacity_bytes, u) +
+         ", " + (e.fits ? "fits" : "does not fit") + ".\n";
+  out += "Step time: " + format_duration(t.step_s) +
+         range(format_duration(t.step_low_s), format_duration(t.step_high_s)) + ".\n";
   out += "Total: " + days(t.total_days) + range(days(t.total_days_low), days(t.total_days_high)) + ".\n";
-  out += "GPU-hours: " + format_count(t.gpu_hours) + ". Cost: " + format_usd(t.cost_usd) + range(format_usd(t.cost_usd_low), format_usd(t.cost_usd_high)) +
-         ". MFU: " + format_percent(t.mfu) + ".\n";
+  out += "GPU-hours: " + format_count(t.gpu_hours) + ". Cost: " + format_usd(t.cost_usd) +
+         range(format_usd(t.cost_usd_low), format_usd(t.cost_usd_high)) + ". MFU: " + format_percent(t.mfu) + ".\n";
   out += "Profile: " + e.r.s.hardware.profile->source + " (" + e.r.s.hardware.profile->description + ").\n";
   out += "Warnings: " + std::to_string(e.warnings.size()) + ".";
   return out;
@@ -96,9 +102,15 @@ std::string figures_json(const State& st) {
     c["a_error"] = st.pinned->error ? nlohmann::ordered_json(st.pinned->error->text()) : nlohmann::ordered_json();
     if (st.pinned->est) {
       const Estimate& a = *st.pinned->est;
-      c["a"] = {{"memory.per_gpu.total_bytes", a.mem.total_bytes}, {"time.step_s", a.time.step_s}, {"time.total_days", a.time.total_days},
-                {"time.cost_usd", a.time.cost_usd}, {"time.mfu", a.time.mfu}, {"zero_stage", a.r.s.training.zero_stage}, {"tp", a.r.s.parallel.tp},
-                {"pp", a.r.s.parallel.pp}, {"gpus", a.r.gpu_count}};
+      c["a"] = {{"memory.per_gpu.total_bytes", a.mem.total_bytes},
+                {"time.step_s", a.time.step_s},
+                {"time.total_days", a.time.total_days},
+                {"time.cost_usd", a.time.cost_usd},
+                {"time.mfu", a.time.mfu},
+                {"zero_stage", a.r.s.training.zero_stage},
+                {"tp", a.r.s.parallel.tp},
+                {"pp", a.r.s.parallel.pp},
+                {"gpus", a.r.gpu_count}};
     }
     extra += ",\"compare\":" + c.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   }

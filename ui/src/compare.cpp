@@ -15,8 +15,9 @@ namespace {
 
 std::string layout_text(const Resolved& r) {
   const ParallelSpec& p = r.s.parallel;
-  return "tp " + std::to_string(p.tp) + " \xC2\xB7 pp " + std::to_string(p.pp) + " \xC2\xB7 dp " + std::to_string(p.dp) + " \xC2\xB7 cp " +
-         std::to_string(p.cp) + " \xC2\xB7 ep " + std::to_string(p.ep) + " \xC2\xB7 ZeRO-" + std::to_string(r.s.training.zero_stage) +
+  return "tp " + std::to_string(p.tp) + " \xC2\xB7 pp " + std::to_string(p.pp) + " \xC2\xB7 dp " +
+         std::to_string(p.dp) + " \xC2\xB7 cp " + std::to_string(p.cp) + " \xC2\xB7 ep " + std::to_string(p.ep) +
+         " \xC2\xB7 ZeRO-" + std::to_string(r.s.training.zero_stage) +
          (r.s.training.sequence_parallel ? " \xC2\xB7 SP" : "");
 }
 
@@ -32,7 +33,8 @@ std::vector<std::string> input_differences(const Scenario& a, const Scenario& b)
     for (auto it = as.begin(); it != as.end(); ++it)
       if (!sec.value().contains(it.key())) keys.push_back(it.key());
     for (const std::string& k : keys) {
-      const std::string va = as.contains(k) ? as[k].dump() : "(default)", vb = sec.value().contains(k) ? sec.value()[k].dump() : "(default)";
+      const std::string va = as.contains(k) ? as[k].dump() : "(default)",
+                        vb = sec.value().contains(k) ? sec.value()[k].dump() : "(default)";
       if (va != vb) out.push_back(sec.key() + "." + k + ": " + va + " \xE2\x86\x92 " + vb);
     }
   }
@@ -86,8 +88,10 @@ void text_row(const char* label, const std::string& a, const std::string& b) {
 
 void compare_panel(State& st) {
   if (!st.pinned) {
-    section_note("Pin the current scenario as A, change the inputs (say ZeRO-1 with tp 8, then ZeRO-3), and see A and B side by side here. "
-                 "Copy link carries both.");
+    section_note(
+        "Pin the current scenario as A, change the inputs (say ZeRO-1 with tp 8, then ZeRO-3), and see A and B side by "
+        "side here. "
+        "Copy link carries both.");
     if (ImGui::Button("Pin as A")) pin_current(st);
     remember_rect(st, "compare:pin");
     return;
@@ -124,13 +128,15 @@ void compare_panel(State& st) {
     ImGui::TableSetupColumn("B \xE2\x88\x92 A", ImGuiTableColumnFlags_WidthStretch, 1.4f);
     ImGui::TableHeadersRow();
     text_row("model", a.r.m.name, b.r.m.name);
-    text_row("GPUs", std::to_string(a.r.gpu_count) + " \xC3\x97 " + a.r.s.hardware.gpu.id, std::to_string(b.r.gpu_count) + " \xC3\x97 " + b.r.s.hardware.gpu.id);
+    text_row("GPUs", std::to_string(a.r.gpu_count) + " \xC3\x97 " + a.r.s.hardware.gpu.id,
+             std::to_string(b.r.gpu_count) + " \xC3\x97 " + b.r.s.hardware.gpu.id);
     text_row("layout", layout_text(a.r), layout_text(b.r));
     const auto bytes = [u](double v) { return format_bytes(v, u); };
     value_row({"memory per GPU", a.mem.total_bytes, b.mem.total_bytes, bytes, true});
     text_row("fits", a.fits ? "yes" : "no", b.fits ? "yes" : "no");
     value_row({"step time", a.time.step_s, b.time.step_s, [](double v) { return format_duration(v); }, true});
-    value_row({"total time", a.time.total_days, b.time.total_days, [](double v) { return format_quantity(v, "days"); }, true});
+    value_row({"total time", a.time.total_days, b.time.total_days, [](double v) { return format_quantity(v, "days"); },
+               true});
     value_row({"GPU-hours", a.time.gpu_hours, b.time.gpu_hours, [](double v) { return format_count(v); }, true});
     value_row({"cost", a.time.cost_usd, b.time.cost_usd, [](double v) { return format_usd(v); }, true});
     value_row({"MFU", a.time.mfu, b.time.mfu, [](double v) { return format_percent(v); }, false});
@@ -150,9 +156,11 @@ std::string compare_summary(const State& st) {
   const Estimate& a = *st.pinned->est;
   const Estimate& b = *st.est;
   const MemoryUnits u = st.memory_units;
-  return "\nCompare, A (pinned) then B (current): memory per GPU " + format_bytes(a.mem.total_bytes, u) + " and " + format_bytes(b.mem.total_bytes, u) +
-         "; step " + format_duration(a.time.step_s) + " and " + format_duration(b.time.step_s) + "; cost " + format_usd(a.time.cost_usd) + " and " +
-         format_usd(b.time.cost_usd) + "; MFU " + format_percent(a.time.mfu) + " and " + format_percent(b.time.mfu) + ".";
+  return "\nCompare, A (pinned) then B (current): memory per GPU " + format_bytes(a.mem.total_bytes, u) + " and " +
+         format_bytes(b.mem.total_bytes, u) + "; step " + format_duration(a.time.step_s) + " and " +
+         format_duration(b.time.step_s) + "; cost " + format_usd(a.time.cost_usd) + " and " +
+         format_usd(b.time.cost_usd) + "; MFU " + format_percent(a.time.mfu) + " and " + format_percent(b.time.mfu) +
+         ".";
 }
 
 }  // namespace llmc::ui

@@ -25,7 +25,8 @@ std::string csv_field(const std::string& text) {  // RFC 4180 quoting, only wher
 
 void flatten(const ojson& j, const std::string& prefix, std::string& out) {
   if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
   } else if (j.is_array()) {
     for (size_t i = 0; i < j.size(); ++i) flatten(j[i], prefix + "." + std::to_string(i), out);
   } else if (j.is_string()) {
@@ -40,8 +41,10 @@ void flatten(const ojson& j, const std::string& prefix, std::string& out) {
 void save(State& st, Platform& platform, const std::string& name, const std::string& text) {
   if (!platform.save_file) return;
   const std::string where = platform.save_file(name, text);
-  if (where.empty()) set_banner(st, "Could not save " + name + ".", true);
-  else set_banner(st, where, false);
+  if (where.empty())
+    set_banner(st, "Could not save " + name + ".", true);
+  else
+    set_banner(st, where, false);
 }
 
 void export_menu(State& st, Platform& platform, const char* id) {
@@ -57,9 +60,11 @@ void export_menu(State& st, Platform& platform, const char* id) {
   remember_rect(st, "export:results.csv");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every figure as key,value rows, full precision (llmcalc-results.csv)");
   ImGui::SameLine();
-  if (ImGui::SmallButton("JSON")) save(st, platform, "llmcalc-results.json", estimate_to_json(*st.est, false, 2) + "\n");
+  if (ImGui::SmallButton("JSON"))
+    save(st, platform, "llmcalc-results.json", estimate_to_json(*st.est, false, 2) + "\n");
   remember_rect(st, "export:results.json");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("What `llmcalc estimate --json` prints for this scenario (llmcalc-results.json)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("What `llmcalc estimate --json` prints for this scenario (llmcalc-results.json)");
   ImGui::SameLine();
   if (ImGui::SmallButton("scenario")) {
     save(st, platform, "llmcalc-scenario.json", scenario_to_json(st.last_valid) + "\n");
@@ -67,7 +72,8 @@ void export_menu(State& st, Platform& platform, const char* id) {
       st.banner += " The hardware profile is not in the scenario file: give it to the CLI with --profile.";
   }
   remember_rect(st, "export:scenario");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The inputs as a file: `llmcalc estimate llmcalc-scenario.json` gives these results");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The inputs as a file: `llmcalc estimate llmcalc-scenario.json` gives these results");
   ImGui::PopID();
 }
 

@@ -30,8 +30,11 @@ bool is_optional(const FieldInfo& f) {
 
 // tp, pp, cp, ep and the counts that go with them step by powers of two (8 → 16, 24 → 16 or 32).
 bool steps_by_powers_of_two(const std::string& key) {
-  static const char* const keys[] = {"parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.etp", "parallel.dp",
-                                     "hardware.gpu_count", "hardware.gpus_per_node", "training.micro_batch", "training.global_batch_seqs"};
+  static const char* const keys[] = {"parallel.tp",          "parallel.pp",
+                                     "parallel.cp",          "parallel.ep",
+                                     "parallel.etp",         "parallel.dp",
+                                     "hardware.gpu_count",   "hardware.gpus_per_node",
+                                     "training.micro_batch", "training.global_batch_seqs"};
   return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
 }
 
@@ -88,8 +91,10 @@ void commit(State& st, const FieldInfo& f, const std::string& text) {
 double stepped(const FieldInfo& f, double v, int dir) {
   double next = v + dir;
   if (steps_by_powers_of_two(f.key)) {
-    if (dir > 0) next = v < 1 ? 1 : std::exp2(std::floor(std::log2(v)) + 1);
-    else next = v <= 1 ? f.min : std::exp2(std::ceil(std::log2(v)) - 1);
+    if (dir > 0)
+      next = v < 1 ? 1 : std::exp2(std::floor(std::log2(v)) + 1);
+    else
+      next = v <= 1 ? f.min : std::exp2(std::ceil(std::log2(v)) - 1);
   }
   return std::clamp(next, f.min, f.max);
 }
@@ -122,7 +127,8 @@ bool typed_box(State& st, const FieldInfo& f, const std::string& shown, const ch
   ImGui::SetNextItemWidth(width);
   ImGui::InputTextWithHint("##value", hint, buf, local.size(), ImGuiInputTextFlags_AutoSelectAll);
   bool committed = false;
-  if (ImGui::IsItemActivated() && it == st.editing.end()) it = st.editing.emplace(key, local).first;  // from the next frame ImGui writes there
+  if (ImGui::IsItemActivated() && it == st.editing.end())
+    it = st.editing.emplace(key, local).first;  // from the next frame ImGui writes there
   if (ImGui::IsItemActive()) st.editing_drawn.insert(key);
   if (ImGui::IsItemDeactivated()) {
     if (ImGui::IsItemDeactivatedAfterEdit()) {
@@ -182,8 +188,10 @@ bool field_editor(State& st, const char* key, const char* label, std::optional<d
     case FieldKind::number: {
       const auto pending = st.pending_text.find(key);
       std::string shown;
-      if (pending != st.pending_text.end()) shown = pending->second;
-      else if (Result<double> v = parse_number(current); !current.empty() && v) shown = number_input_text(*v);
+      if (pending != st.pending_text.end())
+        shown = pending->second;
+      else if (Result<double> v = parse_number(current); !current.empty() && v)
+        shown = number_input_text(*v);
       std::string hint;
       if (current.empty() && shown_when_unset) hint = number_input_text(*shown_when_unset) + " (default)";
       const bool buttons = f->kind == FieldKind::integer;
@@ -192,7 +200,9 @@ bool field_editor(State& st, const char* key, const char* label, std::optional<d
       changed = typed_box(st, *f, shown, hint.c_str(), w);
       remember_rect(st, key);
       if (buttons) {
-        const double v = current.empty() ? shown_when_unset.value_or(f->min) : parse_number(current).ok() ? *parse_number(current) : f->min;
+        const double v = current.empty()              ? shown_when_unset.value_or(f->min)
+                         : parse_number(current).ok() ? *parse_number(current)
+                                                      : f->min;
         for (int dir : {-1, 1}) {
           ImGui::SameLine(0, style.ItemInnerSpacing.x);
           if (ImGui::Button(dir < 0 ? "\xE2\x88\x92" : "+", ImVec2(button_w, 0))) {  // U+2212 minus
@@ -201,8 +211,9 @@ bool field_editor(State& st, const char* key, const char* label, std::optional<d
           }
           remember_rect(st, std::string(key) + (dir < 0 ? ":minus" : ":plus"));
           if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", steps_by_powers_of_two(key) ? (dir < 0 ? "halve (previous power of two)" : "double (next power of two)")
-                                                               : (dir < 0 ? "one less" : "one more"));
+            ImGui::SetTooltip("%s", steps_by_powers_of_two(key)
+                                        ? (dir < 0 ? "halve (previous power of two)" : "double (next power of two)")
+                                        : (dir < 0 ? "one less" : "one more"));
         }
       }
       break;
@@ -228,7 +239,9 @@ bool field_editor(State& st, const char* key, const char* label, std::optional<d
     }
     case FieldKind::choice: {
       const std::string recipe = current.empty() ? recipe_value(st, key) : "";
-      const std::string shown = !current.empty() ? current : recipe.empty() ? "(recipe default)" : recipe + " (recipe default)";
+      const std::string shown = !current.empty() ? current
+                                : recipe.empty() ? "(recipe default)"
+                                                 : recipe + " (recipe default)";
       ImGui::SetNextItemWidth(box_w);
       if (ImGui::BeginCombo("##value", shown.c_str(), ImGuiComboFlags_HeightLarge)) {
         if (is_optional(*f) && ImGui::Selectable("(recipe default)", current.empty())) {

@@ -43,8 +43,8 @@ bool update_fonts(float pixel_ratio) {
   cfg.OversampleH = 1;
   cfg.OversampleV = 1;
   cfg.PixelSnapH = true;
-  io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kUiFontTtf), static_cast<int>(kUiFontTtfSize), kFontPx * ratio, &cfg,
-                                 reinterpret_cast<const ImWchar*>(kUiFontRanges));
+  io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kUiFontTtf), static_cast<int>(kUiFontTtfSize),
+                                 kFontPx * ratio, &cfg, reinterpret_cast<const ImWchar*>(kUiFontRanges));
   io.Fonts->Build();
   io.FontGlobalScale = 1.0f / ratio;
   return true;

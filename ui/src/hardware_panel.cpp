@@ -39,9 +39,11 @@ void gpu_picker(State& st) {
   static float widest = 0;
   if (widest == 0)
     for (const std::string& id : gpu_ids())
-      if (Result<GpuSpec> spec = find_gpu(id)) widest = std::max(widest, ImGui::CalcTextSize(gpu_label(*spec).c_str()).x);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(widest + ImGui::GetStyle().WindowPadding.x * 2 + ImGui::GetStyle().ScrollbarSize, 0),
-                                      ImVec2(ImGui::GetMainViewport()->WorkSize.x, ImGui::GetMainViewport()->WorkSize.y * 0.8f));
+      if (Result<GpuSpec> spec = find_gpu(id))
+        widest = std::max(widest, ImGui::CalcTextSize(gpu_label(*spec).c_str()).x);
+  ImGui::SetNextWindowSizeConstraints(
+      ImVec2(widest + ImGui::GetStyle().WindowPadding.x * 2 + ImGui::GetStyle().ScrollbarSize, 0),
+      ImVec2(ImGui::GetMainViewport()->WorkSize.x, ImGui::GetMainViewport()->WorkSize.y * 0.8f));
   if (ImGui::BeginCombo("##gpu", preview.c_str(), ImGuiComboFlags_HeightLargest)) {
     for (const std::string& id : gpu_ids()) {
       Result<GpuSpec> spec = find_gpu(id);
@@ -65,30 +67,39 @@ void gpu_sources_tooltip(const GpuSpec& g) {
   ImGui::Text("peaks: %s", src.peaks.c_str());
   ImGui::Text("memory: %s", src.memory.c_str());
   if (!g.has_mamf())
-    ImGui::TextUnformatted("max achievable matmul: none published; the datasheet profile runs GEMMs at 0.75 of the dense peak");
+    ImGui::TextUnformatted(
+        "max achievable matmul: none published; the datasheet profile runs GEMMs at 0.75 of the dense peak");
   else
-    ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.", src.max_achievable_matmul.c_str());
+    ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.",
+                src.max_achievable_matmul.c_str());
   {  // the datasheet profile's fused-attention rates, read from core (docs/formulas.md, Kernel times)
     const std::shared_ptr<const HardwareProfile> ds = shared_datasheet_profile(g);
     const auto att = ds->attention.find(to_string(half_dtype));
     if (att != ds->attention.end() && half_peak > 0) {
       const AttentionTable& t = att->second;
-      ImGui::Text("fused attention: the datasheet profile runs forward at %.2f and backward at %.2f of the %s peak in a step at head dim 128 "
-                  "(the matmul part's share of peak from the FlashAttention-3 paper's H100 figures, this GPU's own exponentials, at the GEMMs' "
-                  "in-step share; docs/formulas.md, Kernel times)",
-                  attention_tflops(t, false, 128) / half_peak, attention_tflops(t, true, 128) / half_peak, half);
+      ImGui::Text(
+          "fused attention: the datasheet profile runs forward at %.2f and backward at %.2f of the %s peak in a step "
+          "at head dim 128 "
+          "(the matmul part's share of peak from the FlashAttention-3 paper's H100 figures, this GPU's own "
+          "exponentials, at the GEMMs' "
+          "in-step share; docs/formulas.md, Kernel times)",
+          attention_tflops(t, false, 128) / half_peak, attention_tflops(t, true, 128) / half_peak, half);
       if (t.exp_tera_per_s > 0)
-        ImGui::Text("softmax exponentials: %.2f T/s in a step (%lld SMs \xC3\x97 16 per clock \xC3\x97 %.0f MHz boost clock); at head dim 64 forward "
-                    "%.2f, backward %.2f of peak",
-                    t.exp_tera_per_s, static_cast<long long>(g.sm_count), g.boost_clock_mhz, attention_tflops(t, false, 64) / half_peak,
-                    attention_tflops(t, true, 64) / half_peak);
+        ImGui::Text(
+            "softmax exponentials: %.2f T/s in a step (%lld SMs \xC3\x97 16 per clock \xC3\x97 %.0f MHz boost clock); "
+            "at head dim 64 forward "
+            "%.2f, backward %.2f of peak",
+            t.exp_tera_per_s, static_cast<long long>(g.sm_count), g.boost_clock_mhz,
+            attention_tflops(t, false, 64) / half_peak, attention_tflops(t, true, 64) / half_peak);
       else
-        ImGui::TextUnformatted("softmax exponentials: no SM count and clock in the catalog; attention keeps head dim 128's rates at every head dim");
+        ImGui::TextUnformatted(
+            "softmax exponentials: no SM count and clock in the catalog; attention keeps head dim 128's rates at every "
+            "head dim");
     }
   }
   if (g.sm_count > 0)
-    ImGui::Text("SMs: %s. Overlapped communication slows compute by hardware.nccl_sms / %lld while it runs.", src.sm_count.c_str(),
-                static_cast<long long>(g.sm_count));
+    ImGui::Text("SMs: %s. Overlapped communication slows compute by hardware.nccl_sms / %lld while it runs.",
+                src.sm_count.c_str(), static_cast<long long>(g.sm_count));
   else
     ImGui::TextUnformatted("SMs: not in the catalog; overlapped communication is taken to cost compute nothing");
   ImGui::PopTextWrapPos();
@@ -99,7 +110,8 @@ void gpu_summary(State& st) {
   const GpuSpec& g = st.scenario.hardware.gpu;
   const Dtype half_dtype = g.half_dtype();
   std::string line = g.name + ": " + format_bytes(g.memory_gib * 1073741824.0, st.memory_units) + ", " +
-                     (half_dtype == Dtype::bf16 ? "bf16 " : "fp16 (no bf16) ") + format_flop_rate(g.peak_tflops(half_dtype) * 1e12) + " dense";
+                     (half_dtype == Dtype::bf16 ? "bf16 " : "fp16 (no bf16) ") +
+                     format_flop_rate(g.peak_tflops(half_dtype) * 1e12) + " dense";
   if (g.mamf_bf16_tflops > 0) line += ", " + format_flop_rate(g.mamf_bf16_tflops * 1e12) + " max achievable";
   line += " (hover for sources)";
   section_note(line.c_str());
@@ -198,7 +210,8 @@ void hardware_panel(State& st, Platform& platform) {
   long long gpus = st.scenario.hardware.gpu_count > 0 ? st.scenario.hardware.gpu_count : 1;
   const long long lo = 1, hi = 65536;
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderScalar("##gpu_slider", ImGuiDataType_S64, &gpus, &lo, &hi, "%lld GPUs (drag)", ImGuiSliderFlags_Logarithmic)) {
+  if (ImGui::SliderScalar("##gpu_slider", ImGuiDataType_S64, &gpus, &lo, &hi, "%lld GPUs (drag)",
+                          ImGuiSliderFlags_Logarithmic)) {
     if (set_field(st.scenario, "hardware.gpu_count", std::to_string(gpus))) {
       st.field_errors.erase("hardware.gpu_count");
       st.pending_text.erase("hardware.gpu_count");
@@ -207,7 +220,8 @@ void hardware_panel(State& st, Platform& platform) {
   }
   remember_rect(st, "GPU count slider");
   field_editor(st, "hardware.gpus_per_node", "GPUs per node", double(st.scenario.hardware.gpu.gpus_per_node));
-  field_editor(st, "hardware.price_per_gpu_hour_usd", "price per GPU-hour (USD)", st.scenario.hardware.gpu.price_per_gpu_hour_usd);
+  field_editor(st, "hardware.price_per_gpu_hour_usd", "price per GPU-hour (USD)",
+               st.scenario.hardware.gpu.price_per_gpu_hour_usd);
   heading("GPU variant");
   section_note("Another memory size or HBM bandwidth of this chip, or a lowered power limit (datasheet profile only).");
   field_editor(st, "hardware.memory_gib", "memory (GiB)", st.scenario.hardware.gpu.memory_gib);

@@ -26,15 +26,18 @@ void header_bar(State& st, Platform& platform) {
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "llmcalc %s", kVersion);
   const char* tagline = "training cost, memory and time of LLMs, every number derived";
   ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(tagline).x) ImGui::TextDisabled("%s", tagline);  // not on a phone
-  else ImGui::NewLine();
+  if (ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(tagline).x)
+    ImGui::TextDisabled("%s", tagline);  // not on a phone
+  else
+    ImGui::NewLine();
   if (platform.open_url) {
     if (flow_button("Docs", right)) platform.open_url("docs/index.html");
     remember_rect(st, "header:docs");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("How the numbers are computed (docs/index.html, new tab)");
     if (flow_button("Embedding", right)) platform.open_url("docs/embedding.html");
     remember_rect(st, "header:embedding");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Numbers and this calculator in your own pages (docs/embedding.html, new tab)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Numbers and this calculator in your own pages (docs/embedding.html, new tab)");
   }
   if (flow_button("Help", right)) st.show_help = true;
   remember_rect(st, "header:help");
@@ -66,19 +69,26 @@ void help_window(State& st) {
   if (!st.show_help) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float w = std::min(vp->WorkSize.x - 20, ImGui::GetFontSize() * 42);
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(w, 0));
-  ImGui::Begin("How to use llmcalc", &st.show_help, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::Begin("How to use llmcalc", &st.show_help,
+               ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
   ImGui::PushTextWrapPos(0);
-  ImGui::BulletText("Pick a model (a preset, or paste a Hugging Face config.json), then set training, parallelism and hardware.");
-  ImGui::BulletText("Type numbers as you would write them: 1e9, 1.5T, 8k, 4Ki, 70B, 2^20, 45%%. Enter or leaving the field applies, Esc "
-                    "reverts. A refused value stays red with its reason, and the results say STALE until it is fixed.");
+  ImGui::BulletText(
+      "Pick a model (a preset, or paste a Hugging Face config.json), then set training, parallelism and hardware.");
+  ImGui::BulletText(
+      "Type numbers as you would write them: 1e9, 1.5T, 8k, 4Ki, 70B, 2^20, 45%%. Enter or leaving the field applies, "
+      "Esc "
+      "reverts. A refused value stays red with its reason, and the results say STALE until it is fixed.");
   ImGui::BulletText("The \xE2\x88\x92 and + buttons halve and double tp, pp, cp, ep and the GPU count.");
-  ImGui::BulletText("Hover any result for its formula, inputs (every digit) and source; click it to keep the derivation open.");
+  ImGui::BulletText(
+      "Hover any result for its formula, inputs (every digit) and source; click it to keep the derivation open.");
   ImGui::BulletText("Search ranks every layout on this GPU count; Apply sets every knob of a row or a heatmap cell.");
   ImGui::BulletText("Compare: Pin as A, change the inputs, and see A and B side by side with their differences.");
-  ImGui::BulletText("Copy link puts everything (and a pinned A) in the URL. Export downloads results and search tables as CSV or "
-                    "JSON, and the scenario as a file `llmcalc estimate FILE` reads.");
+  ImGui::BulletText(
+      "Copy link puts everything (and a pinned A) in the URL. Export downloads results and search tables as CSV or "
+      "JSON, and the scenario as a file `llmcalc estimate FILE` reads.");
   ImGui::BulletText("Drop a hardware profile, a scenario or a config.json anywhere on the page to load it.");
   ImGui::BulletText("Memory is in GiB (2^30 bytes) unless GB is chosen in the header.");
   ImGui::PopTextWrapPos();

@@ -29,7 +29,8 @@ const std::vector<PresetRow>& preset_rows() {
   static const std::vector<PresetRow> rows = [] {
     std::vector<PresetRow> out;
     for (const PresetInfo& p : preset_infos())
-      out.push_back({p.id, p.name + (p.published_total > 0 ? " \xC2\xB7 " + format_count(p.published_total) : std::string())});
+      out.push_back(
+          {p.id, p.name + (p.published_total > 0 ? " \xC2\xB7 " + format_count(p.published_total) : std::string())});
     return out;
   }();
   return rows;
@@ -40,7 +41,8 @@ void preset_picker(State& st) {
   ImGui::TextUnformatted("Preset");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
-  ImGui::InputTextWithHint("##preset_filter", "search presets (e.g. llama, 70b, moe)", st.preset_filter, sizeof st.preset_filter);
+  ImGui::InputTextWithHint("##preset_filter", "search presets (e.g. llama, 70b, moe)", st.preset_filter,
+                           sizeof st.preset_filter);
   remember_rect(st, "Model preset filter");
   const float rows = 7.25f;
   if (ImGui::BeginListBox("##presets", ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() * rows))) {
@@ -53,21 +55,26 @@ void preset_picker(State& st) {
         Scenario next = st.scenario;
         if (set_field(next, "model.preset", p.id)) set_scenario(st, next);
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s params (preset %s)%s", p.label.c_str(), p.id.c_str(), current ? ": the current model" : "");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s params (preset %s)%s", p.label.c_str(), p.id.c_str(),
+                          current ? ": the current model" : "");
       if (current && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
       remember_rect(st, "preset:" + p.id);
     }
     ImGui::EndListBox();
   }
   const std::string name = st.scenario.model.name.empty() ? "(size only)" : st.scenario.model.name;
-  if (!st.model_preset.empty()) ImGui::Text("Model: %s (preset %s)", name.c_str(), st.model_preset.c_str());
-  else ImGui::Text("Model: %s (custom: no preset has this shape)", name.c_str());
+  if (!st.model_preset.empty())
+    ImGui::Text("Model: %s (preset %s)", name.c_str(), st.model_preset.c_str());
+  else
+    ImGui::Text("Model: %s (custom: no preset has this shape)", name.c_str());
 }
 
 void hf_import(State& st) {
   if (!ImGui::CollapsingHeader("Import a Hugging Face config.json", ImGuiTreeNodeFlags_DefaultOpen)) return;
   section_note("Paste it here (Ctrl+V) or drop the file on the page; Import reads the shape.");
-  ImGui::InputTextMultiline("##hf", st.hf_buffer.data(), st.hf_buffer.size(), ImVec2(-1, ImGui::GetTextLineHeight() * 4.5f));
+  ImGui::InputTextMultiline("##hf", st.hf_buffer.data(), st.hf_buffer.size(),
+                            ImVec2(-1, ImGui::GetTextLineHeight() * 4.5f));
   remember_rect(st, "HF config text");
   if (ImGui::Button("Import config.json")) import_hf_text(st, st.hf_buffer.data(), "config.json");
   remember_rect(st, "Import config.json");
@@ -181,7 +188,8 @@ void training_panel(State& st) {
 }
 
 void parallel_panel(State& st) {
-  section_note("\xE2\x88\x92 and + halve and double. dp 0 takes the GPUs left over (GPU count / (tp \xC2\xB7 pp \xC2\xB7 cp)).");
+  section_note(
+      "\xE2\x88\x92 and + halve and double. dp 0 takes the GPUs left over (GPU count / (tp \xC2\xB7 pp \xC2\xB7 cp)).");
   field_editor(st, "parallel.tp", "tensor parallel (tp)");
   field_editor(st, "parallel.pp", "pipeline parallel (pp)");
   field_editor(st, "parallel.dp", "data parallel (dp; 0: derive)");

@@ -30,7 +30,8 @@ void compute_plots(State& st) {
     s.parallel.dp = 0;
     Result<Estimate> e = estimate(s);
     if (!e) continue;
-    st.scaling.push_back({double(unit * dp), e->time.total_days, e->time.cost_usd, e->time.step_s, e->time.mfu, e->mem.total_bytes, e->fits});
+    st.scaling.push_back({double(unit * dp), e->time.total_days, e->time.cost_usd, e->time.step_s, e->time.mfu,
+                          e->mem.total_bytes, e->fits});
   }
   // Heatmap: tp × pp on the current GPU count; each cell a full estimate.
   for (int64_t tp = 1; tp <= std::min<int64_t>({r.gpus_per_node, r.gpu_count, 16}); tp *= 2) st.heat_tp.push_back(tp);
@@ -79,21 +80,26 @@ void scaling_plot(State& st) {
     section_note("No other GPU counts divide this global batch.");
     return;
   }
-  const ImU32 kDays = IM_COL32(120, 200, 255, 255), kCost = IM_COL32(255, 180, 90, 255), kAxis = IM_COL32(170, 170, 170, 255);
+  const ImU32 kDays = IM_COL32(120, 200, 255, 255), kCost = IM_COL32(255, 180, 90, 255),
+              kAxis = IM_COL32(170, 170, 170, 255);
   double dmax = 0, cmax = 0;
   for (const ScalingPoint& s : st.scaling) dmax = std::max(dmax, s.days), cmax = std::max(cmax, s.cost_usd);
   dmax *= 1.08, cmax *= 1.08;  // headroom above the highest point
   const auto days_label = [](double d) { return format_quantity(d, "days"); };
   // Margins wide enough for the widest tick label on each side: nothing is clipped.
   const float line = ImGui::GetTextLineHeight();
-  const float left = ImGui::CalcTextSize(days_label(dmax).c_str()).x + 10, right = ImGui::CalcTextSize(format_usd(cmax).c_str()).x + 10;
+  const float left = ImGui::CalcTextSize(days_label(dmax).c_str()).x + 10,
+              right = ImGui::CalcTextSize(format_usd(cmax).c_str()).x + 10;
   const float w = ImGui::GetContentRegionAvail().x - 4, h = std::max(180.0f, ImGui::GetFontSize() * 14);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const ImVec2 o(p.x + left, p.y + h - line * 2 - 6), end(p.x + w - right, p.y + line * 0.5f + 4);
   dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(25, 25, 30, 255));
   const double gmin = st.scaling.front().gpus, gmax = st.scaling.back().gpus;
-  auto X = [&](double g) { return o.x + float((std::log2(g) - std::log2(gmin)) / std::max(1e-9, std::log2(gmax) - std::log2(gmin))) * (end.x - o.x); };
+  auto X = [&](double g) {
+    return o.x +
+           float((std::log2(g) - std::log2(gmin)) / std::max(1e-9, std::log2(gmax) - std::log2(gmin))) * (end.x - o.x);
+  };
   auto Yd = [&](double d) { return o.y - float(d / dmax) * (o.y - end.y); };
   auto Yc = [&](double c) { return o.y - float(c / cmax) * (o.y - end.y); };
   // Axes, with ticks at 0, half and the top on both value axes.
@@ -110,7 +116,8 @@ void scaling_plot(State& st) {
   const double current = st.est ? double(st.est->r.gpu_count) : 0;
   int nearest = -1;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const bool inside = ImGui::IsWindowHovered() && mouse.x >= p.x && mouse.x <= p.x + w && mouse.y >= p.y && mouse.y <= p.y + h;
+  const bool inside =
+      ImGui::IsWindowHovered() && mouse.x >= p.x && mouse.x <= p.x + w && mouse.y >= p.y && mouse.y <= p.y + h;
   float best = 1e30f, last_label_end = -1e30f;
   for (size_t i = 0; i < st.scaling.size(); ++i) {
     const ScalingPoint& s = st.scaling[i];
@@ -132,7 +139,8 @@ void scaling_plot(State& st) {
     const std::string lab = format_exact(s.gpus);
     const float tw = ImGui::CalcTextSize(lab.c_str()).x;
     if (x - tw * 0.5f > last_label_end + 6) {
-      dl->AddText(ImVec2(x - tw * 0.5f, o.y + 3), s.gpus == current ? IM_COL32(255, 255, 255, 255) : kAxis, lab.c_str());
+      dl->AddText(ImVec2(x - tw * 0.5f, o.y + 3), s.gpus == current ? IM_COL32(255, 255, 255, 255) : kAxis,
+                  lab.c_str());
       last_label_end = x + tw * 0.5f;
     }
     if (inside && std::fabs(mouse.x - x) < best) best = std::fabs(mouse.x - x), nearest = int(i);
@@ -146,8 +154,9 @@ void scaling_plot(State& st) {
   }
   ImGui::Dummy(ImVec2(w, h));
   remember_rect(st, "scaling:plot");
-  section_note("Blue: total time (left axis); orange: cost (right axis); red dots do not fit; white: this scenario's GPU count. "
-               "Hover for the values at each count.");
+  section_note(
+      "Blue: total time (left axis); orange: cost (right axis); red dots do not fit; white: this scenario's GPU count. "
+      "Hover for the values at each count.");
 }
 
 void heatmap_panel(State& st) {
@@ -168,28 +177,38 @@ void heatmap_panel(State& st) {
     if (c.tp == st.est->r.s.parallel.tp && c.pp == st.est->r.s.parallel.pp) marked = int(&c - st.heat.data());
   }
   if (!heatmap_ready(st)) return;
-  ImGui::TextWrapped("Step time of each tp \xC3\x97 pp on %s GPUs (the other settings as they are). Click a cell to use its tp and pp.",
-                     format_exact(double(st.est->r.gpu_count)).c_str());
-  HeatmapView view{&data, &st.heat_tp, &st.heat_pp, marked, hi > 0 ? format_duration(lo) : "", hi > 0 ? format_duration(hi) : "", "heatmap"};
+  ImGui::TextWrapped(
+      "Step time of each tp \xC3\x97 pp on %s GPUs (the other settings as they are). Click a cell to use its tp and "
+      "pp.",
+      format_exact(double(st.est->r.gpu_count)).c_str());
+  HeatmapView view{
+      &data,    &st.heat_tp, &st.heat_pp, marked, hi > 0 ? format_duration(lo) : "", hi > 0 ? format_duration(hi) : "",
+      "heatmap"};
   bool clicked = false;
   const int hovered = draw_tp_pp_heatmap(st, view, clicked);
   if (hovered >= 0) {
     const HeatCell& c = st.heat[size_t(hovered)];
-    if (!c.valid) ImGui::SetTooltip("tp %lld, pp %lld: not a valid layout (divisibility)", (long long)c.tp, (long long)c.pp);
-    else ImGui::SetTooltip("tp %lld, pp %lld: step %s%s\nclick to use tp %lld and pp %lld", (long long)c.tp, (long long)c.pp,
-                           format_duration(c.step_s).c_str(), c.fits ? "" : " (does not fit)", (long long)c.tp, (long long)c.pp);
+    if (!c.valid)
+      ImGui::SetTooltip("tp %lld, pp %lld: not a valid layout (divisibility)", (long long)c.tp, (long long)c.pp);
+    else
+      ImGui::SetTooltip("tp %lld, pp %lld: step %s%s\nclick to use tp %lld and pp %lld", (long long)c.tp,
+                        (long long)c.pp, format_duration(c.step_s).c_str(), c.fits ? "" : " (does not fit)",
+                        (long long)c.tp, (long long)c.pp);
     if (clicked && c.valid) {
       Scenario next = st.scenario;
-      if (set_field(next, "parallel.tp", std::to_string(c.tp)) && set_field(next, "parallel.pp", std::to_string(c.pp)) &&
-          set_field(next, "parallel.dp", "0")) {
-        if (next.parallel.schedule == Schedule::interleaved && c.pp < 2) next.parallel.schedule = Schedule::one_f_one_b, next.parallel.virtual_stages = 1;
+      if (set_field(next, "parallel.tp", std::to_string(c.tp)) &&
+          set_field(next, "parallel.pp", std::to_string(c.pp)) && set_field(next, "parallel.dp", "0")) {
+        if (next.parallel.schedule == Schedule::interleaved && c.pp < 2)
+          next.parallel.schedule = Schedule::one_f_one_b, next.parallel.virtual_stages = 1;
         set_scenario(st, next);
         set_banner(st, "Layout: tp " + std::to_string(c.tp) + ", pp " + std::to_string(c.pp) + " (dp derived).", false);
       }
     }
   }
-  section_note("Bright = faster (log scale); striped red = does not fit; grey = not a valid layout; white outline: the scenario's tp and pp. "
-               "Rendered by shaders/heatmap.frag.");
+  section_note(
+      "Bright = faster (log scale); striped red = does not fit; grey = not a valid layout; white outline: the "
+      "scenario's tp and pp. "
+      "Rendered by shaders/heatmap.frag.");
 }
 
 }  // namespace llmc::ui

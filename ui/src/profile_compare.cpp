@@ -15,7 +15,7 @@ namespace llmc::ui {
 
 namespace {
 
-const ImU32 kPalette[] = {IM_COL32(120, 200, 255, 255), IM_COL32(255, 180, 90, 255), IM_COL32(140, 230, 140, 255),
+const ImU32 kPalette[] = {IM_COL32(120, 200, 255, 255), IM_COL32(255, 180, 90, 255),  IM_COL32(140, 230, 140, 255),
                           IM_COL32(240, 120, 200, 255), IM_COL32(230, 230, 110, 255), IM_COL32(170, 150, 255, 255)};
 
 struct Shown {
@@ -30,15 +30,18 @@ std::string x_text(const ProfileCurve& c, double x, MemoryUnits u) {
 
 std::string y_text(const ProfileCurve& c, double y) {
   char buf[48];
-  if (c.y_unit == "TFLOP/s") std::snprintf(buf, sizeof buf, "%.1f TFLOP/s", y);
-  else std::snprintf(buf, sizeof buf, "%.0f GB/s", y);
+  if (c.y_unit == "TFLOP/s")
+    std::snprintf(buf, sizeof buf, "%.1f TFLOP/s", y);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f GB/s", y);
   return buf;
 }
 
 void draw_plot(State& st, const std::vector<Shown>& shown) {
   double xmin = 1e300, xmax = 0, ymax = 0;
   for (const Shown& s : shown)
-    for (const CurvePoint& p : s.curve.points) xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x), ymax = std::max(ymax, p.y);
+    for (const CurvePoint& p : s.curve.points)
+      xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x), ymax = std::max(ymax, p.y);
   if (!(xmax > 0) || !(ymax > 0)) return;
   if (xmax <= xmin) xmax = xmin * 2;
   ymax *= 1.08;
@@ -51,7 +54,9 @@ void draw_plot(State& st, const std::vector<Shown>& shown) {
   const ImVec2 o(p.x + left, p.y + h - line * 2 - 6), end(p.x + w - 10, p.y + line * 0.5f + 4);
   const ImU32 kAxis = IM_COL32(170, 170, 170, 255);
   dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(25, 25, 30, 255));
-  auto X = [&](double x) { return o.x + float((std::log10(x) - std::log10(xmin)) / (std::log10(xmax) - std::log10(xmin))) * (end.x - o.x); };
+  auto X = [&](double x) {
+    return o.x + float((std::log10(x) - std::log10(xmin)) / (std::log10(xmax) - std::log10(xmin))) * (end.x - o.x);
+  };
   auto Y = [&](double y) { return o.y - float(y / ymax) * (o.y - end.y); };
   dl->AddLine(o, ImVec2(end.x, o.y), kAxis);
   dl->AddLine(o, ImVec2(o.x, end.y), kAxis);
@@ -87,9 +92,12 @@ void draw_plot(State& st, const std::vector<Shown>& shown) {
       for (const CurvePoint& q : s.curve.points)
         if (std::fabs(X(q.x) - mouse.x) < d) d = std::fabs(X(q.x) - mouse.x), best = &q;
       if (!best) continue;
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %s at %s%s%s", s.lp->name.c_str(), y_text(s.curve, best->y).c_str(),
-                         x_text(s.curve, best->x, st.memory_units).c_str(), best->shape.empty() ? "" : " (", best->shape.empty() ? "" : (best->shape + ")").c_str());
-      if (best->p90 > 0) ImGui::TextDisabled("    p10 %s, p90 %s", y_text(s.curve, best->p10).c_str(), y_text(s.curve, best->p90).c_str());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %s at %s%s%s", s.lp->name.c_str(),
+                         y_text(s.curve, best->y).c_str(), x_text(s.curve, best->x, st.memory_units).c_str(),
+                         best->shape.empty() ? "" : " (", best->shape.empty() ? "" : (best->shape + ")").c_str());
+      if (best->p90 > 0)
+        ImGui::TextDisabled("    p10 %s, p90 %s", y_text(s.curve, best->p10).c_str(),
+                            y_text(s.curve, best->p90).c_str());
     }
     ImGui::TextDisabled("source: each profile's %s (medians as measured; no fit)", first.source.c_str());
     ImGui::EndTooltip();
@@ -115,8 +123,10 @@ void profile_compare(State& st) {
     bool on = st.compare_profiles.count(lp.name) > 0;
     if (curves.empty()) ImGui::BeginDisabled();
     if (ImGui::Checkbox("##on", &on)) {
-      if (on) st.compare_profiles.insert(lp.name);
-      else st.compare_profiles.erase(lp.name);
+      if (on)
+        st.compare_profiles.insert(lp.name);
+      else
+        st.compare_profiles.erase(lp.name);
     }
     if (curves.empty()) ImGui::EndDisabled();
     remember_rect(st, "compare-profile:" + lp.name);
@@ -135,8 +145,10 @@ void profile_compare(State& st) {
   std::vector<std::pair<std::string, std::string>> metrics;  // key, title
   for (const auto& [lp, curves] : chosen)
     for (const ProfileCurve& c : curves)
-      if (std::none_of(metrics.begin(), metrics.end(), [&](const auto& m) { return m.first == c.key; })) metrics.emplace_back(c.key, c.title);
-  if (std::none_of(metrics.begin(), metrics.end(), [&](const auto& m) { return m.first == st.compare_metric; })) st.compare_metric = metrics.front().first;
+      if (std::none_of(metrics.begin(), metrics.end(), [&](const auto& m) { return m.first == c.key; }))
+        metrics.emplace_back(c.key, c.title);
+  if (std::none_of(metrics.begin(), metrics.end(), [&](const auto& m) { return m.first == st.compare_metric; }))
+    st.compare_metric = metrics.front().first;
   std::string title;
   for (const auto& m : metrics)
     if (m.first == st.compare_metric) title = m.second;
@@ -152,7 +164,8 @@ void profile_compare(State& st) {
   std::vector<Shown> shown;
   std::string missing;
   for (const auto& [lp, curves] : chosen) {
-    auto it = std::find_if(curves.begin(), curves.end(), [&](const ProfileCurve& c) { return c.key == st.compare_metric; });
+    auto it =
+        std::find_if(curves.begin(), curves.end(), [&](const ProfileCurve& c) { return c.key == st.compare_metric; });
     if (it == curves.end()) {
       missing += (missing.empty() ? "" : ", ") + lp->name;
       continue;
@@ -161,11 +174,15 @@ void profile_compare(State& st) {
   }
   draw_plot(st, shown);
   for (const Shown& s : shown) {
-    ImGui::ColorButton("##c", ImGui::ColorConvertU32ToFloat4(s.colour), ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+    ImGui::ColorButton("##c", ImGui::ColorConvertU32ToFloat4(s.colour), ImGuiColorEditFlags_NoTooltip,
+                       ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
     ImGui::SameLine();
-    ImGui::TextWrapped("%s: %zu points, max %s", s.lp->name.c_str(), s.curve.points.size(),
-                       y_text(s.curve, std::max_element(s.curve.points.begin(), s.curve.points.end(),
-                                                        [](const CurvePoint& a, const CurvePoint& b) { return a.y < b.y; })->y).c_str());
+    ImGui::TextWrapped(
+        "%s: %zu points, max %s", s.lp->name.c_str(), s.curve.points.size(),
+        y_text(s.curve, std::max_element(s.curve.points.begin(), s.curve.points.end(),
+                                         [](const CurvePoint& a, const CurvePoint& b) { return a.y < b.y; })
+                            ->y)
+            .c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the highest median in the profile's %s", s.curve.source.c_str());
   }
   if (!missing.empty()) section_note(("Not in " + missing + " (not measured there).").c_str());

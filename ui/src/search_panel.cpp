@@ -49,9 +49,9 @@ struct SearchUi {
   std::string error;
   double ms = 0, heat_ms = 0;  // the search itself; the tp × pp grid of searches after it
   int64_t gpus = 0;
-  std::vector<int> leader;  // per top row: the row it differs from in one knob (-1: a group of its own)
+  std::vector<int> leader;           // per top row: the row it differs from in one knob (-1: a group of its own)
   std::vector<std::string> differs;  // per top row: the knob that differs from its leader
-  std::set<int> expanded;  // leaders whose one-knob variants are shown
+  std::set<int> expanded;            // leaders whose one-knob variants are shown
   std::vector<int64_t> tp_axis, pp_axis;
   std::vector<SearchCell> cells;  // rows pp, columns tp
 };
@@ -66,7 +66,8 @@ std::vector<std::pair<const char*, std::string>> knobs(const SearchLayout& l) {
           {"ep", std::to_string(l.ep)},
           {"v", std::to_string(l.virtual_stages)},
           {"micro-batch", std::to_string(l.micro_batch)},
-          {"recompute", std::string(to_string(l.recompute)) + (l.recompute_layers ? " " + std::to_string(l.recompute_layers) : "")},
+          {"recompute",
+           std::string(to_string(l.recompute)) + (l.recompute_layers ? " " + std::to_string(l.recompute_layers) : "")},
           {"ZeRO", std::to_string(l.zero_stage)},
           {"schedule", to_string(l.schedule)}};
 }
@@ -139,20 +140,27 @@ void run_search(State& st) {
 
 void apply_layout(State& st, const SearchLayout& l, const std::string& what) {
   set_scenario(st, apply_search_layout(g_search.spec.base, l));
-  set_banner(st, "Applied " + what + ": " + describe_layout(l) + ". Every knob is set; the results are that row's.", false);
+  set_banner(st, "Applied " + what + ": " + describe_layout(l) + ". Every knob is set; the results are that row's.",
+             false);
 }
 
 std::string layout_csv(const SearchUi& s) {
-  std::string out = "rank,gpus,tp,pp,dp,cp,ep,virtual_stages,micro_batch,micro_batches,recompute,recompute_layers,zero_stage,schedule,"
-                    "sequence_parallel,step_s,compute_s,bubble_s,comm_exposed_s,total_days,cost_usd,mfu,memory_bytes,capacity_bytes\n";
+  std::string out =
+      "rank,gpus,tp,pp,dp,cp,ep,virtual_stages,micro_batch,micro_batches,recompute,recompute_layers,zero_stage,"
+      "schedule,"
+      "sequence_parallel,step_s,compute_s,bubble_s,comm_exposed_s,total_days,cost_usd,mfu,memory_bytes,capacity_"
+      "bytes\n";
   int rank = 0;
   for (const SearchLayout& l : s.result->top) {
     char buf[640];
-    std::snprintf(buf, sizeof buf, "%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%lld,%d,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
-                  ++rank, (long long)l.gpus, (long long)l.tp, (long long)l.pp, (long long)l.dp, (long long)l.cp, (long long)l.ep,
-                  (long long)l.virtual_stages, (long long)l.micro_batch, (long long)l.micro_batches, to_string(l.recompute),
-                  (long long)l.recompute_layers, l.zero_stage, to_string(l.schedule), s.spec.base.training.sequence_parallel ? "true" : "false",
-                  l.step_s, l.compute_s, l.bubble_s, l.comm_exposed_s, l.total_days, l.cost_usd, l.mfu, l.memory_bytes, l.capacity_bytes);
+    std::snprintf(buf, sizeof buf,
+                  "%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%lld,%d,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%."
+                  "17g,%.17g,%.17g,%.17g\n",
+                  ++rank, (long long)l.gpus, (long long)l.tp, (long long)l.pp, (long long)l.dp, (long long)l.cp,
+                  (long long)l.ep, (long long)l.virtual_stages, (long long)l.micro_batch, (long long)l.micro_batches,
+                  to_string(l.recompute), (long long)l.recompute_layers, l.zero_stage, to_string(l.schedule),
+                  s.spec.base.training.sequence_parallel ? "true" : "false", l.step_s, l.compute_s, l.bubble_s,
+                  l.comm_exposed_s, l.total_days, l.cost_usd, l.mfu, l.memory_bytes, l.capacity_bytes);
     out += buf;
   }
   return out;
@@ -160,14 +168,18 @@ std::string layout_csv(const SearchUi& s) {
 
 void top_table(State& st, SearchUi& s) {
   const SearchResult& r = *s.result;
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
   // Rank and Apply first, frozen: on a narrow screen the table scrolls sideways under them.
-  const char* cols[] = {"#", "", "tp", "pp", "dp", "cp", "ep", "v", "micro-batch", "recompute", "ZeRO", "step", "MFU", "memory/GPU", "cost"};
+  const char* cols[] = {"#",           "",          "tp",   "pp",   "dp",  "cp",         "ep",  "v",
+                        "micro-batch", "recompute", "ZeRO", "step", "MFU", "memory/GPU", "cost"};
   const int ncols = int(sizeof cols / sizeof *cols);
   int shown = 0;
   for (size_t i = 0; i < r.top.size(); ++i) shown += s.leader[i] < 0 || s.expanded.count(s.leader[i]);
   const float row_h = ImGui::GetFrameHeightWithSpacing();
-  if (!ImGui::BeginTable("search_top", ncols, flags, ImVec2(0, row_h * (float(shown) + 1.0f) + ImGui::GetStyle().ScrollbarSize + 4))) return;
+  if (!ImGui::BeginTable("search_top", ncols, flags,
+                         ImVec2(0, row_h * (float(shown) + 1.0f) + ImGui::GetStyle().ScrollbarSize + 4)))
+    return;
   for (const char* c : cols) ImGui::TableSetupColumn(c);
   ImGui::TableSetupScrollFreeze(2, 1);
   ImGui::TableHeadersRow();
@@ -186,12 +198,15 @@ void top_table(State& st, SearchUi& s) {
     } else if (variants > 0) {
       const bool open = s.expanded.count(int(i)) > 0;
       if (ImGui::ArrowButton("##fold", open ? ImGuiDir_Down : ImGuiDir_Right)) {
-        if (open) s.expanded.erase(int(i));
-        else s.expanded.insert(int(i));
+        if (open)
+          s.expanded.erase(int(i));
+        else
+          s.expanded.insert(int(i));
       }
       remember_rect(st, "search:fold:" + std::to_string(i + 1));
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%d more layout%s that differ from this one in a single knob", variants, variants == 1 ? "" : "s");
+        ImGui::SetTooltip("%d more layout%s that differ from this one in a single knob", variants,
+                          variants == 1 ? "" : "s");
       ImGui::SameLine();
       ImGui::Text("%zu (+%d)", i + 1, variants);
     } else {
@@ -204,8 +219,10 @@ void top_table(State& st, SearchUi& s) {
     // A variant's cells: the knob that differs bright, the rest dimmed (as its leader's).
     const auto cell = [&](const char* knob, const std::string& text) {
       ImGui::TableNextColumn();
-      if (lead >= 0) ImGui::TextColored(s.differs[i] == knob ? hot : dim, "%s", text.c_str());
-      else ImGui::TextUnformatted(text.c_str());
+      if (lead >= 0)
+        ImGui::TextColored(s.differs[i] == knob ? hot : dim, "%s", text.c_str());
+      else
+        ImGui::TextUnformatted(text.c_str());
     };
     cell("tp", std::to_string(l.tp));
     cell("pp", std::to_string(l.pp));
@@ -214,7 +231,8 @@ void top_table(State& st, SearchUi& s) {
     cell("ep", std::to_string(l.ep));
     cell("v", std::to_string(l.virtual_stages));
     cell("micro-batch", std::to_string(l.micro_batch));
-    cell("recompute", std::string(to_string(l.recompute)) + (l.recompute_layers ? " " + std::to_string(l.recompute_layers) : ""));
+    cell("recompute",
+         std::string(to_string(l.recompute)) + (l.recompute_layers ? " " + std::to_string(l.recompute_layers) : ""));
     cell("ZeRO", std::to_string(l.zero_stage));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(format_duration(l.step_s).c_str());
@@ -241,14 +259,21 @@ void search_heatmap(State& st) {
   int marked = -1;
   const SearchLayout* best = s.result && !s.result->top.empty() ? &s.result->top.front() : nullptr;
   for (const SearchCell& c : s.cells) {
-    const double v = c.best && hi > lo ? (std::log(c.best->step_s) - std::log(lo)) / (std::log(hi) - std::log(lo)) : 0.0;
+    const double v =
+        c.best && hi > lo ? (std::log(c.best->step_s) - std::log(lo)) / (std::log(hi) - std::log(lo)) : 0.0;
     data.push_back(float(v));
     data.push_back(c.best ? 1.0f : 0.0f);  // grey: no layout with this tp and pp divides and fits
     if (best && c.tp == best->tp && c.pp == best->pp) marked = int(&c - s.cells.data());
   }
   heading("Best step time over tp (columns) \xC3\x97 pp (rows), other dimensions optimised");
   if (!heatmap_ready(st)) return;
-  HeatmapView view{&data, &s.tp_axis, &s.pp_axis, marked, hi > 0 ? format_duration(lo) : "", hi > 0 ? format_duration(hi) : "", "search:heatmap"};
+  HeatmapView view{&data,
+                   &s.tp_axis,
+                   &s.pp_axis,
+                   marked,
+                   hi > 0 ? format_duration(lo) : "",
+                   hi > 0 ? format_duration(hi) : "",
+                   "search:heatmap"};
   bool clicked = false;
   const int hovered = draw_tp_pp_heatmap(st, view, clicked);
   if (hovered >= 0) {
@@ -256,14 +281,18 @@ void search_heatmap(State& st) {
     if (!c.best) {
       ImGui::SetTooltip("tp %lld, pp %lld: no layout divides and fits", (long long)c.tp, (long long)c.pp);
     } else {
-      ImGui::SetTooltip("tp %lld, pp %lld: best step %s\n%s\nclick to apply it", (long long)c.tp, (long long)c.pp, format_duration(c.best->step_s).c_str(),
-                        describe_layout(*c.best).c_str());
-      if (clicked) apply_layout(st, *c.best, "the best layout with tp " + std::to_string(c.tp) + " and pp " + std::to_string(c.pp));
+      ImGui::SetTooltip("tp %lld, pp %lld: best step %s\n%s\nclick to apply it", (long long)c.tp, (long long)c.pp,
+                        format_duration(c.best->step_s).c_str(), describe_layout(*c.best).c_str());
+      if (clicked)
+        apply_layout(st, *c.best,
+                     "the best layout with tp " + std::to_string(c.tp) + " and pp " + std::to_string(c.pp));
     }
   }
   char note[200];
-  std::snprintf(note, sizeof note, "Bright = faster; grey = nothing with this tp and pp divides and fits; white outline: the best layout. "
-                "Click a cell to apply its best layout. %zu searches with tp and pp fixed, %.0f ms.", s.cells.size(), s.heat_ms);
+  std::snprintf(note, sizeof note,
+                "Bright = faster; grey = nothing with this tp and pp divides and fits; white outline: the best layout. "
+                "Click a cell to apply its best layout. %zu searches with tp and pp fixed, %.0f ms.",
+                s.cells.size(), s.heat_ms);
   section_note(note);
 }
 
@@ -274,8 +303,10 @@ void search_panel(State& st, Platform& platform) {
   if (ImGui::Button("Run search")) run_search(st);
   remember_rect(st, "search:run");
   ImGui::SameLine();
-  ImGui::TextWrapped("every tp \xC3\x97 pp \xC3\x97 dp \xC3\x97 cp \xC3\x97 ep \xC3\x97 v \xC3\x97 micro-batch \xC3\x97 recompute \xC3\x97 ZeRO on "
-                     "this GPU count, fastest step first");
+  ImGui::TextWrapped(
+      "every tp \xC3\x97 pp \xC3\x97 dp \xC3\x97 cp \xC3\x97 ep \xC3\x97 v \xC3\x97 micro-batch \xC3\x97 recompute "
+      "\xC3\x97 ZeRO on "
+      "this GPU count, fastest step first");
   if (!s.ran) {
     section_note("Press Run search to rank every layout of the current scenario (docs/search.md).");
     return;
@@ -286,16 +317,20 @@ void search_panel(State& st, Platform& platform) {
     return;
   }
   const SearchResult& r = *s.result;
-  ImGui::TextWrapped("%lld GPUs: %lld candidates, %lld valid, %lld fit, %lld timed, %lld pruned; %.0f ms", (long long)s.gpus, (long long)r.counts.candidates,
-                     (long long)r.counts.valid, (long long)(r.counts.valid - r.counts.does_not_fit), (long long)r.counts.evaluated,
+  ImGui::TextWrapped("%lld GPUs: %lld candidates, %lld valid, %lld fit, %lld timed, %lld pruned; %.0f ms",
+                     (long long)s.gpus, (long long)r.counts.candidates, (long long)r.counts.valid,
+                     (long long)(r.counts.valid - r.counts.does_not_fit), (long long)r.counts.evaluated,
                      (long long)r.counts.pruned_by_bound, s.ms);
   // Inputs other than the layout changed since the search? (Both with the best row's layout
   // applied, so that Apply itself, or a layout typed in, does not count.)
   if (!r.top.empty() && scenario_to_json(apply_search_layout(s.spec.base, r.top.front())) !=
                             scenario_to_json(apply_search_layout(st.last_valid, r.top.front())))
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.4f, 1.0f), "The inputs changed since this search: Apply restores the searched scenario's other settings.");
-  section_note(("Rows under a \xE2\x96\xB6 differ from the row above them in one knob (shown bright). Every row keeps the scenario's sequence "
-                "parallel (" + std::string(s.spec.base.training.sequence_parallel ? "on" : "off") + "), precision and optimizer.")
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.4f, 1.0f),
+                       "The inputs changed since this search: Apply restores the searched scenario's other settings.");
+  section_note(("Rows under a \xE2\x96\xB6 differ from the row above them in one knob (shown bright). Every row keeps "
+                "the scenario's sequence "
+                "parallel (" +
+                std::string(s.spec.base.training.sequence_parallel ? "on" : "off") + "), precision and optimizer.")
                    .c_str());
   top_table(st, s);
   if (platform.save_file) {
@@ -318,8 +353,9 @@ std::string search_summary() {
   if (!s.ran) return "";
   if (!s.result || s.result->top.empty()) return "\nSearch: " + s.error;
   const SearchLayout& l = s.result->top.front();
-  return "\nSearch, fastest of " + std::to_string(s.result->counts.evaluated) + " timed layouts: " + describe_layout(l) + "; step " +
-         format_duration(l.step_s) + ", MFU " + format_percent(l.mfu) + ".";
+  return "\nSearch, fastest of " + std::to_string(s.result->counts.evaluated) +
+         " timed layouts: " + describe_layout(l) + "; step " + format_duration(l.step_s) + ", MFU " +
+         format_percent(l.mfu) + ".";
 }
 
 void search_figures(std::string& json_members) {
@@ -332,8 +368,9 @@ void search_figures(std::string& json_members) {
   if (s.result && !s.result->top.empty()) {
     const SearchLayout& l = s.result->top.front();
     char key[200];
-    std::snprintf(key, sizeof key, "tp%lld,pp%lld,dp%lld,cp%lld,ep%lld,v%lld,mb%lld,%s,zero%d", (long long)l.tp, (long long)l.pp, (long long)l.dp,
-                  (long long)l.cp, (long long)l.ep, (long long)l.virtual_stages, (long long)l.micro_batch, to_string(l.recompute), l.zero_stage);
+    std::snprintf(key, sizeof key, "tp%lld,pp%lld,dp%lld,cp%lld,ep%lld,v%lld,mb%lld,%s,zero%d", (long long)l.tp,
+                  (long long)l.pp, (long long)l.dp, (long long)l.cp, (long long)l.ep, (long long)l.virtual_stages,
+                  (long long)l.micro_batch, to_string(l.recompute), l.zero_stage);
     j["best"] = key;
     j["step_s"] = l.step_s;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();

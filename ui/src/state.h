@@ -27,7 +27,7 @@ struct Rect {
 struct LoadedProfile {
   // shipped with the site; loaded by the user (file, drop); fetched from a profile registry
   enum class Origin { bundled, loaded, registry };
-  std::string name;                       // file name ("registry/<id prefix>" for a registry's)
+  std::string name;  // file name ("registry/<id prefix>" for a registry's)
   HardwareProfile profile;
   Origin origin = Origin::loaded;
   std::string registry_id;  // registry: the profile's id (SHA-256 of its bytes)
@@ -41,7 +41,7 @@ struct RegistryState {
   std::string base = "api/v1";  // relative to the page: the same origin under `llmcalc serve`
   bool custom = false;          // from ?registry= or a link's &r=: share links name it (&r=)
   enum class List { idle, loading, ready, none } list = List::idle;
-  std::string list_note;        // why there is no list (HTTP status, network error, a bad document)
+  std::string list_note;  // why there is no list (HTTP status, network error, a bad document)
   std::vector<RegistryEntry> entries;
   std::set<std::string> loading;  // ids being fetched
   std::string link_id;            // a link's &p=: fetched at start, kept in the link until it arrives
@@ -69,10 +69,10 @@ struct Pinned {
 class HeatmapRenderer;  // heatmap_gl.cpp
 
 struct State {
-  Scenario scenario;             // what the inputs say (each field valid on its own)
-  Scenario last_valid;           // the scenario `est` was computed from: plots and search use it
-  std::optional<Estimate> est;   // the last good estimate (kept, marked stale, while inputs are wrong)
-  std::optional<Error> error;    // the current scenario's cross-field error, if any
+  Scenario scenario;            // what the inputs say (each field valid on its own)
+  Scenario last_valid;          // the scenario `est` was computed from: plots and search use it
+  std::optional<Estimate> est;  // the last good estimate (kept, marked stale, while inputs are wrong)
+  std::optional<Error> error;   // the current scenario's cross-field error, if any
   bool dirty = true;
   // Typed values that were refused: the field's message and the text as typed, shown in place
   // until corrected. The scenario keeps its last valid value meanwhile.
@@ -97,7 +97,7 @@ struct State {
   std::optional<Pinned> pinned;
   bool show_help = false;
   std::map<std::string, Rect> rects;  // widget id → last frame's rectangle
-  bool plots_dirty = true;  // plots are recomputed only when shown (keeps edits and drags cheap)
+  bool plots_dirty = true;            // plots are recomputed only when shown (keeps edits and drags cheap)
   std::vector<ScalingPoint> scaling;
   std::vector<HeatCell> heat;
   std::vector<int64_t> heat_tp, heat_pp;
@@ -151,7 +151,8 @@ void import_hf_text(State& st, const std::string& text, const std::string& what)
 // them, and the profile part of share links.
 void registry_group(State& st, Platform& platform);
 void registry_start(State& st, Platform& platform, const LinkProfile& link);  // ?registry=, the link's &p=/&pl=
-void registry_fetched(State& st, Platform& platform, const std::string& tag, int status, const std::string& text, const std::string& sha256);
+void registry_fetched(State& st, Platform& platform, const std::string& tag, int status, const std::string& text,
+                      const std::string& sha256);
 LinkProfile link_profile(const State& st);  // what share links say about the profile in use
 void profile_compare(State& st);            // profile_compare.cpp: measured tables of ticked profiles on one plot
 void use_profile(State& st, int i);         // hardware_panel.cpp

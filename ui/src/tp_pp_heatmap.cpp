@@ -40,7 +40,8 @@ int draw_tp_pp_heatmap(State& st, const HeatmapView& v, bool& clicked) {
   int hovered = -1;
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const int cx = std::clamp(int((m.x - img.x) / w * float(cols)), 0, cols - 1), cy = std::clamp(int((m.y - img.y) / h * float(rows)), 0, rows - 1);
+    const int cx = std::clamp(int((m.x - img.x) / w * float(cols)), 0, cols - 1),
+              cy = std::clamp(int((m.y - img.y) / h * float(rows)), 0, rows - 1);
     hovered = cy * cols + cx;
     clicked = ImGui::IsItemClicked();
   }
@@ -49,10 +50,12 @@ int draw_tp_pp_heatmap(State& st, const HeatmapView& v, bool& clicked) {
   for (int r = 0; r < rows; ++r) {
     char lab[24];
     std::snprintf(lab, sizeof lab, "pp %lld", (long long)(*v.pp)[size_t(r)]);
-    dl->AddText(ImVec2(origin.x, img.y + (float(r) + 0.5f) * ch - ImGui::GetTextLineHeight() * 0.5f), IM_COL32(200, 200, 200, 255), lab);
+    dl->AddText(ImVec2(origin.x, img.y + (float(r) + 0.5f) * ch - ImGui::GetTextLineHeight() * 0.5f),
+                IM_COL32(200, 200, 200, 255), lab);
     for (int c = 0; c < cols; ++c) {
       const Rect cell{img.x + float(c) * cw, img.y + float(r) * ch, cw, ch};
-      st.rects[v.rect_id + ":tp" + std::to_string((*v.tp)[size_t(c)]) + ",pp" + std::to_string((*v.pp)[size_t(r)])] = cell;
+      st.rects[v.rect_id + ":tp" + std::to_string((*v.tp)[size_t(c)]) + ",pp" + std::to_string((*v.pp)[size_t(r)])] =
+          cell;
     }
   }
   for (int c = 0; c < cols; ++c) {
@@ -64,8 +67,8 @@ int draw_tp_pp_heatmap(State& st, const HeatmapView& v, bool& clicked) {
   for (int idx : {v.marked, hovered}) {  // the scenario's own cell, and the one under the mouse
     if (idx < 0) continue;
     const float x = img.x + float(idx % cols) * cw, y = img.y + float(idx / cols) * ch;
-    dl->AddRect(ImVec2(x + 1, y + 1), ImVec2(x + cw - 1, y + ch - 1), idx == v.marked ? IM_COL32(255, 255, 255, 255) : IM_COL32(255, 200, 80, 255), 0,
-                0, 2.5f);
+    dl->AddRect(ImVec2(x + 1, y + 1), ImVec2(x + cw - 1, y + ch - 1),
+                idx == v.marked ? IM_COL32(255, 255, 255, 255) : IM_COL32(255, 200, 80, 255), 0, 0, 2.5f);
   }
   ImGui::Dummy(ImVec2(w, ImGui::GetTextLineHeight() + 4));
   // Colour scale: faster (bright) to slower (dark), log-spaced between the ends.
@@ -75,7 +78,8 @@ int draw_tp_pp_heatmap(State& st, const HeatmapView& v, bool& clicked) {
     const std::string left = "faster " + v.best_label, right = v.worst_label + " slower";
     ImGui::TextUnformatted(left.c_str());
     ImGui::SameLine();
-    const float bar_w = std::max(40.0f, w - ImGui::CalcTextSize(left.c_str()).x - ImGui::CalcTextSize(right.c_str()).x - 24);
+    const float bar_w =
+        std::max(40.0f, w - ImGui::CalcTextSize(left.c_str()).x - ImGui::CalcTextSize(right.c_str()).x - 24);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float bh = ImGui::GetTextLineHeight();
     const int steps = 32;

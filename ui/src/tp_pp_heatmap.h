@@ -14,10 +14,11 @@ namespace llmc::ui {
 bool heatmap_ready(State& st);
 
 struct HeatmapView {
-  const std::vector<float>* data;  // cols × rows cells of two floats: value in [0, 1] (0 = best), status (shaders/heatmap.frag)
-  const std::vector<int64_t>* tp;  // column labels
-  const std::vector<int64_t>* pp;  // row labels
-  int marked = -1;                 // cell to outline (the scenario's own tp and pp), or -1
+  const std::vector<float>*
+      data;  // cols × rows cells of two floats: value in [0, 1] (0 = best), status (shaders/heatmap.frag)
+  const std::vector<int64_t>* tp;       // column labels
+  const std::vector<int64_t>* pp;       // row labels
+  int marked = -1;                      // cell to outline (the scenario's own tp and pp), or -1
   std::string best_label, worst_label;  // the colour scale's ends ("2.41 s", "9.8 s")
   std::string rect_id;
 };

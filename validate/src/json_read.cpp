@@ -45,26 +45,30 @@ bool absent(const json& obj, const std::string& key) { return !obj.contains(key)
 Status missing(const std::string& field, const std::string& what) { return make_error(field, "missing: " + what); }
 }  // namespace
 
-Status read_text(const json& obj, const std::string& key, const std::string& path, bool required, std::string& out, size_t max_bytes) {
+Status read_text(const json& obj, const std::string& key, const std::string& path, bool required, std::string& out,
+                 size_t max_bytes) {
   const std::string field = field_of(path, key);
   if (absent(obj, key)) return required ? missing(field, "text") : ok_status();
   const json& v = obj.at(key);
   if (!v.is_string()) return make_error(field, std::string("must be text; got ") + v.type_name() + " " + shown(v));
   const std::string s = v.get<std::string>();
-  if (s.empty() || s.size() > max_bytes) return make_error(field, "must be 1 to " + std::to_string(max_bytes) + " bytes of text; got " + shown(v));
+  if (s.empty() || s.size() > max_bytes)
+    return make_error(field, "must be 1 to " + std::to_string(max_bytes) + " bytes of text; got " + shown(v));
   out = s;
   return ok_status();
 }
 
-Status read_number(const json& obj, const std::string& key, const std::string& path, bool required, double lo, double hi, bool integer,
-                   double& out) {
+Status read_number(const json& obj, const std::string& key, const std::string& path, bool required, double lo,
+                   double hi, bool integer, double& out) {
   const std::string field = field_of(path, key);
-  const std::string what = std::string(integer ? "an integer" : "a number") + " in [" + number_text(lo) + ", " + number_text(hi) + "]";
+  const std::string what =
+      std::string(integer ? "an integer" : "a number") + " in [" + number_text(lo) + ", " + number_text(hi) + "]";
   if (absent(obj, key)) return required ? missing(field, what) : ok_status();
   const json& v = obj.at(key);
   if (!v.is_number()) return make_error(field, "must be " + what + "; got " + shown(v));
   const double d = v.get<double>();
-  if (!std::isfinite(d) || d < lo || d > hi || (integer && d != std::floor(d))) return make_error(field, "must be " + what + "; got " + shown(v));
+  if (!std::isfinite(d) || d < lo || d > hi || (integer && d != std::floor(d)))
+    return make_error(field, "must be " + what + "; got " + shown(v));
   out = d;
   return ok_status();
 }
@@ -78,12 +82,14 @@ Status read_bool(const json& obj, const std::string& key, const std::string& pat
   return ok_status();
 }
 
-Status read_choice(const json& obj, const std::string& key, const std::string& path, const std::vector<std::string>& choices, std::string& out) {
+Status read_choice(const json& obj, const std::string& key, const std::string& path,
+                   const std::vector<std::string>& choices, std::string& out) {
   std::string list;
   for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
   std::string given;
   if (absent(obj, key)) return missing(field_of(path, key), "one of " + list);
-  if (auto st = read_text(obj, key, path, true, given, 200); !st) return make_error(st.error().field, st.error().message + " (one of " + list + ")");
+  if (auto st = read_text(obj, key, path, true, given, 200); !st)
+    return make_error(st.error().field, st.error().message + " (one of " + list + ")");
   for (const std::string& c : choices)
     if (given == c) {
       out = given;

@@ -23,12 +23,14 @@ std::string number_text(double v, const char* format = "%.10g");
 // An object's keys must be among `allowed`; the error names `path.key` and lists them.
 Status only_keys(const json& obj, const std::string& path, const std::vector<std::string>& allowed);
 // obj[key] as text (1 to max_bytes bytes); `required` false: absent leaves `out` unchanged.
-Status read_text(const json& obj, const std::string& key, const std::string& path, bool required, std::string& out, size_t max_bytes = 4096);
+Status read_text(const json& obj, const std::string& key, const std::string& path, bool required, std::string& out,
+                 size_t max_bytes = 4096);
 // obj[key] as a finite number in [lo, hi]; `integer`: a whole number.
-Status read_number(const json& obj, const std::string& key, const std::string& path, bool required, double lo, double hi, bool integer,
-                   double& out);
+Status read_number(const json& obj, const std::string& key, const std::string& path, bool required, double lo,
+                   double hi, bool integer, double& out);
 Status read_bool(const json& obj, const std::string& key, const std::string& path, bool required, bool& out);
 // obj[key] as one of `choices`.
-Status read_choice(const json& obj, const std::string& key, const std::string& path, const std::vector<std::string>& choices, std::string& out);
+Status read_choice(const json& obj, const std::string& key, const std::string& path,
+                   const std::vector<std::string>& choices, std::string& out);
 
 }  // namespace llmc::validate::detail

@@ -29,10 +29,14 @@ double quantile(const std::vector<double>& sorted, double p) {
   return sorted[i] + (at - double(i)) * (sorted[i + 1] - sorted[i]);
 }
 
-bool used(const ValidationRow& x) { return x.status == "compared" && x.in_mae && !x.kernel && x.kind == "training_run"; }
+bool used(const ValidationRow& x) {
+  return x.status == "compared" && x.in_mae && !x.kernel && x.kind == "training_run";
+}
 
 // Index of the smallest loss (the first of equals: the lower fraction).
-size_t argmin(const std::vector<double>& loss) { return size_t(std::min_element(loss.begin(), loss.end()) - loss.begin()); }
+size_t argmin(const std::vector<double>& loss) {
+  return size_t(std::min_element(loss.begin(), loss.end()) - loss.begin());
+}
 
 ErrorBar bar_of(const std::string& regime, const std::vector<const LofoRow*>& rows) {
   ErrorBar b;
@@ -93,7 +97,8 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
     ++family_rows[x.family];
     for (size_t i = 0; i < grid.size(); ++i) family_loss[x.family][i] += std::fabs(std::log1p(errors[x.id][i]));
   }
-  if (families.size() < 2) return make_error("records", "leave one family out needs step-time rows of at least two families");
+  if (families.size() < 2)
+    return make_error("records", "leave one family out needs step-time rows of at least two families");
   for (auto& [f, loss] : family_loss)
     for (double& l : loss) l /= family_rows[f];
   auto loss_without = [&](const std::string& left_out) {
@@ -155,36 +160,46 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
 
 std::string markdown_lofo(const LofoReport& r) {
   std::ostringstream out;
-  out << "The in-step GEMM fraction of MAMF fitted on all " << r.families.size() << " families: **" << fmt("%.2f", r.fraction)
-      << "** (grid " << fmt("%.2f", r.grid.front()) << "-" << fmt("%.2f", r.grid.back()) << "; loss: the mean over families of their mean "
+  out << "The in-step GEMM fraction of MAMF fitted on all " << r.families.size() << " families: **"
+      << fmt("%.2f", r.fraction) << "** (grid " << fmt("%.2f", r.grid.front()) << "-" << fmt("%.2f", r.grid.back())
+      << "; loss: the mean over families of their mean "
       << "|ln(measured / predicted step time)|, " << fmt("%.3f", r.loss[argmin(r.loss)]) << " there).\n\n";
-  out << "| family | rows | fraction fitted without it | error, in-sample | error, left out | bias, left out |\n|---|---:|---:|---:|---:|---:|\n";
+  out << "| family | rows | fraction fitted without it | error, in-sample | error, left out | bias, left out "
+         "|\n|---|---:|---:|---:|---:|---:|\n";
   for (const LofoFamily& f : r.families)
-    out << "| " << f.family << " | " << f.rows << " | " << fmt("%.2f", f.fraction) << " | " << abs_percent(f.in_sample_mae) << " | "
-        << abs_percent(f.lofo_mae) << " | " << percent(f.lofo_bias) << " |\n";
-  out << "| **all** | " << r.rows.size() << " | " << fmt("%.2f", r.fraction) << " | " << abs_percent(r.in_sample_mae) << " | "
-      << abs_percent(r.lofo_mae) << " | " << percent(r.lofo_bias) << " |\n\n";
-  out << "Left out, per row: mean absolute error " << abs_percent(r.lofo_mae) << ", median " << abs_percent(r.lofo_median) << ", bias "
-      << percent(r.lofo_bias) << " (in-sample: " << abs_percent(r.in_sample_mae) << ", bias " << percent(r.in_sample_bias)
+    out << "| " << f.family << " | " << f.rows << " | " << fmt("%.2f", f.fraction) << " | "
+        << abs_percent(f.in_sample_mae) << " | " << abs_percent(f.lofo_mae) << " | " << percent(f.lofo_bias) << " |\n";
+  out << "| **all** | " << r.rows.size() << " | " << fmt("%.2f", r.fraction) << " | " << abs_percent(r.in_sample_mae)
+      << " | " << abs_percent(r.lofo_mae) << " | " << percent(r.lofo_bias) << " |\n\n";
+  out << "Left out, per row: mean absolute error " << abs_percent(r.lofo_mae) << ", median "
+      << abs_percent(r.lofo_median) << ", bias " << percent(r.lofo_bias)
+      << " (in-sample: " << abs_percent(r.in_sample_mae) << ", bias " << percent(r.in_sample_bias)
       << "). Errors are of throughput: + means llmcalc predicted faster than measured.\n\n";
-  out << "Error bars (llmcalc's `time.step_low_s` / `time.step_high_s`): the 16th and 84th percentile of measured / predicted step "
+  out << "Error bars (llmcalc's `time.step_low_s` / `time.step_high_s`): the 16th and 84th percentile of measured / "
+         "predicted step "
          "time of the left-out predictions, per regime; a regime with fewer than "
       << kMinRegimeRows << " runs takes its scale's, else all runs'.\n\n";
   out << "| regime | runs | 16th percentile | 84th percentile | largest run (GPUs) |\n|---|---:|---:|---:|---:|\n";
   for (const ErrorBar& b : r.bars)
-    out << "| " << b.regime << " | " << b.rows << " | " << fmt("%.3f", b.low) << " | " << fmt("%.3f", b.high) << " | " << b.max_gpus << " |\n";
+    out << "| " << b.regime << " | " << b.rows << " | " << fmt("%.3f", b.low) << " | " << fmt("%.3f", b.high) << " | "
+        << b.max_gpus << " |\n";
   return out.str();
 }
 
 std::string error_bars_source(const LofoReport& r) {
   std::ostringstream out;
   out << "// Generated by `llmcalc validate --lofo --write-error-bars` (scripts/error-bars.sh): do not edit.\n"
+         "// clang-format off\n"
          "// The time model's out-of-sample error per regime (llmc/error_bars.h, docs/validation.md).\n"
-         "#include \"estimate/error_bars_data.h\"\n\nnamespace llmc::detail {\n\nconst std::vector<ErrorBar> kErrorBars = {\n";
+         "#include \"estimate/error_bars_data.h\"\n\nnamespace llmc::detail {\n\nconst std::vector<ErrorBar> "
+         "kErrorBars = {\n";
   for (const ErrorBar& b : r.bars)
-    out << "    {\"" << b.regime << "\", " << b.rows << ", " << fmt("%.4f", b.low) << ", " << fmt("%.4f", b.high) << ", " << b.max_gpus << "},\n";
-  out << "};\nconst char* const kErrorBarsProvenance =\n    \"" << r.rows.size() << " step-time records of " << r.families.size()
-      << " source families (validation/), each predicted with the in-step GEMM fraction fitted without its family; fitted on all: "
+    out << "    {\"" << b.regime << "\", " << b.rows << ", " << fmt("%.4f", b.low) << ", " << fmt("%.4f", b.high)
+        << ", " << b.max_gpus << "},\n";
+  out << "};\nconst char* const kErrorBarsProvenance =\n    \"" << r.rows.size() << " step-time records of "
+      << r.families.size()
+      << " source families (validation/), each predicted with the in-step GEMM fraction fitted without its family; "
+         "fitted on all: "
       << fmt("%.2f", r.fraction) << "\";\n\n}  // namespace llmc::detail\n";
   return out.str();
 }

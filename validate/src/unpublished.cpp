@@ -41,15 +41,20 @@ std::string joined(const std::vector<std::string>& v) {
 
 }  // namespace
 
-Result<UnpublishedChoice> choose_unpublished_knobs(const Scenario& record_scenario, const std::vector<std::string>& unpublished, int64_t max_layouts) {
+Result<UnpublishedChoice> choose_unpublished_knobs(const Scenario& record_scenario,
+                                                   const std::vector<std::string>& unpublished, int64_t max_layouts) {
   UnpublishedChoice out;
   out.scenario = record_scenario;
   if (unpublished.empty()) return out;
   out.searched = true;
-  auto listed = [&](const char* key) { return std::find(unpublished.begin(), unpublished.end(), key) != unpublished.end(); };
+  auto listed = [&](const char* key) {
+    return std::find(unpublished.begin(), unpublished.end(), key) != unpublished.end();
+  };
 
   const Scenario& s = record_scenario;
-  if (s.hardware.gpu_count < 1) return make_error("scenario.hardware.gpu_count", "needed to choose the unpublished knobs (the search keeps the GPU count)");
+  if (s.hardware.gpu_count < 1)
+    return make_error("scenario.hardware.gpu_count",
+                      "needed to choose the unpublished knobs (the search keeps the GPU count)");
   SearchSpec spec;
   spec.base = s;
   spec.top_n = 1;
@@ -63,15 +68,18 @@ Result<UnpublishedChoice> choose_unpublished_knobs(const Scenario& record_scenar
   spec.vary_zero = listed("training.zero_stage");
   // Tensor parallelism inside one node: across nodes it is never the tuned choice.
   spec.max_tp = s.hardware.gpus_per_node.value_or(s.hardware.gpu.gpus_per_node);
-  const std::vector<bool> sp_values = listed("training.sequence_parallel") ? std::vector<bool>{false, true} : std::vector<bool>{s.training.sequence_parallel};
+  const std::vector<bool> sp_values = listed("training.sequence_parallel")
+                                          ? std::vector<bool>{false, true}
+                                          : std::vector<bool>{s.training.sequence_parallel};
 
   const int64_t gbs = s.training.global_batch_seqs > 0 ? s.training.global_batch_seqs
-                      : s.training.seq_len > 0        ? int64_t(s.training.global_batch_tokens / double(s.training.seq_len))
-                                                      : 0;
+                      : s.training.seq_len > 0 ? int64_t(s.training.global_batch_tokens / double(s.training.seq_len))
+                                               : 0;
   const double bound = layouts_bound(spec, s.hardware.gpu_count, gbs, int(sp_values.size()));
   if (bound > double(max_layouts))
-    return make_error("unpublished", "up to " + std::to_string(int64_t(bound)) + " layouts over " + joined(unpublished) + " on " +
-                                         std::to_string(s.hardware.gpu_count) + " GPUs, more than the " + std::to_string(max_layouts) +
+    return make_error("unpublished", "up to " + std::to_string(int64_t(bound)) + " layouts over " +
+                                         joined(unpublished) + " on " + std::to_string(s.hardware.gpu_count) +
+                                         " GPUs, more than the " + std::to_string(max_layouts) +
                                          " searched per record: give some of these knobs in the scenario");
 
   // The fastest layout over both sequence-parallel settings (off first: it wins a tie).
@@ -97,11 +105,13 @@ Result<UnpublishedChoice> choose_unpublished_knobs(const Scenario& record_scenar
   }
   if (!best) {
     out.fits = false;
-    out.note = "unpublished (" + knobs + "): no layout fits (" + no_fit->message + "); timed at the scenario's own values";
+    out.note =
+        "unpublished (" + knobs + "): no layout fits (" + no_fit->message + "); timed at the scenario's own values";
     return out;
   }
   out.scenario = apply_search_layout(best_base, *best);
-  out.note = "unpublished (" + knobs + "): the fastest layout that fits, of " + std::to_string(out.candidates) + " candidates (search_layouts)";
+  out.note = "unpublished (" + knobs + "): the fastest layout that fits, of " + std::to_string(out.candidates) +
+             " candidates (search_layouts)";
   return out;
 }
 

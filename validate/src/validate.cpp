@@ -74,23 +74,31 @@ ValidationSummary summarise(const std::vector<ValidationRow>& rows) {
       continue;
     }
     ++s.modelled;
-    if (row.in_mae) add(s.throughput, row);
-    else if (row.kind == "model_states") add(s.memory, row);
-    else if (row.kind == "peak_memory") add(s.peak_memory, row);
-    else if (row.kernel) add(s.kernels, row);
-    else add(s.shown, row);
+    if (row.in_mae)
+      add(s.throughput, row);
+    else if (row.kind == "model_states")
+      add(s.memory, row);
+    else if (row.kind == "peak_memory")
+      add(s.peak_memory, row);
+    else if (row.kernel)
+      add(s.kernels, row);
+    else
+      add(s.shown, row);
     FamilySummary* f = nullptr;
     for (FamilySummary& x : s.families)
       if (x.family == row.family) f = &x;
     if (!f) f = &s.families.emplace_back(FamilySummary{row.family, {}, {}, {}});
     // A peak memory's error is not a time's: its own column, never mixed into the family's time rows.
-    if (row.kind == "peak_memory") add(f->peak_memory, row);
-    else add(f->all, row);
+    if (row.kind == "peak_memory")
+      add(f->peak_memory, row);
+    else
+      add(f->all, row);
     if (row.in_mae) add(f->throughput, row);
   }
   for (GroupSummary* g : {&s.throughput, &s.memory, &s.peak_memory, &s.shown, &s.kernels}) finish(*g);
   for (FamilySummary& f : s.families) finish(f.all), finish(f.throughput), finish(f.peak_memory);
-  s.meets_target = s.throughput.rows > 0 && s.throughput.mae <= s.target_mae && s.throughput.max_abs_error <= s.target_max;
+  s.meets_target =
+      s.throughput.rows > 0 && s.throughput.mae <= s.target_mae && s.throughput.max_abs_error <= s.target_max;
   s.meets_stretch = s.meets_target && s.throughput.mae <= s.stretch_mae;
   return s;
 }
@@ -110,7 +118,8 @@ Result<ValidationReport> validate_records(const std::string& json_text, const Va
       continue;
     }
     const Record& rec = *entry.record;
-    rep.rows.push_back(rec.kernel ? detail::kernel_row(rec, opt, profiles_used) : detail::training_row(rec, opt, profiles_used));
+    rep.rows.push_back(rec.kernel ? detail::kernel_row(rec, opt, profiles_used)
+                                  : detail::training_row(rec, opt, profiles_used));
   }
   rep.summary = summarise(rep.rows);
   rep.profiles_used.assign(profiles_used.begin(), profiles_used.end());
@@ -146,12 +155,16 @@ std::string validation_to_json(const ValidationReport& r) {
     o["unpublished"] = x.unpublished;
     json judgments = json::array();
     for (const Judgment& j : x.judgments)
-      judgments.push_back({{j.field.empty() ? "topic" : "field", j.field.empty() ? j.topic : j.field}, {"choice", j.choice}, {"why", j.why}});
+      judgments.push_back({{j.field.empty() ? "topic" : "field", j.field.empty() ? j.topic : j.field},
+                           {"choice", j.choice},
+                           {"why", j.why}});
     o["judgments"] = judgments;
     o["notes"] = x.notes;
     rows.push_back(o);
   }
-  auto group = [](const GroupSummary& g) { return json{{"rows", g.rows}, {"mae", g.mae}, {"max_abs_error", g.max_abs_error}, {"worst", g.worst}}; };
+  auto group = [](const GroupSummary& g) {
+    return json{{"rows", g.rows}, {"mae", g.mae}, {"max_abs_error", g.max_abs_error}, {"worst", g.worst}};
+  };
   const ValidationSummary& s = r.summary;
   json sum;
   sum["records"] = s.records;
@@ -164,7 +177,10 @@ std::string validation_to_json(const ValidationReport& r) {
   sum["kernels"] = group(s.kernels);
   json families = json::array();
   for (const FamilySummary& f : s.families)
-    families.push_back({{"family", f.family}, {"all", group(f.all)}, {"throughput", group(f.throughput)}, {"peak_memory", group(f.peak_memory)}});
+    families.push_back({{"family", f.family},
+                        {"all", group(f.all)},
+                        {"throughput", group(f.throughput)},
+                        {"peak_memory", group(f.peak_memory)}});
   sum["families"] = families;
   sum["target_mae"] = s.target_mae;
   sum["stretch_mae"] = s.stretch_mae;
@@ -174,8 +190,15 @@ std::string validation_to_json(const ValidationReport& r) {
   json conv = json::array();
   static const char* const kGroups[] = {"throughput", "shown", "memory", "kernel", "peak_memory"};
   for (const FlopConvention& c : flop_conventions())
-    conv.push_back({{"id", c.id}, {"source", c.source}, {"metric", c.metric}, {"measured_key", c.metric}, {"unit", c.unit}, {"formula", c.formula}, {"conversion", c.conversion},
-                    {"group", kGroups[int(c.group)]}, {"in_throughput_mae", c.group == ConventionGroup::throughput}});
+    conv.push_back({{"id", c.id},
+                    {"source", c.source},
+                    {"metric", c.metric},
+                    {"measured_key", c.metric},
+                    {"unit", c.unit},
+                    {"formula", c.formula},
+                    {"conversion", c.conversion},
+                    {"group", kGroups[int(c.group)]},
+                    {"in_throughput_mae", c.group == ConventionGroup::throughput}});
   json out;
   out["rows"] = rows;
   out["summary"] = sum;

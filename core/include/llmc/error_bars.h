@@ -12,11 +12,11 @@
 namespace llmc {
 
 struct ErrorBar {
-  std::string regime;   // error_regime()'s names, or a scale alone ("multi-node"), or "all"
-  int rows = 0;         // records behind it
-  double low = 1;       // measured / predicted step time, 16th percentile
-  double high = 1;      // 84th percentile
-  int64_t max_gpus = 0; // the largest run among them
+  std::string regime;    // error_regime()'s names, or a scale alone ("multi-node"), or "all"
+  int rows = 0;          // records behind it
+  double low = 1;        // measured / predicted step time, 16th percentile
+  double high = 1;       // 84th percentile
+  int64_t max_gpus = 0;  // the largest run among them
 };
 
 // A run's regime: its scale ("1 GPU", "1 node" within one scale-up domain, "multi-node") and its

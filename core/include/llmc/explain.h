@@ -33,8 +33,8 @@ class Trace {
   explicit Trace(bool record = true) : record_(record) {}
   // Records a term and returns its value, so formulas read as `x = t.add(...)`.
   // Inline so a non-recording Trace costs nothing: the inputs are never materialised.
-  double add(const char* key, const char* formula, const char* unit, const char* source,
-             double value, std::initializer_list<TermInput> inputs) {
+  double add(const char* key, const char* formula, const char* unit, const char* source, double value,
+             std::initializer_list<TermInput> inputs) {
     if (!record_) return value;
     return record(key, formula, unit, source, value, inputs);
   }

@@ -13,7 +13,7 @@ namespace llmc {
 enum class FieldKind { integer, number, boolean, choice, text };
 
 struct FieldInfo {
-  const char* key;      // "training.micro_batch"
+  const char* key;  // "training.micro_batch"
   FieldKind kind;
   double min, max;      // inclusive range for integer / number
   const char* choices;  // "a|b|c" for choice fields

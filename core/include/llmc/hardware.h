@@ -14,7 +14,20 @@ double bytes_of(Dtype d);  // storage bytes per element (tf32 is stored as fp32)
 
 // The memory-bound kernels the time model uses and a profile may measure; a profile's
 // memory_bound keys are these names (docs/profile-schema.md).
-enum class MemKernel { hbm_copy, hbm_triad, rmsnorm, layernorm, softmax, swiglu, gelu, rotary, adamw, cast, dropout, cross_entropy };
+enum class MemKernel {
+  hbm_copy,
+  hbm_triad,
+  rmsnorm,
+  layernorm,
+  softmax,
+  swiglu,
+  gelu,
+  rotary,
+  adamw,
+  cast,
+  dropout,
+  cross_entropy
+};
 constexpr int kMemKernels = int(MemKernel::cross_entropy) + 1;
 const char* to_string(MemKernel k);
 
@@ -22,15 +35,15 @@ struct GpuSpec {
   std::string id;
   std::string name;
   // Dense (non-sparse) peak tensor throughput, TFLOP/s; 0 where the GPU lacks the dtype.
-  double peak_fp32_tflops = 0, peak_tf32_tflops = 0, peak_bf16_tflops = 0, peak_fp16_tflops = 0,
-         peak_fp8_tflops = 0, peak_fp4_tflops = 0, peak_int8_tflops = 0;
+  double peak_fp32_tflops = 0, peak_tf32_tflops = 0, peak_bf16_tflops = 0, peak_fp16_tflops = 0, peak_fp8_tflops = 0,
+         peak_fp4_tflops = 0, peak_int8_tflops = 0;
   double memory_gib = 0;
-  double hbm_bandwidth_gbps = 0;        // GB/s (10^9 B/s)
-  double scale_up_bandwidth_gbps = 0;   // datasheet NVLink / Infinity Fabric aggregate, bidirectional
+  double hbm_bandwidth_gbps = 0;       // GB/s (10^9 B/s)
+  double scale_up_bandwidth_gbps = 0;  // datasheet NVLink / Infinity Fabric aggregate, bidirectional
   double tdp_w = 0;
   int64_t gpus_per_node = 8;
-  double intra_node_bandwidth_gbps = 0; // per GPU, one direction
-  double inter_node_bandwidth_gbps = 0; // per GPU, one direction (NIC share)
+  double intra_node_bandwidth_gbps = 0;  // per GPU, one direction
+  double inter_node_bandwidth_gbps = 0;  // per GPU, one direction (NIC share)
   double price_per_gpu_hour_usd = 0;
   // Maximum achievable matmul TFLOP/s (the best shape of a published mamf-finder sweep); 0 where
   // none is published. The datasheet profile times GEMMs from it (docs/formulas.md, Kernel times).
@@ -84,7 +97,7 @@ struct AlphaBeta {
 // time = overhead_us + work / peak: work in FLOPs (peak in TFLOP/s) or bytes (peak in GB/s).
 // Physical: a fixed launch/tail cost plus an asymptotic rate (fitted by least squares on time).
 struct ThroughputFit {
-  double peak = 0;          // TFLOP/s or GB/s; 0 = no fit
+  double peak = 0;  // TFLOP/s or GB/s; 0 = no fit
   double overhead_us = 0;
 };
 
@@ -93,8 +106,8 @@ struct GemmPoint {
   double tflops = 0, p10 = 0, p90 = 0, cv = 0;
 };
 struct GemmTable {
-  double max_tflops = 0;       // best over all shapes (the "maximum achievable")
-  ThroughputFit fit;           // peak in TFLOP/s
+  double max_tflops = 0;  // best over all shapes (the "maximum achievable")
+  ThroughputFit fit;      // peak in TFLOP/s
   std::vector<GemmPoint> points;
 };
 
@@ -123,16 +136,16 @@ struct BandwidthPoint {
   double bytes = 0, gbps = 0, p10 = 0, p90 = 0, cv = 0;
 };
 struct BandwidthTable {
-  ThroughputFit fit;           // peak in GB/s
+  ThroughputFit fit;  // peak in GB/s
   std::vector<BandwidthPoint> points;
 };
 
 // One collective on one group size and tier: fitted alpha-beta plus its measured points
 // (busbw as nccl-tests defines it).
 struct CollectiveTable {
-  std::string op;              // all_reduce | all_gather | reduce_scatter | all_to_all | send_recv
+  std::string op;  // all_reduce | all_gather | reduce_scatter | all_to_all | send_recv
   int64_t group = 0;
-  std::string tier;            // intra_node | inter_node
+  std::string tier;  // intra_node | inter_node
   AlphaBeta fit;
   std::vector<BandwidthPoint> points;  // bytes = per-rank payload, gbps = busbw
 };
@@ -142,19 +155,19 @@ struct CollectiveTable {
 struct HardwareProfile {
   int schema_version = 1;
   std::string gpu_id;
-  std::string source = "datasheet";   // datasheet | published | measured
-  std::string description;            // "measured on <device>, <date>" or the citations
+  std::string source = "datasheet";  // datasheet | published | measured
+  std::string description;           // "measured on <device>, <date>" or the citations
   std::vector<std::string> citations;
-  std::string metadata_json;          // free-form object, kept verbatim ("" = none)
-  double compute_efficiency = 0;      // fraction of dense peak sustained by compute kernels
+  std::string metadata_json;      // free-form object, kept verbatim ("" = none)
+  double compute_efficiency = 0;  // fraction of dense peak sustained by compute kernels
   std::string compute_efficiency_source;
-  AlphaBeta intra_node;               // NVLink / scale-up domain
-  AlphaBeta inter_node;               // network
+  AlphaBeta intra_node;  // NVLink / scale-up domain
+  AlphaBeta inter_node;  // network
   std::string comm_source;
   // Optional measured tables; empty when absent. std::less<> lets the time model look them up
   // by a C string without building a std::string per kernel.
-  std::map<std::string, GemmTable, std::less<>> gemm;            // by dtype: bf16, fp16, tf32, fp8
-  std::map<std::string, AttentionTable, std::less<>> attention;  // by dtype
+  std::map<std::string, GemmTable, std::less<>> gemm;               // by dtype: bf16, fp16, tf32, fp8
+  std::map<std::string, AttentionTable, std::less<>> attention;     // by dtype
   std::map<std::string, BandwidthTable, std::less<>> memory_bound;  // by to_string(MemKernel)
   std::vector<CollectiveTable> collectives;
   double h2d_gbps = 0, d2h_gbps = 0;  // pinned host <-> device copies; 0 = not measured

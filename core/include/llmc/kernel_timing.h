@@ -21,8 +21,8 @@ struct KernelTiming {
 KernelTiming gemm_kernel_time(const HardwareSpec& hw, Dtype dtype, double m, double n, double k, double batch = 1);
 // Fused (flash) attention: `batch` sequences, `q_len` queries against `kv_len` keys, `heads`
 // query heads of `head_dim`; FLOPs 4·b·q·kv·h·d (÷2 causal), backward 2.5× forward.
-KernelTiming attention_kernel_time(const HardwareSpec& hw, Dtype dtype, double batch, double q_len, double kv_len, double heads,
-                                   double kv_heads, double head_dim, bool causal, bool backward);
+KernelTiming attention_kernel_time(const HardwareSpec& hw, Dtype dtype, double batch, double q_len, double kv_len,
+                                   double heads, double kv_heads, double head_dim, bool causal, bool backward);
 // A memory-bound kernel moving `bytes` (read + written).
 KernelTiming memory_kernel_time(const HardwareSpec& hw, MemKernel kernel, double bytes);
 

@@ -5,10 +5,10 @@
 
 namespace llmc {
 
-enum class MlpKind { gelu, swiglu, geglu };          // gelu: 2 matrices; swiglu/geglu: 3 (gated)
-enum class NormKind { layernorm, rmsnorm };          // layernorm has weight + bias, rmsnorm weight only
-enum class PositionKind { rotary, learned };         // learned adds max_positions × hidden params
-enum class AttentionKind { standard, mla };          // standard covers MHA, GQA, MQA via kv_heads
+enum class MlpKind { gelu, swiglu, geglu };   // gelu: 2 matrices; swiglu/geglu: 3 (gated)
+enum class NormKind { layernorm, rmsnorm };   // layernorm has weight + bias, rmsnorm weight only
+enum class PositionKind { rotary, learned };  // learned adds max_positions × hidden params
+enum class AttentionKind { standard, mla };   // standard covers MHA, GQA, MQA via kv_heads
 
 struct ModelSpec {
   std::string name;
@@ -21,9 +21,9 @@ struct ModelSpec {
   int64_t layers = 0;
   int64_t hidden = 0;
   int64_t heads = 0;
-  int64_t kv_heads = 0;   // 0: same as heads (MHA)
-  int64_t head_dim = 0;   // 0: hidden / heads
-  int64_t ffn_hidden = 0; // 0: 4·hidden for gelu, 8/3·hidden rounded up to 256 for gated MLPs
+  int64_t kv_heads = 0;    // 0: same as heads (MHA)
+  int64_t head_dim = 0;    // 0: hidden / heads
+  int64_t ffn_hidden = 0;  // 0: 4·hidden for gelu, 8/3·hidden rounded up to 256 for gated MLPs
   MlpKind mlp = MlpKind::swiglu;
   int64_t vocab = 0;
   bool tied_embeddings = false;
@@ -33,9 +33,9 @@ struct ModelSpec {
   NormKind norm = NormKind::rmsnorm;
   int64_t norms_per_layer = 2;
   PositionKind position = PositionKind::rotary;
-  int64_t max_positions = 0;   // learned position table size (0: seq_len)
-  int64_t seq_len = 0;         // the model's pre-training sequence length (default for training.seq_len)
-  bool dropout = false;        // dropout layers present (adds masks to activation memory)
+  int64_t max_positions = 0;  // learned position table size (0: seq_len)
+  int64_t seq_len = 0;        // the model's pre-training sequence length (default for training.seq_len)
+  bool dropout = false;       // dropout layers present (adds masks to activation memory)
 
   // Mixture of experts (experts == 0: dense).
   int64_t experts = 0;

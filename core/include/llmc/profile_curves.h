@@ -11,16 +11,16 @@
 namespace llmc {
 
 struct CurvePoint {
-  double x = 0, y = 0;     // x: FLOPs per GEMM or bytes; y: TFLOP/s or GB/s
-  double p10 = 0, p90 = 0; // the point's spread (same unit as y; 0 when the profile has none)
-  std::string shape;       // "m×n×k" for a GEMM, "" otherwise
+  double x = 0, y = 0;      // x: FLOPs per GEMM or bytes; y: TFLOP/s or GB/s
+  double p10 = 0, p90 = 0;  // the point's spread (same unit as y; 0 when the profile has none)
+  std::string shape;        // "m×n×k" for a GEMM, "" otherwise
 };
 
 struct ProfileCurve {
-  std::string key;     // "gemm.bf16", "memory_bound.hbm_copy", "collectives.all_reduce.intra_node.8"
-  std::string title;   // "GEMM bf16", "HBM copy", "all-reduce, 8 GPUs, intra-node"
+  std::string key;              // "gemm.bf16", "memory_bound.hbm_copy", "collectives.all_reduce.intra_node.8"
+  std::string title;            // "GEMM bf16", "HBM copy", "all-reduce, 8 GPUs, intra-node"
   std::string x_label, y_unit;  // "FLOPs per GEMM" / "bytes moved" / "bytes per rank"; "TFLOP/s" or "GB/s"
-  std::string source;  // the profile key the points are read from
+  std::string source;           // the profile key the points are read from
   std::vector<CurvePoint> points;
 };
 

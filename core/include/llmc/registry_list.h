@@ -12,10 +12,10 @@
 namespace llmc {
 
 struct RegistryEntry {
-  std::string id;           // SHA-256 hex of the stored profile bytes
-  std::string path;         // "profiles/<id>.json", relative to the registry base
+  std::string id;    // SHA-256 hex of the stored profile bytes
+  std::string path;  // "profiles/<id>.json", relative to the registry base
   std::string gpu, source, description;
-  std::string device, measured_at;          // "" when the list says null
+  std::string device, measured_at;  // "" when the list says null
   std::string label, notes, uploaded_at, uploader;
   // The list's summary figures; nullopt where the list says null (not measured).
   std::optional<double> gemm_bf16_max_tflops, gemm_fp8_max_tflops, hbm_copy_tbps, all_reduce_busbw_gbps;

@@ -36,8 +36,6 @@ struct Ok {};
 using Status = Result<Ok>;
 inline Status ok_status() { return Ok{}; }
 
-inline Error make_error(std::string field, std::string message) {
-  return Error{std::move(field), std::move(message)};
-}
+inline Error make_error(std::string field, std::string message) { return Error{std::move(field), std::move(message)}; }
 
 }  // namespace llmc

@@ -20,7 +20,12 @@ enum class Recompute { none, selective, full, selective_op };
 // --recompute-modules (bits of Resolved::recompute_modules): core_attn (its default, and all
 // selective meant before), the two pre-norms (layernorm), MLA's up-projections (mla_up_proj) and
 // the routed experts' activation function (moe_act).
-enum RecomputeModule : uint32_t { kRecomputeCoreAttn = 1, kRecomputeLayernorm = 2, kRecomputeMlaUpProj = 4, kRecomputeMoeAct = 8 };
+enum RecomputeModule : uint32_t {
+  kRecomputeCoreAttn = 1,
+  kRecomputeLayernorm = 2,
+  kRecomputeMlaUpProj = 4,
+  kRecomputeMoeAct = 8
+};
 enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
 // How context parallelism exchanges attention's keys and values (Megatron-core --cp-comm-type):
 // p2p, a ring passing K,V chunks while attention computes block by block (Liu et al. 2023); all_gather,
@@ -66,8 +71,12 @@ enum class UnfusedAttention { matmul, sdpa_math_tf32, sdpa_math_fp32 };
 // Transformer Engine's choice under fused element-wise kernels (cudnn on Hopper and later, fa2
 // on Ampere) and PyTorch SDPA's under eager ones (fa2).
 enum class AttentionBackend { auto_, fa2, fa3, cudnn, sdpa_math, eager };
-inline bool is_fused(AttentionBackend b) { return b == AttentionBackend::fa2 || b == AttentionBackend::fa3 || b == AttentionBackend::cudnn; }
-inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) { return !flash_attention && u != UnfusedAttention::matmul; }
+inline bool is_fused(AttentionBackend b) {
+  return b == AttentionBackend::fa2 || b == AttentionBackend::fa3 || b == AttentionBackend::cudnn;
+}
+inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) {
+  return !flash_attention && u != UnfusedAttention::matmul;
+}
 inline bool reduces_every_micro_batch(GradReduce g, int zero_stage) {
   return g == GradReduce::auto_ ? zero_stage >= 2 : g == GradReduce::micro_batch;
 }
@@ -84,13 +93,13 @@ struct TrainingSpec {
   std::optional<bool> master_weights;   // fp32 master copy
   bool grad_fp32_accum_buffer = false;  // an fp32 gradient buffer beside 16-bit grads (nanotron; seed 004's 20Ψ)
   Optimizer optimizer = Optimizer::adamw;
-  int zero_stage = 0;                   // 0..3; 3 == FSDP full shard
-  int64_t zero_shard_group = 0;         // hybrid shard: shard within groups of this many dp ranks (0: all dp)
+  int zero_stage = 0;            // 0..3; 3 == FSDP full shard
+  int64_t zero_shard_group = 0;  // hybrid shard: shard within groups of this many dp ranks (0: all dp)
   bool cpu_offload_optimizer = false;
   GradReduce grad_reduce = GradReduce::auto_;
   OptimizerKernel optimizer_kernel = OptimizerKernel::auto_;
   Recompute recompute = Recompute::none;
-  int64_t recompute_layers = 0;         // with full: recompute only this many layers per stage (0: all)
+  int64_t recompute_layers = 0;  // with full: recompute only this many layers per stage (0: all)
   // With selective: Megatron-core module names, comma-separated (core_attn, layernorm,
   // mla_up_proj, moe_act); empty: core_attn.
   std::string recompute_modules;
@@ -112,24 +121,24 @@ struct TrainingSpec {
   // With LoRA, the frozen base weights' storage (QLoRA: 4-bit NF4 ≈ fp4; 8-bit: int8 or fp8);
   // unset: training.weight_dtype. Dequantised to the compute dtype before every GEMM.
   std::optional<Dtype> base_weight_dtype;
-  bool reference_model = false;         // frozen copy of the model (DPO), as seed 000 counts
+  bool reference_model = false;  // frozen copy of the model (DPO), as seed 000 counts
   FlopsFormula flops_formula = FlopsFormula::detailed;
-  bool causal_attention_flops = true;   // causal mask halves the s² term (Megatron-LM #831)
-  double bytes_per_token_on_disk = 4;   // seed 000: "a token is ~4 bytes"
+  bool causal_attention_flops = true;  // causal mask halves the s² term (Megatron-LM #831)
+  double bytes_per_token_on_disk = 4;  // seed 000: "a token is ~4 bytes"
 };
 
 struct ParallelSpec {
   int64_t tp = 1, pp = 1, dp = 0, cp = 1, ep = 1;
-  int64_t etp = 0;                // expert tensor parallel size; 0: tp (Megatron default)
-  int64_t virtual_stages = 1;     // model chunks per pipeline rank (interleaved schedule)
+  int64_t etp = 0;             // expert tensor parallel size; 0: tp (Megatron default)
+  int64_t virtual_stages = 1;  // model chunks per pipeline rank (interleaved schedule)
   Schedule schedule = Schedule::one_f_one_b;
-  bool dp_overlap = true;         // gradient reduction overlapped with backward (DDP buckets)
+  bool dp_overlap = true;  // gradient reduction overlapped with backward (DDP buckets)
   // Gradient bucket size in MB (10^6 bytes) of DDP / ZeRO-1/2 reductions; 0: the framework's
   // default, Megatron-core's max(40M, 1M × dp) parameters under fused kernels, PyTorch DDP's 25 MB
   // under eager ones.
   double dp_bucket_mb = 0;
-  bool tp_overlap = false;        // tensor-parallel comm overlapped with GEMMs (TE userbuffers)
-  bool cp_overlap = true;         // ring-attention KV exchange overlapped with attention compute
+  bool tp_overlap = false;  // tensor-parallel comm overlapped with GEMMs (TE userbuffers)
+  bool cp_overlap = true;   // ring-attention KV exchange overlapped with attention compute
   CpMethod cp_method = CpMethod::p2p;
   // Expert-parallel all-to-all hidden behind another micro-batch's compute (DeepSeek-V3's
   // DualPipe, Megatron-core's EP A2A overlap); off: dispatch and combine wait for it.
@@ -143,10 +152,10 @@ struct HardwareSpec {
   std::optional<double> price_per_gpu_hour_usd;
   std::optional<double> intra_node_bandwidth_gbps, inter_node_bandwidth_gbps;
   // End-to-end overrides: each fixes step time from model FLOPs (see docs/formulas.md "Time").
-  double mfu = 0;                        // model FLOPs utilisation vs dense peak of the compute dtype
-  double achieved_tflops = 0;            // sustained model TFLOP/s per GPU
-  double compute_efficiency = 0;         // flat kernel efficiency; 0: from the profile
-  double cuda_context_gib = 0.5;         // CUDA context + kernels resident per process (assumption)
+  double mfu = 0;                 // model FLOPs utilisation vs dense peak of the compute dtype
+  double achieved_tflops = 0;     // sustained model TFLOP/s per GPU
+  double compute_efficiency = 0;  // flat kernel efficiency; 0: from the profile
+  double cuda_context_gib = 0.5;  // CUDA context + kernels resident per process (assumption)
   // Variants of the catalog GPU (docs/formulas.md, "GPU variants"): another memory size or HBM
   // bandwidth of the same chip, and a lowered power limit (sustained clock ∝ its cube root).
   std::optional<double> memory_gib, hbm_tbps, power_limit_w;
@@ -188,12 +197,12 @@ const char* to_string(AttentionBackend v);
 // Everything derived from the scenario before any formula runs: defaults resolved, divisibility
 // checked. Every estimate works from a Resolved, never from raw input.
 struct Resolved {
-  Scenario s;              // with defaults filled in (dp, seq_len, global batch, tokens, dtypes)
-  ModelSpec m;             // resolved(s.model)
+  Scenario s;   // with defaults filled in (dp, seq_len, global batch, tokens, dtypes)
+  ModelSpec m;  // resolved(s.model)
   int64_t gpu_count = 0;
   int64_t gpus_per_node = 8;
   int64_t etp = 1;
-  int64_t micro_batches = 1;   // per step per pipeline (gradient accumulation steps)
+  int64_t micro_batches = 1;  // per step per pipeline (gradient accumulation steps)
   Dtype compute_dtype = Dtype::bf16;
   Dtype weight_dtype = Dtype::bf16, grad_dtype = Dtype::bf16, optimizer_state_dtype = Dtype::fp32;
   bool master_weights = true;
@@ -203,8 +212,8 @@ struct Resolved {
   bool grad_reduce_per_micro_batch = false;
   uint32_t recompute_modules = 0;  // RecomputeModule bits in force (0 unless training.recompute = selective)
   AttentionBackend attention_backend = AttentionBackend::fa2;  // never auto: the kernel that runs
-  bool fused_loss = true;          // training.fused_loss resolved
-  Dtype base_weight_dtype = Dtype::bf16;  // frozen LoRA base weights (weight_dtype without LoRA)
+  bool fused_loss = true;                                      // training.fused_loss resolved
+  Dtype base_weight_dtype = Dtype::bf16;                       // frozen LoRA base weights (weight_dtype without LoRA)
   std::vector<std::string> warnings;
 };
 

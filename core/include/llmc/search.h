@@ -29,12 +29,12 @@ struct SearchSpec {
   SearchObjective objective = SearchObjective::step_time;
   int top_n = 10;
   // Dimensions varied; a dimension not varied keeps the base's value.
-  bool vary_tp = true, vary_pp = true, vary_cp = true, vary_ep = true, vary_virtual_stages = true, vary_micro_batch = true,
-       vary_recompute = true, vary_zero = true;
+  bool vary_tp = true, vary_pp = true, vary_cp = true, vary_ep = true, vary_virtual_stages = true,
+       vary_micro_batch = true, vary_recompute = true, vary_zero = true;
   // Explicit limits (defaults cover every layout resolve() accepts except where noted).
-  int64_t max_tp = 0;                // 0: no limit (tp across nodes is allowed, and slow)
-  int64_t max_virtual_stages = 8;    // interleaving deeper than 8 chunks per rank is not enumerated
-  bool prune = true;                 // false: evaluate every feasible candidate (tests compare both)
+  int64_t max_tp = 0;              // 0: no limit (tp across nodes is allowed, and slow)
+  int64_t max_virtual_stages = 8;  // interleaving deeper than 8 chunks per rank is not enumerated
+  bool prune = true;               // false: evaluate every feasible candidate (tests compare both)
 };
 
 // One layout and its figures. The top layouts' figures come from a full estimate().
@@ -54,13 +54,13 @@ struct SearchLayout {
 Scenario apply_search_layout(const Scenario& base, const SearchLayout& l);
 
 struct SearchCounts {
-  int64_t candidates = 0;          // layouts enumerated from the allowed values of each dimension
-  int64_t invalid = 0;             // rejected by resolve()'s rules (divisibility, batch, schedule)
-  int64_t valid = 0;               // candidates − invalid
-  int64_t does_not_fit = 0;        // valid but over GPU memory
-  int64_t pruned_by_bound = 0;     // fit, skipped: their lower bound cannot beat what is kept
-  int64_t evaluated = 0;           // fit and fully timed
-  int64_t misses_constraint = 0;   // timed, but over the deadline or budget
+  int64_t candidates = 0;         // layouts enumerated from the allowed values of each dimension
+  int64_t invalid = 0;            // rejected by resolve()'s rules (divisibility, batch, schedule)
+  int64_t valid = 0;              // candidates − invalid
+  int64_t does_not_fit = 0;       // valid but over GPU memory
+  int64_t pruned_by_bound = 0;    // fit, skipped: their lower bound cannot beat what is kept
+  int64_t evaluated = 0;          // fit and fully timed
+  int64_t misses_constraint = 0;  // timed, but over the deadline or budget
 };
 
 // A point of the Pareto front: the fastest layout at one GPU count, not beaten on time, GPUs and
@@ -73,11 +73,11 @@ struct ParetoPoint {
 };
 
 struct SearchResult {
-  std::vector<SearchLayout> top;     // best first
-  std::vector<ParetoPoint> pareto;   // ascending GPUs
+  std::vector<SearchLayout> top;    // best first
+  std::vector<ParetoPoint> pareto;  // ascending GPUs
   SearchCounts counts;
-  std::vector<std::string> why;      // why the best wins, one line each
-  bool pruning_disabled = false;     // the lower bound failed a check, so the search ran without it
+  std::vector<std::string> why;   // why the best wins, one line each
+  bool pruning_disabled = false;  // the lower bound failed a check, so the search ran without it
 };
 
 // Runs the search. Errors: a bad spec (field named), or no layout that fits / meets the constraints.

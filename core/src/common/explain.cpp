@@ -49,7 +49,8 @@ static std::string fixed2(double v, const char* suffix) {
     return buf;
   }
   const long long cents = std::llround(v * 100);
-  const unsigned long long a = cents < 0 ? 0ULL - static_cast<unsigned long long>(cents) : static_cast<unsigned long long>(cents);
+  const unsigned long long a =
+      cents < 0 ? 0ULL - static_cast<unsigned long long>(cents) : static_cast<unsigned long long>(cents);
   std::string out = cents < 0 ? "-" : "";
   out += std::to_string(a / 100);
   out += '.';
@@ -71,9 +72,12 @@ std::string format_value(double v, const std::string& unit) {
     return buf;
   }
   if (unit == "s") {
-    if (v >= 86400 * 2) std::snprintf(buf, sizeof buf, "%.4g s (%.1f days)", v, v / 86400);
-    else if (v >= 1e-3) std::snprintf(buf, sizeof buf, "%.4g s", v);
-    else std::snprintf(buf, sizeof buf, "%.3g ms", v * 1e3);
+    if (v >= 86400 * 2)
+      std::snprintf(buf, sizeof buf, "%.4g s (%.1f days)", v, v / 86400);
+    else if (v >= 1e-3)
+      std::snprintf(buf, sizeof buf, "%.4g s", v);
+    else
+      std::snprintf(buf, sizeof buf, "%.3g ms", v * 1e3);
     return buf;
   }
   if (unit == "fraction") return fixed2(v * 100, "%");

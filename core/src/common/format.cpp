@@ -29,7 +29,8 @@ double rounded(double m) {
 }
 
 // sign + number (printf `fmt` with `digits`, trailing zeros after a '.' dropped) + a + b + c.
-std::string compose(const char* sign, const char* fmt, int digits, double v, const char* a, const char* b = "", const char* c = "") {
+std::string compose(const char* sign, const char* fmt, int digits, double v, const char* a, const char* b = "",
+                    const char* c = "") {
   char num[64], buf[128];
   std::snprintf(num, sizeof num, fmt, digits, v);
   if (std::strchr(num, '.') && !std::strchr(num, 'e')) {
@@ -44,11 +45,19 @@ std::string compose(const char* sign, const char* fmt, int digits, double v, con
 // A value below the first multiplier: whole numbers whole, others at three or four digits.
 std::string small(const char* sign, double a, const char* unit, const char* unit2 = "") {
   const bool whole = a == std::floor(a);
-  return compose(sign, whole || a >= 1 ? "%.*f" : a >= 1e-3 ? "%.*f" : "%.*g", whole ? 0 : a >= 1 ? decimals(a) : 3, a, unit, unit2);
+  return compose(sign,
+                 whole || a >= 1 ? "%.*f"
+                 : a >= 1e-3     ? "%.*f"
+                                 : "%.*g",
+                 whole    ? 0
+                 : a >= 1 ? decimals(a)
+                          : 3,
+                 a, unit, unit2);
 }
 
 // `ladder` ascending, its first scale > 1. Below it: small() + `base_unit`.
-std::string scaled(double v, const Multiplier* ladder, int n, const char* space, const char* base_unit, const char* unit) {
+std::string scaled(double v, const Multiplier* ladder, int n, const char* space, const char* base_unit,
+                   const char* unit) {
   if (!std::isfinite(v)) return "n/a";
   const double a = std::fabs(v);
   const char* sign = v < 0 ? "-" : "";
@@ -64,12 +73,8 @@ std::string scaled(double v, const Multiplier* ladder, int n, const char* space,
 constexpr Multiplier kCount[] = {{1e3, "k"}, {1e6, "M"}, {1e9, "B"}, {1e12, "T"}, {1e15, "P"}, {1e18, "E"}};
 constexpr Multiplier kSi[] = {{1e3, "k"},  {1e6, "M"},  {1e9, "G"},  {1e12, "T"}, {1e15, "P"},
                               {1e18, "E"}, {1e21, "Z"}, {1e24, "Y"}, {1e27, "R"}, {1e30, "Q"}};
-constexpr Multiplier kBinary[] = {{1024.0, "Ki"},
-                                  {1048576.0, "Mi"},
-                                  {1073741824.0, "Gi"},
-                                  {1099511627776.0, "Ti"},
-                                  {1125899906842624.0, "Pi"},
-                                  {1152921504606846976.0, "Ei"}};
+constexpr Multiplier kBinary[] = {{1024.0, "Ki"},          {1048576.0, "Mi"},          {1073741824.0, "Gi"},
+                                  {1099511627776.0, "Ti"}, {1125899906842624.0, "Pi"}, {1152921504606846976.0, "Ei"}};
 
 // "8,030,261,248": a whole number with its digits grouped.
 std::string with_commas(double whole, const char* unit = "") {
@@ -88,9 +93,12 @@ std::string with_commas(double whole, const char* unit = "") {
 const char* to_string(MemoryUnits u) { return u == MemoryUnits::gb ? "gb" : "gib"; }
 
 bool parse_memory_units(const std::string& text, MemoryUnits& out) {
-  if (text == "gib" || text == "GiB") out = MemoryUnits::gib;
-  else if (text == "gb" || text == "GB") out = MemoryUnits::gb;
-  else return false;
+  if (text == "gib" || text == "GiB")
+    out = MemoryUnits::gib;
+  else if (text == "gb" || text == "GB")
+    out = MemoryUnits::gb;
+  else
+    return false;
   return true;
 }
 
@@ -145,7 +153,8 @@ std::string format_energy_kwh(double kwh) { return scaled(kwh * 1000, kSi, 10, "
 
 std::string format_exact(double v) {
   if (!std::isfinite(v)) return "n/a";
-  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return with_commas(v);  // below 2^53 every whole number is exact
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0)
+    return with_commas(v);  // below 2^53 every whole number is exact
   char buf[48];
   for (int digits = 1; digits <= 17; ++digits) {
     std::snprintf(buf, sizeof buf, "%.*g", digits, v);

@@ -20,7 +20,8 @@ inline Result<json> parse_json(const std::string& text, const std::string& what)
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
     // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the tag.
     std::string message = e.what();
-    if (message.rfind("[json.exception.", 0) == 0 && message.find("] ") != std::string::npos) message.erase(0, message.find("] ") + 2);
+    if (message.rfind("[json.exception.", 0) == 0 && message.find("] ") != std::string::npos)
+      message.erase(0, message.find("] ") + 2);
     return make_error(what, "not valid JSON: " + message);
   }
 }
@@ -54,15 +55,24 @@ inline bool valid_utf8(const std::string& s) {
     const unsigned char c = byte(i);
     size_t n = 0;
     unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the first continuation byte
-    if (c < 0x80) n = 0;
-    else if (c >= 0xC2 && c <= 0xDF) n = 1;
-    else if (c == 0xE0) n = 2, lo = 0xA0;
-    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) n = 2;
-    else if (c == 0xED) n = 2, hi = 0x9F;  // no UTF-16 surrogates
-    else if (c == 0xF0) n = 3, lo = 0x90;
-    else if (c >= 0xF1 && c <= 0xF3) n = 3;
-    else if (c == 0xF4) n = 3, hi = 0x8F;  // nothing above U+10FFFF
-    else return false;
+    if (c < 0x80)
+      n = 0;
+    else if (c >= 0xC2 && c <= 0xDF)
+      n = 1;
+    else if (c == 0xE0)
+      n = 2, lo = 0xA0;
+    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+      n = 2;
+    else if (c == 0xED)
+      n = 2, hi = 0x9F;  // no UTF-16 surrogates
+    else if (c == 0xF0)
+      n = 3, lo = 0x90;
+    else if (c >= 0xF1 && c <= 0xF3)
+      n = 3;
+    else if (c == 0xF4)
+      n = 3, hi = 0x8F;  // nothing above U+10FFFF
+    else
+      return false;
     if (i + n >= s.size() && n > 0) return false;
     for (size_t k = 1; k <= n; ++k) {
       const unsigned char b = byte(i + k);

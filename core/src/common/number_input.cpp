@@ -48,7 +48,8 @@ const char* integer_digits(const std::string& raw, std::string& digits) {
     }
     if (raw.empty()) break;
     if (group == 0) return "a digit separator without digits on both sides";
-    if (commas && (groups == 0 ? group > 3 : group != 3)) return "',' between digits that are not groups of three (use '.' for decimals)";
+    if (commas && (groups == 0 ? group > 3 : group != 3))
+      return "',' between digits that are not groups of three (use '.' for decimals)";
     ++groups;
     group = 0;
   }
@@ -113,7 +114,8 @@ Result<double> parse_number(const std::string& text) {
     char* end = nullptr;
     v = std::strtod(s.c_str() + i, &end);
     if (end != s.c_str() + s.size() || !std::isfinite(v)) return bad("not a hexadecimal number");
-  } else if (const size_t op = s.find_first_of("^*", i); op != std::string::npos && (s[op] == '^' || s.compare(op, 2, "**") == 0)) {
+  } else if (const size_t op = s.find_first_of("^*", i);
+             op != std::string::npos && (s[op] == '^' || s.compare(op, 2, "**") == 0)) {
     Result<double> p = parse_power(s, i, op, s[op] == '^' ? 1 : 2);
     if (!p) return p;
     v = *p;
@@ -127,7 +129,8 @@ Result<double> parse_number(const std::string& text) {
     for (i += i < s.size() && s[i] == '.'; i < s.size() && is_digit(s[i]); ++i) digits += s[i];
     if (digits.size() == 1) return bad("not a number" LLMC_NUMBER_FORMS);
     long exponent = 0;
-    if (i < s.size() && lower(s[i]) == 'e' && (++i, !read_exponent(s, i, exponent))) return bad("an exponent without digits (as in 1e9)");
+    if (i < s.size() && lower(s[i]) == 'e' && (++i, !read_exponent(s, i, exponent)))
+      return bad("an exponent without digits (as in 1e9)");
     while (i < s.size() && is_space(s[i])) ++i;
     // Multiplier: k M G/B T P (decimal, folded into the exponent), Ki..Pi (binary), %.
     int binary_exponent = 0;
@@ -140,17 +143,21 @@ Result<double> parse_number(const std::string& text) {
       const char* letters = "kmgtp";
       const char* at = c == 'b' ? letters + 2 : std::strchr(letters, c);
       const bool binary = rest.size() == 2 && lower(rest[1]) == 'i' && c != 'b';
-      if (!at || (rest.size() != 1 && !binary)) return bad("unknown multiplier '" + rest + "' (k, M, B or G, T, P; Ki, Mi, Gi, Ti, Pi; %)");
+      if (!at || (rest.size() != 1 && !binary))
+        return bad("unknown multiplier '" + rest + "' (k, M, B or G, T, P; Ki, Mi, Gi, Ti, Pi; %)");
       const int power = int(at - letters) + 1;
-      if (binary) binary_exponent = 10 * power;
-      else exponent += 3 * power;
+      if (binary)
+        binary_exponent = 10 * power;
+      else
+        exponent += 3 * power;
     }
     char exp_text[16];
     std::snprintf(exp_text, sizeof exp_text, "e%ld", exponent);
     digits += exp_text;
     v = std::ldexp(std::strtod(digits.c_str(), nullptr), binary_exponent);
     if (!std::isfinite(v)) return bad("too large for a number");
-    if (v == 0 && digits.find_first_of("123456789") < digits.find('e')) return bad("too small for a number (it rounds to 0)");
+    if (v == 0 && digits.find_first_of("123456789") < digits.find('e'))
+      return bad("too small for a number (it rounds to 0)");
   }
   return v == 0 ? 0.0 : (negative ? -v : v);
 }

@@ -37,14 +37,16 @@ double dp_bucket_mb(const Resolved& r) {
 AlphaBeta tier_ab(const Resolved& r, bool intra) {
   const HardwareProfile& prof = *r.s.hardware.profile;
   AlphaBeta ab = intra ? prof.intra_node : prof.inter_node;
-  const std::optional<double>& user = intra ? r.s.hardware.intra_node_bandwidth_gbps : r.s.hardware.inter_node_bandwidth_gbps;
+  const std::optional<double>& user =
+      intra ? r.s.hardware.intra_node_bandwidth_gbps : r.s.hardware.inter_node_bandwidth_gbps;
   if (user) ab.busbw_gbps = intra ? intra_node_busbw_gbps(*user) : inter_node_busbw_gbps(*user);
   return ab;
 }
 
 // A measured collective of this op and group size on this tier, if the profile has one.
 const AlphaBeta* measured(const Resolved& r, const char* collective, int64_t group, bool intra) {
-  if (r.s.hardware.intra_node_bandwidth_gbps || r.s.hardware.inter_node_bandwidth_gbps) return nullptr;  // the user's bandwidth wins
+  if (r.s.hardware.intra_node_bandwidth_gbps || r.s.hardware.inter_node_bandwidth_gbps)
+    return nullptr;  // the user's bandwidth wins
   for (const CollectiveTable& c : r.s.hardware.profile->collectives)
     if (c.op == collective && c.group == group && (c.tier == "intra_node") == intra) return &c.fit;
   return nullptr;
@@ -75,20 +77,26 @@ struct RingTime {
   double seconds = 0;  // latency + bandwidth time / the protocol's share
   double latency_s = 0;
 };
-RingTime nccl_ring(const char* collective, int64_t ranks, int64_t nodes, bool nvlink, double bw_s, double alpha_floor_s) {
+RingTime nccl_ring(const char* collective, int64_t ranks, int64_t nodes, bool nvlink, double bw_s,
+                   double alpha_floor_s) {
   const std::string_view c = collective;
   const double steps = c == "all_reduce" ? 2.0 * double(ranks - 1) : double(ranks - 1);
   const double inter = nodes > 1 ? (c == "all_reduce" ? 2.0 * double(nodes) : double(nodes - 1)) : 0;
   const double intra = std::max(0.0, steps - inter);
-  struct Proto { double base_us, nvlink_us, pci_us, net_us, bw_share; };
+  struct Proto {
+    double base_us, nvlink_us, pci_us, net_us, bw_share;
+  };
   const double ll_share = nodes > 1 || c == "all_reduce" ? 1.0 / 4.0 : 1.0 / 3.0;
   const double ll128_share = double(ranks) / double(nodes) < 2 ? 0.7 : 0.92;
-  const Proto protos[] = {{6.6, 0.6, 1.0, 2.7, ll_share}, {14.0, 1.9, 2.5, 4.0, ll128_share}, {8.4, 3.4, 5.7, 14.0, 1.0}};  // LL, LL128, Simple
+  const Proto protos[] = {{6.6, 0.6, 1.0, 2.7, ll_share},
+                          {14.0, 1.9, 2.5, 4.0, ll128_share},
+                          {8.4, 3.4, 5.7, 14.0, 1.0}};  // LL, LL128, Simple
   RingTime best;
   for (int i = 0; i < 3; ++i) {
     if (i == 1 && !nvlink) continue;  // NCCL enables LL128 only over NVLink
     const Proto& p = protos[i];
-    const double lat = std::max(alpha_floor_s, 1e-6 * (p.base_us + intra * (nvlink ? p.nvlink_us : p.pci_us) + inter * p.net_us));
+    const double lat =
+        std::max(alpha_floor_s, 1e-6 * (p.base_us + intra * (nvlink ? p.nvlink_us : p.pci_us) + inter * p.net_us));
     const double t = lat + bw_s / p.bw_share;
     if (i == 0 || t < best.seconds) best = {t, lat};
   }
@@ -100,7 +108,8 @@ RingTime nccl_ring(const char* collective, int64_t ranks, int64_t nodes, bool nv
 // multi-NIC rings are in effect: the intra-node part on NVLink, then the inter-node part over
 // group/k nodes on bytes/k per GPU, each GPU through its own NIC (all-reduce = reduce-scatter
 // in-node, all-reduce across, all-gather in-node).
-RingTime collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes, const char** tier) {
+RingTime collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes,
+                            const char** tier) {
   if (group <= 1) return {};
   const int64_t per_node = std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(stride, 1));
   const int64_t k = std::min(group, per_node);
@@ -132,17 +141,20 @@ RingTime collective_seconds(const Resolved& r, const char* collective, int64_t g
     } else {
       nodes = (group + k - 1) / k;
       if (c == "all_reduce")
-        bw_s = one_tier(r, "reduce_scatter", k, true, bytes, &alpha) + one_tier(r, "all_reduce", nodes, false, bytes / double(k), &alpha) +
+        bw_s = one_tier(r, "reduce_scatter", k, true, bytes, &alpha) +
+               one_tier(r, "all_reduce", nodes, false, bytes / double(k), &alpha) +
                one_tier(r, "all_gather", k, true, bytes, &alpha);
       else
-        bw_s = one_tier(r, collective, k, true, bytes, &alpha) + one_tier(r, collective, nodes, false, bytes / double(k), &alpha);
+        bw_s = one_tier(r, collective, k, true, bytes, &alpha) +
+               one_tier(r, collective, nodes, false, bytes / double(k), &alpha);
     }
   }
   if (!ring) return {alpha + bw_s, alpha};
   return nccl_ring(collective, group, nodes, nvlink, bw_s, alpha);
 }
 
-CommItem make(const Resolved& r, const char* name, const char* collective, int64_t group, int64_t stride, double bytes, double count) {
+CommItem make(const Resolved& r, const char* name, const char* collective, int64_t group, int64_t stride, double bytes,
+              double count) {
   CommItem c;
   c.name = name;
   c.collective = collective;
@@ -164,8 +176,8 @@ double collective_time_s(const Resolved& r, const char* collective, int64_t grou
   return collective_seconds(r, collective, group, 1, bytes, &tier).seconds;
 }
 
-std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct,
-                                    Trace* t) {
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan,
+                                    const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct, Trace* t) {
   std::vector<CommItem> out;
   const ParallelSpec& par = r.s.parallel;
   const TrainingSpec& ts = r.s.training;
@@ -239,7 +251,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // FP8 parameters (training.fp8_params) are gathered as they are stored: the linear weights in
     // one byte (Megatron's --fp8-param-gather), the rest in weight_dtype.
     const bool fp8_gather = ts.fp8_params && ts.finetune != Finetune::lora;
-    const double weight_bytes = local_params * bytes_of(r.weight_dtype) - (fp8_gather ? held.linear * (bytes_of(r.weight_dtype) - 1.0) : 0.0);
+    const double weight_bytes =
+        local_params * bytes_of(r.weight_dtype) - (fp8_gather ? held.linear * (bytes_of(r.weight_dtype) - 1.0) : 0.0);
     // Gradient reductions per step: one per micro-batch, each hiding behind that micro-batch's
     // backward (ZeRO-2/3 keep only their shard, so they cannot wait; DeepSpeed ZeRO-2/3 and FSDP
     // by default), or one after the last (training.grad_reduce; memory.cpp holds whole gradients).
@@ -251,11 +264,15 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // post-backward hook, so the all-reduce shares the reduce-scatter's window).
     const int64_t shard = ts.zero_stage >= 1 ? int64_t(zero_shard_groups(r, par.dp).dense) : dpg;
     const int64_t replicas = dpg / shard;
-    auto replicate = [&](const CommItem& rs, double window) {  // one all-reduce of 1/shard of each reduce-scatter call's bytes
-      CommItem ar = make(r, "hsdp", "all_reduce", replicas, par.tp * shard, rs.bytes_per_step / rs.calls / double(shard), rs.calls);
+    auto replicate = [&](const CommItem& rs,
+                         double window) {  // one all-reduce of 1/shard of each reduce-scatter call's bytes
+      CommItem ar = make(r, "hsdp", "all_reduce", replicas, par.tp * shard,
+                         rs.bytes_per_step / rs.calls / double(shard), rs.calls);
       ar.overlapped = rs.overlapped;
-      ar.exposed_s = ar.overlapped ? std::max(0.0, reductions * std::max(0.0, (rs.time_s + ar.time_s) / reductions - window) - rs.exposed_s)
-                                   : ar.time_s;
+      ar.exposed_s =
+          ar.overlapped
+              ? std::max(0.0, reductions * std::max(0.0, (rs.time_s + ar.time_s) / reductions - window) - rs.exposed_s)
+              : ar.time_s;
       out.push_back(ar);
     };
     if (ts.zero_stage >= 3) {
@@ -286,14 +303,18 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       // 2020, VLDB; Megatron-core's DDP buckets).
       const bool sharded = ts.zero_stage >= 1;
       const double buckets = std::max(1.0, std::ceil(grad_bytes / (dp_bucket_mb(r) * 1e6)));
-      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", shard, par.tp, grad_bytes / buckets, reductions * buckets);
+      CommItem g = make(r, "dp", sharded ? "reduce_scatter" : "all_reduce", shard, par.tp, grad_bytes / buckets,
+                        reductions * buckets);
       g.overlapped = par.dp_overlap;
       const double per_reduction = g.time_s / reductions;
-      g.exposed_s = g.overlapped ? reductions * std::max(per_reduction / buckets, per_reduction - bwd_micro * (buckets - 1) / buckets) : g.time_s;
+      g.exposed_s = g.overlapped ? reductions * std::max(per_reduction / buckets,
+                                                         per_reduction - bwd_micro * (buckets - 1) / buckets)
+                                 : g.time_s;
       out.push_back(g);
       if (sharded && replicas > 1) replicate(g, bwd_micro);
       if (sharded) {
-        CommItem ag = make(r, "dp", "all_gather", shard, par.tp, weight_bytes, 1);  // updated params back to every rank of the group
+        CommItem ag = make(r, "dp", "all_gather", shard, par.tp, weight_bytes,
+                           1);  // updated params back to every rank of the group
         ag.overlapped = par.dp_overlap;
         ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - fwd_micro) : ag.time_s;
         out.push_back(ag);
@@ -333,9 +354,13 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
         c = make(r, "cp", "send_recv", par.cp, par.tp, kv_bytes, passes * steps * (fwd_passes + 2));
         c.overlapped = par.cp_overlap;
         const double one = c.time_s / c.calls;
-        const double block_f = flat ? attention_step / (2 * passes * double(par.cp)) : ct.attention_fwd_s / double(par.cp);
-        const double block_b = flat ? attention_step / (2 * passes * double(par.cp)) : ct.attention_bwd_s / double(par.cp);
-        c.exposed_s = c.overlapped ? passes * steps * (fwd_passes * std::max(0.0, one - block_f) + std::max(0.0, 2 * one - block_b)) : c.time_s;
+        const double block_f =
+            flat ? attention_step / (2 * passes * double(par.cp)) : ct.attention_fwd_s / double(par.cp);
+        const double block_b =
+            flat ? attention_step / (2 * passes * double(par.cp)) : ct.attention_bwd_s / double(par.cp);
+        c.exposed_s = c.overlapped ? passes * steps *
+                                         (fwd_passes * std::max(0.0, one - block_f) + std::max(0.0, 2 * one - block_b))
+                                   : c.time_s;
         break;
       }
       case CpMethod::all_gather: {
@@ -350,7 +375,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       }
       case CpMethod::a2a: {
         const double a = double(m.heads), kv = double(m.kv_heads), d = double(m.head_dim);
-        const double qkv = e * tokens_micro * (a + 2 * kv) * d / double(par.tp), o = e * tokens_micro * a * d / double(par.tp);
+        const double qkv = e * tokens_micro * (a + 2 * kv) * d / double(par.tp),
+                     o = e * tokens_micro * a * d / double(par.tp);
         c = make(r, "cp", "all_to_all", par.cp, par.tp, qkv, passes * (fwd_passes + 1));
         const CommItem out_o = make(r, "cp", "all_to_all", par.cp, par.tp, o, passes * (fwd_passes + 1));
         c.time_s += out_o.time_s;
@@ -409,12 +435,19 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                         : c.collective == "all_gather" ? "comm.dp_param_gather_s"
                                                        : "comm.dp_grad_reduce_s";
       t->add(key,
-             "calls × (latency + factor × bytes / (busbw × protocol share)); factor 2(n−1)/n all-reduce, (n−1)/n gather/scatter/all-to-all, "
-             "1 send/recv; rings (all-reduce, all-gather, reduce-scatter): NCCL's base + a hop latency per ring step, at least the tier's "
+             "calls × (latency + factor × bytes / (busbw × protocol share)); factor 2(n−1)/n all-reduce, (n−1)/n "
+             "gather/scatter/all-to-all, "
+             "1 send/recv; rings (all-reduce, all-gather, reduce-scatter): NCCL's base + a hop latency per ring step, "
+             "at least the tier's "
              "alpha, on the protocol (LL, LL128, Simple) with the least time; others: the tier's alpha",
-             "s", "busbw factors: NVIDIA nccl-tests PERFORMANCE.md; ring latency and protocols: NVIDIA/nccl src/graph/tuning.cc",
+             "s",
+             "busbw factors: NVIDIA nccl-tests PERFORMANCE.md; ring latency and protocols: NVIDIA/nccl "
+             "src/graph/tuning.cc",
              c.time_s,
-             {{"group", double(c.group)}, {"calls", c.calls}, {"latency_per_call_s", c.latency_s}, {"bytes_per_step", c.bytes_per_step},
+             {{"group", double(c.group)},
+              {"calls", c.calls},
+              {"latency_per_call_s", c.latency_s},
+              {"bytes_per_step", c.bytes_per_step},
               {"exposed_s", c.exposed_s}});
     }
   }

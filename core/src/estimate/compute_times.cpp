@@ -41,19 +41,28 @@ using Kind = KernelSpec::Kind;
 
 KernelTime time_of(const KernelProfile& kp, const KernelSpec& k) {
   switch (k.kind) {
-    case Kind::gemm: return gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch);
+    case Kind::gemm:
+      return gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch);
     case Kind::attention:
-      return attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true, k.pass == Pass::bwd, k.backend);
-    case Kind::memory: break;
+      return attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true,
+                            k.pass == Pass::bwd, k.backend);
+    case Kind::memory:
+      break;
   }
   return memory_time(kp, k.mem, k.bytes);
 }
 
 void tally(OpTally& t, const KernelSpec& k, const KernelTime& kt) {
   switch (k.kind) {
-    case Kind::gemm: t.add_gemm(kt); return;
-    case Kind::attention: t.add_attention(kt); return;
-    case Kind::memory: t.add_memory(kt); return;
+    case Kind::gemm:
+      t.add_gemm(kt);
+      return;
+    case Kind::attention:
+      t.add_attention(kt);
+      return;
+    case Kind::memory:
+      t.add_memory(kt);
+      return;
   }
 }
 
@@ -127,7 +136,8 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p, const StepPl
   ct.attention_bwd_s = layer_bwd.attention_s;
   // Full recompute re-runs the whole forward of the layers it covers.
   const double L_stage = double(r.layers_per_stage);
-  const double recomputed_layers = ts.recompute == Recompute::full ? (ts.recompute_layers > 0 ? double(ts.recompute_layers) : L_stage) : 0;
+  const double recomputed_layers =
+      ts.recompute == Recompute::full ? (ts.recompute_layers > 0 ? double(ts.recompute_layers) : L_stage) : 0;
   const PassTimes emb = read(kp, plan.embedding, 0), head = read(kp, plan.head, 0);
 
   // The slowest stage: with pp = 1 one stage holds everything; otherwise the layers split as
@@ -152,9 +162,12 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p, const StepPl
   stage(stage_layers(r, pp - 1), false, true, f_last, b_last);
   const double mid = pp > 2 ? f_mid.total() + b_mid.total() : 0;
   const double first = f_first.total() + b_first.total(), last = f_last.total() + b_last.total();
-  if (mid >= first && mid >= last) ct.stage_fwd = f_mid, ct.stage_bwd = b_mid;
-  else if (first >= last) ct.stage_fwd = f_first, ct.stage_bwd = b_first;
-  else ct.stage_fwd = f_last, ct.stage_bwd = b_last;
+  if (mid >= first && mid >= last)
+    ct.stage_fwd = f_mid, ct.stage_bwd = b_mid;
+  else if (first >= last)
+    ct.stage_fwd = f_first, ct.stage_bwd = b_first;
+  else
+    ct.stage_fwd = f_last, ct.stage_bwd = b_last;
   return ct;
 }
 

@@ -20,9 +20,11 @@ Result<Estimate> estimate(const Scenario& s) {
 
   e.params = detail::count_params(r, &e.trace);
   if (r.tokens_defaulted) {
-    r.s.training.tokens = e.trace.add("training.tokens", "20 × N (training.tokens not set)", "tokens",
-                                      "compute-optimal D ≈ 20N (Hoffmann et al. 2022)", 20 * e.params.total, {{"N", e.params.total}});
-    e.warnings.push_back("training.tokens not set: using the compute-optimal 20 × params = " + format_value(r.s.training.tokens, "tokens"));
+    r.s.training.tokens =
+        e.trace.add("training.tokens", "20 × N (training.tokens not set)", "tokens",
+                    "compute-optimal D ≈ 20N (Hoffmann et al. 2022)", 20 * e.params.total, {{"N", e.params.total}});
+    e.warnings.push_back("training.tokens not set: using the compute-optimal 20 × params = " +
+                         format_value(r.s.training.tokens, "tokens"));
   }
   const double tokens = r.s.training.tokens;
   if (r.s.training.flops_formula == FlopsFormula::detailed && !r.m.has_shape())
@@ -42,20 +44,25 @@ Result<Estimate> estimate(const Scenario& s) {
   e.params.per_gpu_linear = held.linear;
   e.fits = e.mem.headroom_bytes >= 0;
   if (!r.m.has_shape())
-    e.warnings.push_back("activation memory needs the model shape (model.layers, hidden, heads, vocab); only model states are counted");
+    e.warnings.push_back(
+        "activation memory needs the model shape (model.layers, hidden, heads, vocab); only model states are counted");
   if (!e.fits)
-    e.warnings.push_back("does not fit: needs " + format_value(e.mem.total_bytes, "bytes") + " per GPU of " + format_value(e.mem.capacity_bytes, "bytes") +
-                         "; time is still estimated");
+    e.warnings.push_back("does not fit: needs " + format_value(e.mem.total_bytes, "bytes") + " per GPU of " +
+                         format_value(e.mem.capacity_bytes, "bytes") + "; time is still estimated");
   e.max_micro_batch = detail::max_micro_batch_that_fits(r, e.params, act, e.fits);
   e.min_gpus = detail::min_gpus_that_fit(r, e.params, act);
 
-  e.time = detail::step_time(r, e.params, plan, {held.all(), held.linear}, e.flops, tokens, &e.trace, e.warnings, &e.comm);
-  e.dataset_bytes = e.trace.add("data.dataset_bytes", "D × bytes_per_token_on_disk", "bytes", "assumption: ~4 bytes of text per token (training.bytes_per_token_on_disk)",
-                                tokens * r.s.training.bytes_per_token_on_disk, {{"D", tokens}, {"bytes_per_token", r.s.training.bytes_per_token_on_disk}});
+  e.time =
+      detail::step_time(r, e.params, plan, {held.all(), held.linear}, e.flops, tokens, &e.trace, e.warnings, &e.comm);
+  e.dataset_bytes = e.trace.add("data.dataset_bytes", "D × bytes_per_token_on_disk", "bytes",
+                                "assumption: ~4 bytes of text per token (training.bytes_per_token_on_disk)",
+                                tokens * r.s.training.bytes_per_token_on_disk,
+                                {{"D", tokens}, {"bytes_per_token", r.s.training.bytes_per_token_on_disk}});
   // Safety net: extreme but in-range inputs must give an error, never a NaN or infinity.
   for (const Term& t : e.trace.terms())
     if (!std::isfinite(t.value))
-      return make_error(t.key, std::string("the inputs give a non-finite ") + t.key + "; check the sizes, tokens and rates for extreme values");
+      return make_error(t.key, std::string("the inputs give a non-finite ") + t.key +
+                                   "; check the sizes, tokens and rates for extreme values");
   return e;
 }
 

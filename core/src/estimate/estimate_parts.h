@@ -38,9 +38,11 @@ struct LayerActivations {
 LayerActivations layer_activations(const Resolved& r, const StepPlan& plan, int64_t micro_batch);
 // Memory per GPU at the peak (the most loaded pipeline stage, whose index goes to *peak_stage),
 // with the scenario's own micro-batch, whose activations are `act`.
-MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, const LayerActivations& act, Trace* t, int64_t* peak_stage = nullptr);
+MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, const LayerActivations& act, Trace* t,
+                            int64_t* peak_stage = nullptr);
 // current_fits: whether the scenario's own micro-batch fits (already known), to narrow the search.
-int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, const LayerActivations& own, bool current_fits);
+int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, const LayerActivations& own,
+                                  bool current_fits);
 int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerActivations& own);
 
 // The parameters of the GPU whose step is timed (before ZeRO shards them), and of them the
@@ -56,8 +58,8 @@ double ring_factor(std::string_view collective, double n);
 // Seconds of one collective over `group` consecutive ranks moving `bytes` per rank (nccl-tests'
 // size), on the tier(s) it crosses, as comm_per_step times each of the step's collectives.
 double collective_time_s(const Resolved& r, const char* collective, int64_t group, double bytes);
-std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held, const FlopCounts& f,
-                                    const ComputeTimes& ct, Trace* t);
+std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan,
+                                    const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct, Trace* t);
 
 // The flat kernel efficiency in use: hardware.compute_efficiency if set, else the profile's
 // (used when the user sets one, and for kernels a profile has no fit for).
@@ -66,7 +68,8 @@ double compute_efficiency(const Resolved& r);
 double compute_seconds(const Resolved& r, const FlopCounts& f);
 // The step time as estimate() computes it: kernel times, communication, then the schedule. The
 // one composition estimate() and the layout search both call. `comm_out` receives the comm items.
-TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held, const FlopCounts& f, double tokens,
-                       Trace* t, std::vector<std::string>& warnings, std::vector<CommItem>* comm_out = nullptr);
+TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held,
+                       const FlopCounts& f, double tokens, Trace* t, std::vector<std::string>& warnings,
+                       std::vector<CommItem>* comm_out = nullptr);
 
 }  // namespace llmc::detail

@@ -17,9 +17,12 @@ namespace llmc::detail {
 
 const char* to_string(KernelBasis b) {
   switch (b) {
-    case KernelBasis::table: return "table";
-    case KernelBasis::fit: return "fit";
-    case KernelBasis::spec: return "spec";
+    case KernelBasis::table:
+      return "table";
+    case KernelBasis::fit:
+      return "fit";
+    case KernelBasis::spec:
+      return "spec";
   }
   return "?";
 }
@@ -29,7 +32,6 @@ namespace {
 constexpr double kFitRelErr = 0.10;   // a fitted curve away from its points
 constexpr double kSpecRelErr = 0.20;  // spec × flat efficiency
 constexpr double kReach2 = 1.0;       // squared log2 distance at which a point's weight equals the fit's
-
 
 // Weighted mean of log(measured/fitted) over points at squared log2 distance d2; the fit itself
 // takes weight 1/kReach2. Returns the correction factor on time and the weight share of the table.
@@ -117,7 +119,8 @@ KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, d
   const double mem_s = bytes / hbm_bytes_per_s;
   const GemmTable* table = kp.gemm(dtype);
   if (!table) {
-    const double peak = datasheet_gemm_tflops(kp.hw.gpu, dtype) * 1e12 * tile_efficiency(m, n, k, batch, double(kp.hw.gpu.sm_count));
+    const double peak =
+        datasheet_gemm_tflops(kp.hw.gpu, dtype) * 1e12 * tile_efficiency(m, n, k, batch, double(kp.hw.gpu.sm_count));
     return {kKernelOverheadUs * 1e-6 + std::max(flops / peak, mem_s), kSpecRelErr, KernelBasis::spec};
   }
   const GemmTable& t = *table;
@@ -131,7 +134,11 @@ KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, d
   if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
   const double lm = det_log(m) / det_log(2.0), ln = det_log(n) / det_log(2.0), lk = det_log(k) / det_log(2.0);
   const Correction c = correct(
-      t.points, [&](const GemmPoint& p) { return sq(det_log(p.m) / det_log(2.0) - lm) + sq(det_log(p.n) / det_log(2.0) - ln) + sq(det_log(p.k) / det_log(2.0) - lk); },
+      t.points,
+      [&](const GemmPoint& p) {
+        return sq(det_log(p.m) / det_log(2.0) - lm) + sq(det_log(p.n) / det_log(2.0) - ln) +
+               sq(det_log(p.k) / det_log(2.0) - lk);
+      },
       [&](const GemmPoint& p) { return det_log((2 * p.m * p.n * p.k / (p.tflops * 1e12)) / fitted(p.m, p.n, p.k, 1)); },
       [](const GemmPoint& p) { return p.cv; });
   return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
@@ -152,7 +159,8 @@ KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, do
   auto flops_at = [&](double d) { return flops_per_dim * scores * d; };
   const AttentionTable* table = kp.attention(dtype, backend);
   if (!table || (backward ? table->bwd_fit.peak : table->fwd_fit.peak) <= 0) {
-    const AttentionTable ds = datasheet_attention_table(kp.hw.gpu, dtype, 1 / kIsolatedOverInStep, attention_fractions(kp.hw.gpu, backend));
+    const AttentionTable ds =
+        datasheet_attention_table(kp.hw.gpu, dtype, 1 / kIsolatedOverInStep, attention_fractions(kp.hw.gpu, backend));
     return {attention_fit_s(ds, backward, flops_at(head_dim), scores), kSpecRelErr, KernelBasis::spec};
   }
   const AttentionTable& t = *table;
@@ -168,7 +176,11 @@ KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, do
   const double ls = det_log(kv_len) / det_log(2.0), ld = det_log(head_dim) / det_log(2.0);
   // Points of the other mask type are a poorer match: one octave further away.
   const Correction c = correct(
-      t.points, [&](const AttentionPoint& p) { return sq(det_log(p.seq_len) / det_log(2.0) - ls) + sq(det_log(p.head_dim) / det_log(2.0) - ld) + (p.causal == causal ? 0 : 1); },
+      t.points,
+      [&](const AttentionPoint& p) {
+        return sq(det_log(p.seq_len) / det_log(2.0) - ls) + sq(det_log(p.head_dim) / det_log(2.0) - ld) +
+               (p.causal == causal ? 0 : 1);
+      },
       // log(measured / fitted time) of this shape's work at the point's head dim
       [&](const AttentionPoint& p) {
         const double fit_rate = flops_at(p.head_dim) / attention_fit_s(t, backward, flops_at(p.head_dim), scores);
@@ -183,11 +195,13 @@ KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes) 
   if (!table) {
     // Unmeasured kernel: streaming copies run at the measured (or datasheet) copy bandwidth;
     // framework element-wise kernels at the element-wise fraction of spec.
-    const bool streaming = kernel == MemKernel::hbm_copy || kernel == MemKernel::hbm_triad || kernel == MemKernel::adamw || kernel == MemKernel::cast;
+    const bool streaming = kernel == MemKernel::hbm_copy || kernel == MemKernel::hbm_triad ||
+                           kernel == MemKernel::adamw || kernel == MemKernel::cast;
     table = streaming ? kp.memory(MemKernel::hbm_copy) : nullptr;
     if (!table) {
       const double frac = streaming ? kDatasheetHbmFraction : kDatasheetElementwiseFraction;
-      return {kKernelOverheadUs * 1e-6 + bytes / (kp.hw.gpu.hbm_bandwidth_gbps * frac * 1e9), kSpecRelErr, KernelBasis::spec};
+      return {kKernelOverheadUs * 1e-6 + bytes / (kp.hw.gpu.hbm_bandwidth_gbps * frac * 1e9), kSpecRelErr,
+              KernelBasis::spec};
     }
   }
   const BandwidthTable& t = *table;
@@ -197,7 +211,8 @@ KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes) 
   const double lb = det_log(bytes) / det_log(2.0);
   const Correction c = correct(
       t.points, [&](const BandwidthPoint& p) { return sq(det_log(p.bytes) / det_log(2.0) - lb); },
-      [&](const BandwidthPoint& p) { return det_log((p.bytes / (p.gbps * 1e9)) / fitted(p.bytes)); }, [](const BandwidthPoint& p) { return p.cv; });
+      [&](const BandwidthPoint& p) { return det_log((p.bytes / (p.gbps * 1e9)) / fitted(p.bytes)); },
+      [](const BandwidthPoint& p) { return p.cv; });
   return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
 }
 

@@ -39,7 +39,7 @@ class KernelProfile {
   explicit KernelProfile(const HardwareSpec& hw);
   const HardwareSpec& hw;
   double hbm_gbps = 0;  // streaming copy bandwidth: the profile's hbm_copy fit, else datasheet × fraction
-  const GemmTable* gemm(Dtype d) const;            // null when the profile has no GEMM fit for d
+  const GemmTable* gemm(Dtype d) const;  // null when the profile has no GEMM fit for d
   // The table that times `backend` (fa2, fa3, cudnn) in dtype d: the profile's table of that
   // backend, else its unnamed one (a fused kernel of unrecorded make times every backend); for
   // auto_, the unnamed one. Null when the profile has neither: the datasheet's then.
@@ -65,7 +65,8 @@ KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, d
 // `heads` query heads of `head_dim`, FLOPs 4·b·q·kv·h·d (÷2 causal), backward 2.5× forward.
 // `backend`: the kernel (training.attention_backend); auto_: the profile's unnamed table.
 KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, double q_len, double kv_len, double heads,
-                          double kv_heads, double head_dim, bool causal, bool backward, AttentionBackend backend = AttentionBackend::auto_);
+                          double kv_heads, double head_dim, bool causal, bool backward,
+                          AttentionBackend backend = AttentionBackend::auto_);
 
 // A memory-bound kernel moving `bytes` (read + written).
 KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes);

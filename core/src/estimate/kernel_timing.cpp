@@ -27,10 +27,11 @@ KernelTiming gemm_kernel_time(const HardwareSpec& hw, Dtype dtype, double m, dou
   return timing(detail::gemm_time(detail::KernelProfile(h), dtype, m, n, k, batch));
 }
 
-KernelTiming attention_kernel_time(const HardwareSpec& hw, Dtype dtype, double batch, double q_len, double kv_len, double heads,
-                                   double kv_heads, double head_dim, bool causal, bool backward) {
+KernelTiming attention_kernel_time(const HardwareSpec& hw, Dtype dtype, double batch, double q_len, double kv_len,
+                                   double heads, double kv_heads, double head_dim, bool causal, bool backward) {
   const HardwareSpec h = with_profile(hw);
-  return timing(detail::attention_time(detail::KernelProfile(h), dtype, batch, q_len, kv_len, heads, kv_heads, head_dim, causal, backward));
+  return timing(detail::attention_time(detail::KernelProfile(h), dtype, batch, q_len, kv_len, heads, kv_heads, head_dim,
+                                       causal, backward));
 }
 
 KernelTiming memory_kernel_time(const HardwareSpec& hw, MemKernel kernel, double bytes) {
@@ -46,7 +47,9 @@ double collective_time_s(const HardwareSpec& hw, const std::string& collective, 
   return detail::collective_time_s(r, collective.c_str(), ranks, bytes);
 }
 
-double bus_bandwidth_factor(const std::string& collective, double ranks) { return detail::ring_factor(collective, ranks); }
+double bus_bandwidth_factor(const std::string& collective, double ranks) {
+  return detail::ring_factor(collective, ranks);
+}
 
 HardwareProfile isolated_kernel_profile(const GpuSpec& gpu) { return detail::datasheet_profile_isolated(gpu); }
 

@@ -31,10 +31,23 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;
   const bool lora = ts.finetune == Finetune::lora;
   const double base = bytes_of(r.base_weight_dtype), compute = bytes_of(r.compute_dtype);
-  return Ctx{r,  nullptr,  r.compute_dtype, attn, e, !ts.fused_elementwise, amp_fwd, amp_bwd, saves_fp8_gemm_inputs(r) ? 1.0 : e,
-             !lora || ts.lora_targets == LoraTargets::all_linear, lora && base < compute ? base + compute : 0.0,
-             T,  ts.sequence_parallel ? T / tp : T, tp, double(r.m.hidden),
-             double(ts.seq_len) / double(r.s.parallel.cp) * double(shape.micro_batch), ts.sequence_parallel ? tp : 1.0};
+  return Ctx{r,
+             nullptr,
+             r.compute_dtype,
+             attn,
+             e,
+             !ts.fused_elementwise,
+             amp_fwd,
+             amp_bwd,
+             saves_fp8_gemm_inputs(r) ? 1.0 : e,
+             !lora || ts.lora_targets == LoraTargets::all_linear,
+             lora && base < compute ? base + compute : 0.0,
+             T,
+             ts.sequence_parallel ? T / tp : T,
+             tp,
+             double(r.m.hidden),
+             double(ts.seq_len) / double(r.s.parallel.cp) * double(shape.micro_batch),
+             ts.sequence_parallel ? tp : 1.0};
 }
 
 // A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW. FP8 GEMMs
@@ -45,7 +58,8 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
 // Under autocast each micro-batch casts the weight forward and its gradient backward.
 // `rerun_by`: the rules that run its forward kernels again in backward; `block`: a transformer
 // block's linear (LoRA's quantised base weights), not the output layer or the router.
-void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by, bool block) {
+void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by,
+            bool block) {
   if (!c.b->kernels() || T <= 0 || k <= 0 || n <= 0) return;
   if (block && c.dequant > 0) {  // QLoRA-style base weights, dequantised for the forward and for backward's dX
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.dequant);
@@ -72,7 +86,8 @@ void eager_pass(const Ctx& c, Pass pass, uint32_t rerun_by, double elems, std::i
   if (elems <= 0) return;
   for (double b : bytes) c.b->memory(pass, rerun_by, MemKernel::hbm_copy, b * elems);
 }
-void eager_ops(const Ctx& c, uint32_t rerun_by, double elems, std::initializer_list<double> fwd, std::initializer_list<double> bwd) {
+void eager_ops(const Ctx& c, uint32_t rerun_by, double elems, std::initializer_list<double> fwd,
+               std::initializer_list<double> bwd) {
   eager_pass(c, Pass::fwd, rerun_by, elems, fwd);
   eager_pass(c, Pass::bwd, 0, elems, bwd);
 }
@@ -81,7 +96,9 @@ void elementwise(const Ctx& c, uint32_t rerun_by, MemKernel k, double fwd_bytes,
   c.b->memory(Pass::bwd, 0, k, bwd_bytes);
 }
 
-MemKernel norm_kernel(const ModelSpec& m) { return m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm; }
+MemKernel norm_kernel(const ModelSpec& m) {
+  return m.norm == NormKind::rmsnorm ? MemKernel::rmsnorm : MemKernel::layernorm;
+}
 
 // A norm's kernels over Tn·h elements: one fused kernel (read x, write y; backward reads x and dy,
 // writes dx), or RMSNorm's eager chain of fp32 ops.
@@ -89,7 +106,8 @@ void norm_kernels(const Ctx& c, uint32_t rerun_by, bool eager_rms) {
   const double elems = c.Tn * c.h;
   if (eager_rms) {
     eager_ops(c, rerun_by, elems, {c.e + 4, 8, 4, 8, 4 + c.e, 2 * c.e},  // to fp32, square, mean, scale, back, × w
-              {2 * c.e, 3 * c.e, c.e, c.e + 4, 8, 12, 4, 12, 12, 4 + c.e});  // dy·w, dy·y + sum (dw), cast, ·rsqrt, ·x + sum, square', add, cast
+              {2 * c.e, 3 * c.e, c.e, c.e + 4, 8, 12, 4, 12, 12,
+               4 + c.e});  // dy·w, dy·y + sum (dw), cast, ·rsqrt, ·x + sum, square', add, cast
   } else {
     elementwise(c, rerun_by, norm_kernel(c.r.m), 2 * elems * c.e, 3 * elems * c.e);
   }
@@ -130,8 +148,11 @@ void residual(const Ctx& c, const char* name, bool first) {
   o.tags = rerun;
   const double mask = m.dropout ? 1.0 : 0.0, elems = c.Tn * c.h;
   o.saved_bytes = mask * c.tok_saved * c.h / c.rep;
-  if (c.eager && m.dropout) eager_ops(c, rerun, elems, {2 * c.e + 1, 3 * c.e}, {2 * c.e + 1});
-  else elementwise(c, rerun, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * c.e + mask) * elems, m.dropout ? (2 * c.e + 1) * elems : 0);
+  if (c.eager && m.dropout)
+    eager_ops(c, rerun, elems, {2 * c.e + 1, 3 * c.e}, {2 * c.e + 1});
+  else
+    elementwise(c, rerun, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * c.e + mask) * elems,
+                m.dropout ? (2 * c.e + 1) * elems : 0);
 }
 
 }  // namespace plan_ops
@@ -181,8 +202,10 @@ void mlp(const Ctx& c, const MlpSpec& s) {
     const double elems = s.tokens * s.width / s.shard * s.batch;
     const MemKernel act = gated ? MemKernel::swiglu : MemKernel::gelu;
     // Eager SwiGLU: silu(x₁) · x₃ as two kernels; backward two products and silu's derivative.
-    if (c.eager && gated) eager_ops(c, kTagOpPolicy, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e});
-    else elementwise(c, kTagOpPolicy, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e);
+    if (c.eager && gated)
+      eager_ops(c, kTagOpPolicy, elems, {2 * e, 3 * e}, {3 * e, 3 * e, 3 * e});
+    else
+      elementwise(c, kTagOpPolicy, act, (gated ? 3 : 2) * elems * e, (gated ? 5 : 3) * elems * e);
     if (s.routed) c.b->memory(Pass::rerun, kTagMoeAct, act, (gated ? 3 : 2) * elems * e);
   }
   Op& o = c.b->op(s.down);
@@ -191,7 +214,8 @@ void mlp(const Ctx& c, const MlpSpec& s) {
   o.tp_window = !s.routed;
   if (s.dense) {
     if (gated) o.saved_op_policy_bytes = e * c.tok_saved * h;
-    if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1) o.saved_op_policy_bytes += e * c.tok_saved * h / c.tp;
+    if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1)
+      o.saved_op_policy_bytes += e * c.tok_saved * h / c.tp;
   }
   linear(c, c.gemm_dtype, s.tokens, s.width / s.shard, h, s.batch, Fp8Input::cast, 0);
 }
@@ -201,7 +225,8 @@ void mlp(const Ctx& c, const MlpSpec& s) {
 void moe(const Ctx& c) {
   const Resolved& r = c.r;
   const ModelSpec& m = r.m;
-  const double E = double(m.experts), k = double(m.top_k), ep = double(r.s.parallel.ep), etp = double(r.etp), h = c.h, e = c.e;
+  const double E = double(m.experts), k = double(m.top_k), ep = double(r.s.parallel.ep), etp = double(r.etp), h = c.h,
+               e = c.e;
   {
     Op& o = c.b->op("router");  // replicated, in 16 bits; reads the norm's output, keeps fp32 logits
     o.weight_flops = 2 * (h * E);
@@ -219,12 +244,14 @@ void moe(const Ctx& c) {
     o.saved_bytes = saved_rows * c.gin * h;
     elementwise(c, 0, MemKernel::hbm_copy, 4 * rows * h * e, 4 * rows * h * e);
   }
-  mlp(c, {"expert_up", "expert_act", "expert_down", rows * ep / E, double(m.expert_ffn_hidden), etp, E / ep, saved_rows, Fp8Input::cast, true, 2 * k, false});
-  const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden) : double(m.shared_experts * m.expert_ffn_hidden);
+  mlp(c, {"expert_up", "expert_act", "expert_down", rows * ep / E, double(m.expert_ffn_hidden), etp, E / ep, saved_rows,
+          Fp8Input::cast, true, 2 * k, false});
+  const double shared = m.shared_expert_ffn_hidden > 0 ? double(m.shared_expert_ffn_hidden)
+                                                       : double(m.shared_experts * m.expert_ffn_hidden);
   if (shared > 0)
-    mlp(c, {"shared_up", "shared_act", "shared_down", c.T, shared, c.tp, 1, c.tok_saved, Fp8Input::fused_into_norm, false, 2, false});
+    mlp(c, {"shared_up", "shared_act", "shared_down", c.T, shared, c.tp, 1, c.tok_saved, Fp8Input::fused_into_norm,
+            false, 2, false});
 }
-
 
 // The plans' builders on one context (the recipe and shapes are the same for every part of a step).
 void layer(Ctx c, Plan& plan, const ParamCounts& p, bool kernels, bool moe_layer) {
@@ -249,7 +276,8 @@ void layer(Ctx c, Plan& plan, const ParamCounts& p, bool kernels, bool moe_layer
   if (moe_layer) {
     moe(c);
   } else {
-    mlp(c, {"mlp_up", "mlp_act", "mlp_down", c.T, double(m.ffn_hidden), c.tp, 1, c.tok_saved, Fp8Input::fused_into_norm, false, 2, true});
+    mlp(c, {"mlp_up", "mlp_act", "mlp_down", c.T, double(m.ffn_hidden), c.tp, 1, c.tok_saved, Fp8Input::fused_into_norm,
+            false, 2, true});
   }
   for (int64_t i = 0; i < post / 2; ++i) norm(c, "mlp_post_norm", false);
   residual(c, "mlp_residual", false);
@@ -281,8 +309,10 @@ void head(Ctx c, Plan& plan, bool kernels) {
   // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,
   // log-softmax's backward and the cast back.
   const double logits = c.T * V / c.tp;
-  if (eager) eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
-  else elementwise(c, 0, MemKernel::cross_entropy, logits * (c.e + 8), logits * (4 + c.e));
+  if (eager)
+    eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
+  else
+    elementwise(c, 0, MemKernel::cross_entropy, logits * (c.e + 8), logits * (4 + c.e));
 }
 
 }  // namespace
@@ -290,7 +320,9 @@ void head(Ctx c, Plan& plan, bool kernels) {
 void plan_layer(Plan& out, const Resolved& r, const ParamCounts& p, const PlanShape& shape, bool moe_layer) {
   layer(make_ctx(r, shape), out, p, shape.kernels, moe_layer);
 }
-void plan_embedding(Plan& out, const Resolved& r, const PlanShape& shape) { embedding(make_ctx(r, shape), out, shape.kernels); }
+void plan_embedding(Plan& out, const Resolved& r, const PlanShape& shape) {
+  embedding(make_ctx(r, shape), out, shape.kernels);
+}
 void plan_head(Plan& out, const Resolved& r, const PlanShape& shape) { head(make_ctx(r, shape), out, shape.kernels); }
 
 // Read master (or weights), gradients and states, write master, states and the 16-bit weights;
@@ -302,7 +334,8 @@ void plan_optimizer(Plan& plan, const Resolved& r, double local) {
   const TrainingSpec& ts = r.s.training;
   b.op("optimizer_step");
   const OptimizerStates st = optimizer_states(r);
-  const double P = r.master_weights ? 4 : bytes_of(r.weight_dtype), G = bytes_of(r.grad_dtype), S = st.bytes, states = st.per_param;
+  const double P = r.master_weights ? 4 : bytes_of(r.weight_dtype), G = bytes_of(r.grad_dtype), S = st.bytes,
+               states = st.per_param;
   const double opt_bytes = local * (2 * P + 2 * G + 2 * states * S + (r.master_weights ? bytes_of(r.weight_dtype) : 0));
   if (ts.cpu_offload_optimizer || opt_bytes <= 0) return;
   if (ts.optimizer == Optimizer::adamw && adamw_runs_foreach(ts.optimizer_kernel, ts.fused_elementwise)) {

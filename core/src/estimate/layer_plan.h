@@ -25,10 +25,13 @@ enum RecomputeTag : uint32_t {
 // The rules in force: selective's modules, or the per-op policy; none for none and full.
 inline uint32_t recompute_tags(const Resolved& r) {
   switch (r.s.training.recompute) {
-    case Recompute::selective: return r.recompute_modules;
-    case Recompute::selective_op: return kTagOpPolicy;
+    case Recompute::selective:
+      return r.recompute_modules;
+    case Recompute::selective_op:
+      return kTagOpPolicy;
     case Recompute::none:
-    case Recompute::full: return 0;
+    case Recompute::full:
+      return 0;
   }
   return 0;
 }
@@ -47,7 +50,7 @@ struct KernelSpec {
   Dtype dtype;
   MemKernel mem;
   AttentionBackend backend;  // attention: the fused kernel that runs it
-  double m, n, k, batch;  // gemm: C[m×n] = A[m×k]·B[k×n], `batch` products
+  double m, n, k, batch;     // gemm: C[m×n] = A[m×k]·B[k×n], `batch` products
   // attention (fused, causal): `batch` sequences, q_len queries against kv_len keys
   double q_len, kv_len, heads, kv_heads, head_dim;
   double bytes;  // memory: read + written

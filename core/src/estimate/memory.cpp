@@ -29,7 +29,8 @@ double kept_bytes(const Plan& plan, uint32_t tags) {
   return bytes;
 }
 
-StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k, const LayerActivations& act, Trace* t) {
+StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k,
+                         const LayerActivations& act, Trace* t) {
   const int64_t b = k.b;
   const TrainingSpec& ts = r.s.training;
   const ParallelSpec& par = r.s.parallel;
@@ -62,14 +63,23 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   // LoRA's frozen base: the blocks' linear weights in base_weight_dtype (QLoRA: 4-bit), the rest
   // (embeddings, norms, output layer) in weight_dtype, beside the adapters.
   const double base_b = bytes_of(r.base_weight_dtype);
-  mem.weights_bytes = tr.add("memory.per_gpu.weights_bytes",
-                             "(params_local − linear_weights_local) × bytes_per_param + linear_weights_local × (base_bytes + fp8_extra_bytes) (+ LoRA adapters × bytes_per_param); "
-                             "÷ dp under ZeRO-3", "bytes",
-                             "4, 2 or 1 bytes per parameter (fp32, 16-bit, 8-bit); ZeRO-3 shards parameters (Rajbhandari et al. 2020); FP8 copies: Transformer Engine's weight workspaces; "
-                             "LoRA base weights: training.base_weight_dtype (Dettmers et al. 2023, QLoRA)",
-                             (local_params - local_gemm) * wb + local_gemm * (base_b + fp8_extra) + (lora ? tr_dense : 0) * wb,
-                             {{"params_local", sh.dense + sh.expert}, {"bytes_per_param", wb}, {"base_bytes", base_b}, {"zero_stage", double(z)}, {"dp_shard", d},
-                              {"linear_weights_local", local_gemm}, {"fp8_extra_bytes", fp8_extra}});
+  mem.weights_bytes =
+      tr.add("memory.per_gpu.weights_bytes",
+             "(params_local − linear_weights_local) × bytes_per_param + linear_weights_local × (base_bytes + "
+             "fp8_extra_bytes) (+ LoRA adapters × bytes_per_param); "
+             "÷ dp under ZeRO-3",
+             "bytes",
+             "4, 2 or 1 bytes per parameter (fp32, 16-bit, 8-bit); ZeRO-3 shards parameters (Rajbhandari et al. 2020); "
+             "FP8 copies: Transformer Engine's weight workspaces; "
+             "LoRA base weights: training.base_weight_dtype (Dettmers et al. 2023, QLoRA)",
+             (local_params - local_gemm) * wb + local_gemm * (base_b + fp8_extra) + (lora ? tr_dense : 0) * wb,
+             {{"params_local", sh.dense + sh.expert},
+              {"bytes_per_param", wb},
+              {"base_bytes", base_b},
+              {"zero_stage", double(z)},
+              {"dp_shard", d},
+              {"linear_weights_local", local_gemm},
+              {"fp8_extra_bytes", fp8_extra}});
   // Autocast's 16-bit weight copies live for a forward and its backward, like activations: each
   // micro-batch in flight holds its own. They cover the output layer too (last stage: V × h / tp).
   const double amp_copy = amp_weight_copy_bytes(r);
@@ -81,53 +91,82 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
   const bool accumulate_whole = k.m > 1 && !r.grad_reduce_per_micro_batch;
   const double grads_local = accumulate_whole ? tr_dense + tr_expert : shard(tr_dense, tr_expert, 2);
   mem.gradients_bytes = tr.add("memory.per_gpu.gradients_bytes",
-                               "trainable_local / (dp under ZeRO-2+, unless m > 1 micro-batches accumulate before one reduction) × (grad_bytes + 4 if fp32 accumulation buffer)",
-                               "bytes", "gradients in training.grad_dtype (+ an fp32 accumulation buffer, as nanotron keeps one); ZeRO-2 (Rajbhandari et al. 2020); training.grad_reduce",
+                               "trainable_local / (dp under ZeRO-2+, unless m > 1 micro-batches accumulate before one "
+                               "reduction) × (grad_bytes + 4 if fp32 accumulation buffer)",
+                               "bytes",
+                               "gradients in training.grad_dtype (+ an fp32 accumulation buffer, as nanotron keeps "
+                               "one); ZeRO-2 (Rajbhandari et al. 2020); training.grad_reduce",
                                grads_local * stages_grad_bytes,
-                               {{"trainable_local", tr_dense + tr_expert}, {"grad_bytes", stages_grad_bytes}, {"dp_shard", d},
-                                {"micro_batches", double(k.m)}, {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0}});
+                               {{"trainable_local", tr_dense + tr_expert},
+                                {"grad_bytes", stages_grad_bytes},
+                                {"dp_shard", d},
+                                {"micro_batches", double(k.m)},
+                                {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0}});
   const OptimizerStates optimizer = optimizer_states(r);
   const double states = optimizer.per_param, state_bytes = optimizer.bytes;
   const double opt_params = shard(tr_dense, tr_expert, 1);
-  mem.master_weights_bytes = tr.add("memory.per_gpu.master_weights_bytes", "trainable_local / (dp under ZeRO-1+) × 4 (fp32 master copy)", "bytes",
-                                    "mixed precision (Micikevicius et al. 2018)", r.master_weights ? opt_params * 4 : 0,
-                                    {{"trainable_local_sharded", opt_params}, {"master", r.master_weights ? 1.0 : 0.0}});
+  mem.master_weights_bytes =
+      tr.add("memory.per_gpu.master_weights_bytes", "trainable_local / (dp under ZeRO-1+) × 4 (fp32 master copy)",
+             "bytes", "mixed precision (Micikevicius et al. 2018)", r.master_weights ? opt_params * 4 : 0,
+             {{"trainable_local_sharded", opt_params}, {"master", r.master_weights ? 1.0 : 0.0}});
   const double opt_states = opt_params * states * state_bytes;
-  mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes", "master_weights + trainable_local_sharded × states × state_bytes", "bytes",
-                               "with an fp32 master copy AdamW keeps 12, 8-bit Adam 6, SGD with momentum 8 bytes per parameter (Rajbhandari et al. 2020; Dettmers et al. 2021); ZeRO-1 shards them",
+  mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes",
+                               "master_weights + trainable_local_sharded × states × state_bytes", "bytes",
+                               "with an fp32 master copy AdamW keeps 12, 8-bit Adam 6, SGD with momentum 8 bytes per "
+                               "parameter (Rajbhandari et al. 2020; Dettmers et al. 2021); ZeRO-1 shards them",
                                mem.master_weights_bytes + opt_states,
-                               {{"master_weights", mem.master_weights_bytes}, {"trainable_local_sharded", opt_params}, {"states", states}, {"state_bytes", state_bytes}});
+                               {{"master_weights", mem.master_weights_bytes},
+                                {"trainable_local_sharded", opt_params},
+                                {"states", states},
+                                {"state_bytes", state_bytes}});
   if (ts.cpu_offload_optimizer) {
     mem.cpu_offload_bytes = mem.optimizer_bytes;
-    mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes", "0 on the GPU: optimizer states and master weights offloaded to host memory", "bytes",
+    mem.optimizer_bytes = tr.add("memory.per_gpu.optimizer_bytes",
+                                 "0 on the GPU: optimizer states and master weights offloaded to host memory", "bytes",
                                  "ZeRO-Offload (Ren et al. 2021)", 0, {{"cpu_bytes", mem.cpu_offload_bytes}});
   }
   // A frozen reference model (DPO) in the weight dtype; with LoRA the base model is the reference.
-  mem.reference_model_bytes = tr.add("memory.per_gpu.reference_model_bytes", "params_local / (dp under ZeRO-3) × bytes_per_param if a reference model is kept", "bytes",
-                                     "a frozen reference model, as DPO keeps (Rafailov et al. 2023); LoRA reuses the base", ts.reference_model && !lora ? local_params * wb : 0,
-                                     {{"params_local", local_params}, {"bytes_per_param", wb}});
+  mem.reference_model_bytes = tr.add(
+      "memory.per_gpu.reference_model_bytes",
+      "params_local / (dp under ZeRO-3) × bytes_per_param if a reference model is kept", "bytes",
+      "a frozen reference model, as DPO keeps (Rafailov et al. 2023); LoRA reuses the base",
+      ts.reference_model && !lora ? local_params * wb : 0, {{"params_local", local_params}, {"bytes_per_param", wb}});
   const double gather = z >= 3 && d > 1 ? 2 * sh.max_layer * wb : 0;  // the layer in use + the prefetched one (FSDP)
-  mem.model_states_bytes = tr.add("memory.per_gpu.model_states_bytes", "weights + gradients + optimizer + reference + ZeRO-3 gather buffers", "bytes",
-                                  "ZeRO paper's 'model states'", mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather,
-                                  {{"weights", mem.weights_bytes}, {"gradients", mem.gradients_bytes}, {"optimizer", mem.optimizer_bytes},
-                                   {"reference", mem.reference_model_bytes}, {"gather_buffers", gather}});
+  mem.model_states_bytes =
+      tr.add("memory.per_gpu.model_states_bytes", "weights + gradients + optimizer + reference + ZeRO-3 gather buffers",
+             "bytes", "ZeRO paper's 'model states'",
+             mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather,
+             {{"weights", mem.weights_bytes},
+              {"gradients", mem.gradients_bytes},
+              {"optimizer", mem.optimizer_bytes},
+              {"reference", mem.reference_model_bytes},
+              {"gather_buffers", gather}});
 
   // Activations.
   if (m.has_shape()) {
     const double full_layer = act.full_layer, checkpoint = act.checkpoint;
-    mem.activations_per_layer_bytes = tr.add("memory.per_gpu.activations_per_layer_bytes",
-                                             "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp (sequence); "
-                                             "saved GEMM inputs in 1 byte under FP8; less what selective recompute's modules re-run; "
-                                             "PyTorch's math SDPA keeps 4 bytes per score and fp32 Q, K, V for every query head",
-                                             "bytes", "Korthikanti et al. 2022 Table 2; Transformer Engine (FP8); Megatron-core --recompute-modules; "
-                                             "PyTorch aten attention.cpp (_scaled_dot_product_attention_math)", full_layer,
-                                             {{"s", double(ts.seq_len)}, {"b", double(b)}, {"h", double(m.hidden)}, {"a", double(m.heads)},
-                                              {"t", double(par.tp)}, {"cp", double(par.cp)}, {"flash", ts.flash_attention ? 1.0 : 0.0},
-                                              {"sdpa_math", runs_sdpa_math(ts.flash_attention, ts.unfused_attention) ? 1.0 : 0.0},
-                                              {"fp8_saved_inputs", saves_fp8_gemm_inputs(r) ? 1.0 : 0.0},
-                                              {"recompute_layernorm", r.recompute_modules & kRecomputeLayernorm ? 1.0 : 0.0},
-                                              {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},
-                                              {"recompute_moe_act", r.recompute_modules & kRecomputeMoeAct ? 1.0 : 0.0}});
+    mem.activations_per_layer_bytes =
+        tr.add("memory.per_gpu.activations_per_layer_bytes",
+               "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp "
+               "(sequence); "
+               "saved GEMM inputs in 1 byte under FP8; less what selective recompute's modules re-run; "
+               "PyTorch's math SDPA keeps 4 bytes per score and fp32 Q, K, V for every query head",
+               "bytes",
+               "Korthikanti et al. 2022 Table 2; Transformer Engine (FP8); Megatron-core --recompute-modules; "
+               "PyTorch aten attention.cpp (_scaled_dot_product_attention_math)",
+               full_layer,
+               {{"s", double(ts.seq_len)},
+                {"b", double(b)},
+                {"h", double(m.hidden)},
+                {"a", double(m.heads)},
+                {"t", double(par.tp)},
+                {"cp", double(par.cp)},
+                {"flash", ts.flash_attention ? 1.0 : 0.0},
+                {"sdpa_math", runs_sdpa_math(ts.flash_attention, ts.unfused_attention) ? 1.0 : 0.0},
+                {"fp8_saved_inputs", saves_fp8_gemm_inputs(r) ? 1.0 : 0.0},
+                {"recompute_layernorm", r.recompute_modules & kRecomputeLayernorm ? 1.0 : 0.0},
+                {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},
+                {"recompute_moe_act", r.recompute_modules & kRecomputeMoeAct ? 1.0 : 0.0}});
     const double L = stage_layers(r, stage);
     double per_micro = L * full_layer, working = 0;
     if (ts.recompute == Recompute::full && L > 0) {
@@ -139,48 +178,68 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
       working = full_layer;  // the layer whose re-runs are live during its backward
     }
     const bool last_stage = stage == par.pp - 1;
-    if (last_stage && k.last_stage_in_flight_m != k.m) k.last_stage_in_flight = in_flight(r, k.m, stage), k.last_stage_in_flight_m = k.m;
+    if (last_stage && k.last_stage_in_flight_m != k.m)
+      k.last_stage_in_flight = in_flight(r, k.m, stage), k.last_stage_in_flight_m = k.m;
     const double flights = last_stage ? k.last_stage_in_flight : in_flight(r, k.m, stage);
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
     const double autocast = autocast_weights * amp_copy;
-    mem.activations_bytes = tr.add("memory.per_gpu.activations_bytes",
-                                   "in_flight × (stored_per_micro_batch + autocast_weights × amp_copy_bytes) + recompute working layer (on the peak stage i)", "bytes",
-                                   "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks); "
-                                   "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast)",
-                                   flights * (per_micro + autocast) + working,
-                                   {{"in_flight", flights}, {"stage", double(stage)}, {"layers_on_stage", L}, {"stored_per_micro_batch", per_micro}, {"working_layer", working},
-                                    {"autocast_weights", autocast_weights}, {"amp_copy_bytes", amp_copy}});
+    mem.activations_bytes =
+        tr.add("memory.per_gpu.activations_bytes",
+               "in_flight × (stored_per_micro_batch + autocast_weights × amp_copy_bytes) + recompute working layer (on "
+               "the peak stage i)",
+               "bytes",
+               "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), "
+               "interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks); "
+               "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast)",
+               flights * (per_micro + autocast) + working,
+               {{"in_flight", flights},
+                {"stage", double(stage)},
+                {"layers_on_stage", L},
+                {"stored_per_micro_batch", per_micro},
+                {"working_layer", working},
+                {"autocast_weights", autocast_weights},
+                {"amp_copy_bytes", amp_copy}});
     const double per_logit = loss_bytes_per_logit(r);
     const double logits = last_stage ? act.loss : 0;
-    mem.logits_bytes = tr.add("memory.per_gpu.logits_bytes",
-                              "bytes_per_logit × s/cp × b × V / t on the last stage (fused loss: act_bytes + 4, logits + fp32 copy; "
-                              "eager: 12, fp32 log-softmax output + its gradient + its input's gradient)", "bytes",
-                              "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)", logits,
-                              {{"s", double(ts.seq_len)}, {"b", double(b)}, {"V", double(m.vocab)}, {"t", double(par.tp)}, {"bytes_per_logit", per_logit}});
+    mem.logits_bytes = tr.add(
+        "memory.per_gpu.logits_bytes",
+        "bytes_per_logit × s/cp × b × V / t on the last stage (fused loss: act_bytes + 4, logits + fp32 copy; "
+        "eager: 12, fp32 log-softmax output + its gradient + its input's gradient)",
+        "bytes", "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)",
+        logits,
+        {{"s", double(ts.seq_len)},
+         {"b", double(b)},
+         {"V", double(m.vocab)},
+         {"t", double(par.tp)},
+         {"bytes_per_logit", per_logit}});
   }
   int groups = 0;
   for (int64_t g : {par.tp, par.pp, k.dp * par.cp, par.cp, par.ep}) groups += g > 1 ? 1 : 0;
-  mem.comm_buffers_bytes = tr.add("memory.per_gpu.comm_buffers_bytes", "0.25 GiB × active process groups (tp, pp, dp, cp, ep)", "bytes",
-                                  "assumption: NCCL channel buffers (NCCL_BUFFSIZE 4 MiB × 2 × up to 32 channels)", 0.25 * kGiB * groups,
-                                  {{"groups", double(groups)}});
+  mem.comm_buffers_bytes =
+      tr.add("memory.per_gpu.comm_buffers_bytes", "0.25 GiB × active process groups (tp, pp, dp, cp, ep)", "bytes",
+             "assumption: NCCL channel buffers (NCCL_BUFFSIZE 4 MiB × 2 × up to 32 channels)", 0.25 * kGiB * groups,
+             {{"groups", double(groups)}});
   mem.cuda_context_bytes = tr.add("memory.per_gpu.cuda_context_bytes", "hardware.cuda_context_gib × 2^30", "bytes",
-                                  "assumption: CUDA context + cuBLAS/cuDNN kernels with lazy loading", hw.cuda_context_gib * kGiB,
-                                  {{"cuda_context_gib", hw.cuda_context_gib}});
+                                  "assumption: CUDA context + cuBLAS/cuDNN kernels with lazy loading",
+                                  hw.cuda_context_gib * kGiB, {{"cuda_context_gib", hw.cuda_context_gib}});
   const double allocated = mem.model_states_bytes + mem.activations_bytes + mem.logits_bytes + mem.comm_buffers_bytes;
   mem.fragmentation_bytes = tr.add("memory.per_gpu.fragmentation_bytes", "fragmentation_fraction × allocated", "bytes",
-                                   "assumption: PyTorch caching allocator reserves ~5% beyond allocated", hw.fragmentation_fraction * allocated,
+                                   "assumption: PyTorch caching allocator reserves ~5% beyond allocated",
+                                   hw.fragmentation_fraction * allocated,
                                    {{"fragmentation_fraction", hw.fragmentation_fraction}, {"allocated", allocated}});
-  mem.total_bytes = tr.add("memory.per_gpu.total_bytes", "model_states + activations + logits + comm_buffers + cuda_context + fragmentation", "bytes",
-                           "sum", allocated + mem.cuda_context_bytes + mem.fragmentation_bytes,
-                           {{"model_states", mem.model_states_bytes}, {"activations", mem.activations_bytes}, {"logits", mem.logits_bytes}});
+  mem.total_bytes = tr.add(
+      "memory.per_gpu.total_bytes", "model_states + activations + logits + comm_buffers + cuda_context + fragmentation",
+      "bytes", "sum", allocated + mem.cuda_context_bytes + mem.fragmentation_bytes,
+      {{"model_states", mem.model_states_bytes}, {"activations", mem.activations_bytes}, {"logits", mem.logits_bytes}});
   // A measured profile knows what the GPU really offers: what cudaMemGetInfo left free after the
   // bench's CUDA context (H100 80GB: 78.7 GiB), plus the context llmcalc counts in the total.
   const double usable = hw.profile ? hw.profile->usable_memory_bytes : 0.0;
-  mem.capacity_bytes = tr.add("memory.per_gpu.capacity_bytes",
-                              usable > 0 ? "profile usable_memory_bytes + cuda_context" : "gpu.memory_gib × 2^30", "bytes",
-                              usable > 0 ? "measured free memory on an idle GPU (hardware profile)" : "datasheet memory size",
-                              usable > 0 ? usable + mem.cuda_context_bytes : hw.gpu.memory_gib * kGiB,
-                              {{"memory_gib", hw.gpu.memory_gib}, {"usable_memory_bytes", usable}, {"cuda_context", mem.cuda_context_bytes}});
+  mem.capacity_bytes = tr.add(
+      "memory.per_gpu.capacity_bytes",
+      usable > 0 ? "profile usable_memory_bytes + cuda_context" : "gpu.memory_gib × 2^30", "bytes",
+      usable > 0 ? "measured free memory on an idle GPU (hardware profile)" : "datasheet memory size",
+      usable > 0 ? usable + mem.cuda_context_bytes : hw.gpu.memory_gib * kGiB,
+      {{"memory_gib", hw.gpu.memory_gib}, {"usable_memory_bytes", usable}, {"cuda_context", mem.cuda_context_bytes}});
   mem.headroom_bytes = mem.capacity_bytes - mem.total_bytes;
   return out;
 }
@@ -207,7 +266,8 @@ LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int6
   return layer_activations(r, plan, b);
 }
 
-MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const MemoryKnobs& b, const LayerActivations& act, Trace* t, int64_t* peak_stage_out) {
+MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const MemoryKnobs& b, const LayerActivations& act,
+                         Trace* t, int64_t* peak_stage_out) {
   // The first stage holds the embedding and the most in-flight micro-batches; the last holds the
   // output layer and logits. When the end stages give up layers (stage_layers), the second
   // stage, a full one with one micro-batch fewer in flight, can hold more than the first.
@@ -233,7 +293,8 @@ MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const MemoryKn
   return peak.mem;
 }
 
-MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, const LayerActivations& act, Trace* t, int64_t* peak_stage) {
+MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, const LayerActivations& act, Trace* t,
+                            int64_t* peak_stage) {
   return peak_memory(r, p, MemoryKnobs{r.s.training.micro_batch, r.micro_batches, r.s.parallel.dp}, act, t, peak_stage);
 }
 

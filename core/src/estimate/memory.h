@@ -17,7 +17,8 @@ struct MemoryKnobs {
 
 // The most loaded pipeline stage's memory (its index in *peak_stage when asked), with `act` the
 // activations of micro-batches of k.b sequences.
-MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const MemoryKnobs& k, const LayerActivations& act, Trace* t, int64_t* peak_stage);
+MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const MemoryKnobs& k, const LayerActivations& act,
+                         Trace* t, int64_t* peak_stage);
 // The activations of micro-batches of b sequences, from a plan of the layers' ops only.
 LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int64_t b);
 

@@ -8,7 +8,8 @@
 
 namespace llmc::detail {
 
-int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, const LayerActivations& own_act, bool current_fits) {
+int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, const LayerActivations& own_act,
+                                  bool current_fits) {
   // Micro-batches must divide the per-replica batch and, interleaved, leave a multiple of pp of
   // them (resolve()). While there are several, memory grows with b for every schedule
   // (b·in_flight is b·min(p, n/b), b·n/b or b), so bisect over those divisors. When ZeRO-2/3
@@ -39,8 +40,10 @@ int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, const
   const size_t at = size_t(std::find(divisors.begin(), divisors.end(), own) - divisors.begin());
   size_t lo = 0, hi = divisors.size();  // fits(divisors[lo]) holds; divisors[hi] is out of range
   if (at < divisors.size()) {
-    if (current_fits) lo = at;
-    else hi = at;
+    if (current_fits)
+      lo = at;
+    else
+      hi = at;
   }
   const bool lo_known = current_fits && at < divisors.size();
   if (hi == 0 || (!lo_known && !fits(divisors[lo]))) return 0;
@@ -60,7 +63,9 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerAc
     return peak_memory(r, p, k, act, nullptr, nullptr);
   };
   auto fits = [&](int64_t dp) { return total(dp).headroom_bytes >= 0; };
-  auto divisible = [&](int64_t dp) { return (r.s.parallel.tp * r.s.parallel.cp * dp) % (r.etp * r.s.parallel.ep) == 0; };
+  auto divisible = [&](int64_t dp) {
+    return (r.s.parallel.tp * r.s.parallel.cp * dp) % (r.etp * r.s.parallel.ep) == 0;
+  };
   int64_t hi = 1;
   if (!fits(1)) {
     // For dp ≥ 2 memory is A + B/dp exactly (ZeRO shards B; comm buffers, context and
@@ -79,8 +84,10 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerAc
       // stages, so the guess can be off; then bracket by doubling and bisect.
       int64_t lo = 1;
       if (fits(hi)) {
-        if (hi > 2 && fits(hi - 1)) hi = hi - 1;
-        else lo = hi - 1;
+        if (hi > 2 && fits(hi - 1))
+          hi = hi - 1;
+        else
+          lo = hi - 1;
       } else {
         lo = hi;
         while (!fits(hi)) {

@@ -12,7 +12,7 @@ StageParams stage_params(const Resolved& r, const ParamCounts& p, int64_t stage)
   StageParams s;
   if (!p.from_shape) {
     s.dense = p.total / double(par.tp * par.pp);
-    s.max_layer = 0;   // size-only: layer sizes unknown, so no ZeRO-3 gather buffer is counted
+    s.max_layer = 0;     // size-only: layer sizes unknown, so no ZeRO-3 gather buffer is counted
     s.linear = s.dense;  // and every parameter counts as a linear weight
     return s;
   }

@@ -31,13 +31,15 @@ void score_gemms(const Ctx& c, uint32_t rerun, Dtype dtype, double q, double s, 
 // probabilities cast to 16 bits as the op's second output, which SDPA discards. Autograd keeps
 // only _safe_softmax's result, so backward is one softmax backward over the scores beside the
 // four matmul gradients and the small passes' reverses. Matmuls in `mm` (TF32 or fp32).
-void sdpa_math(const Ctx& c, uint32_t rerun, Dtype mm, double b, double q, double s, double heads, double kv_heads, double d, bool dropout) {
+void sdpa_math(const Ctx& c, uint32_t rerun, Dtype mm, double b, double q, double s, double heads, double kv_heads,
+               double d, bool dropout) {
   const double e = c.e, bh = b * heads, scores = bh * q * s;
   const double q_elems = bh * q * d, kv_elems = b * kv_heads * s * d, expanded = bh * s * d;
   const double per_expanded = 4 * kv_heads / heads + 4;  // repeat_interleave: read the kv heads, write every head
-  eager_ops(c, rerun, q_elems, {e + 4, 8}, {8, 4 + e});                                            // q: cast up, scale
-  eager_ops(c, rerun, kv_elems, {e + 4, e + 4}, {4 + e, 4 + e});                                   // k, v: cast up
-  eager_ops(c, rerun, expanded, {per_expanded, per_expanded, 8}, {per_expanded, per_expanded, 8});  // k, v repeated; k scaled
+  eager_ops(c, rerun, q_elems, {e + 4, 8}, {8, 4 + e});  // q: cast up, scale
+  eager_ops(c, rerun, kv_elems, {e + 4, e + 4}, {4 + e, 4 + e});  // k, v: cast up
+  eager_ops(c, rerun, expanded, {per_expanded, per_expanded, 8},
+            {per_expanded, per_expanded, 8});  // k, v repeated; k scaled
   score_gemms(c, rerun, mm, q, s, d, bh);
   eager_pass(c, Pass::fwd, rerun, scores, {8, 8, 5, 1, 8, 4 + e});  // mask add, softmax, eq, all, where, 16-bit copy
   eager_pass(c, Pass::bwd, 0, scores, {12});                        // softmax backward
@@ -64,7 +66,8 @@ void attention_in(const Ctx& c, const ParamCounts& p) {
     o.extra_weight_flops = 2 * (h * kv * d);  // wk
     o.extra_tags = kTagOpPolicy;
     keeps_norm_output(c, o);
-    o.saved_op_policy_bytes = e * c.tok_saved * h / c.rep + e * c.tok_saved * (a * d + kv * d) / tp;  // block input; wq, wv outputs
+    o.saved_op_policy_bytes =
+        e * c.tok_saved * h / c.rep + e * c.tok_saved * (a * d + kv * d) / tp;  // block input; wq, wv outputs
     linear(c, c.gemm_dtype, c.T, h, (a + 2 * kv) * d / tp, 1, Fp8Input::fused_into_norm, 0);
     c.b->gemm(Pass::rerun, kTagOpPolicy, c.gemm_dtype, c.T, kv * d / tp, h);
     return;
@@ -74,8 +77,9 @@ void attention_in(const Ctx& c, const ParamCounts& p) {
   Op& o = c.b->op("mla_proj");  // with the output projection, and its tp collective
   o.tp_collectives = 1;
   o.tp_window = true;
-  o.weight_flops = 2 * (q + h * double(m.kv_lora_rank + m.qk_rope_head_dim) + double(m.kv_lora_rank) * a * double(m.qk_nope_head_dim + m.v_head_dim) +
-                        a * double(m.v_head_dim) * h);
+  o.weight_flops =
+      2 * (q + h * double(m.kv_lora_rank + m.qk_rope_head_dim) +
+           double(m.kv_lora_rank) * a * double(m.qk_nope_head_dim + m.v_head_dim) + a * double(m.v_head_dim) * h);
   keeps_norm_output(c, o);
   o.saved_bytes += (e + c.gin) * c.tok_saved * double(m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim);
   linear(c, c.gemm_dtype, c.T, h, p.attention_per_layer / h / tp, 1, Fp8Input::fused_into_norm, 0);
@@ -98,8 +102,10 @@ void rotary(const Ctx& c) {
   o.tags = kTagOpPolicy;
   const double qk = c.T * double(m.heads + m.kv_heads) * double(m.head_dim) / c.tp;
   // Eager: to fp32, complex multiply, back (and the same three backward).
-  if (c.eager) eager_ops(c, kTagOpPolicy, qk, {c.e + 4, 8, 4 + c.e}, {c.e + 4, 8, 4 + c.e});
-  else elementwise(c, kTagOpPolicy, MemKernel::rotary, 2 * qk * c.e, 2 * qk * c.e);
+  if (c.eager)
+    eager_ops(c, kTagOpPolicy, qk, {c.e + 4, 8, 4 + c.e}, {c.e + 4, 8, 4 + c.e});
+  else
+    elementwise(c, kTagOpPolicy, MemKernel::rotary, 2 * qk * c.e, 2 * qk * c.e);
 }
 
 // Eager grouped-query attention copies K and V out to every query head before SDPA (repeat_kv in
@@ -128,18 +134,20 @@ void core_attention(const Ctx& c, bool sdpa_math_attention) {
   const TrainingSpec& ts = r.s.training;
   const double a = double(m.heads), kv = double(m.kv_heads), tp = c.tp, e = c.e, tok = c.tok_saved;
   const double s = double(ts.seq_len), q = s / double(r.s.parallel.cp), b = c.tok_saved / q;
-  const double d_qk = double(m.head_dim), d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
+  const double d_qk = double(m.head_dim),
+               d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
   const bool fp8 = c.gin < e;
   Op& o = c.b->op("core_attention");
   const double causal = ts.causal_attention_flops ? 0.5 : 1.0;
   o.score_flops = 2 * s * a * (d_qk + d_v) * causal;
   o.tags = ts.flash_attention ? uint32_t(kTagCoreAttn) : uint32_t(kTagCoreAttn | kTagOpPolicy);
   if (m.attention == AttentionKind::standard)
-    o.saved_bytes = sdpa_math_attention ? 4 * tok * a * (2 * d_qk + d_v) / tp : e * tok * (a * d_qk + kv * d_qk + kv * d_v) / tp;
+    o.saved_bytes =
+        sdpa_math_attention ? 4 * tok * a * (2 * d_qk + d_v) / tp : e * tok * (a * d_qk + kv * d_qk + kv * d_v) / tp;
   const double o_bytes = !fp8 ? e : ts.flash_attention ? e + c.gin : c.gin;
   o.saved_bytes += o_bytes * tok * a * d_v / tp;
   if (ts.flash_attention) {
-    o.saved_bytes += 4 * tok * a / tp;  // softmax log-sum-exp (fp32)
+    o.saved_bytes += 4 * tok * a / tp;                                     // softmax log-sum-exp (fp32)
     o.saved_op_policy_bytes = e * tok * a * d_qk / tp + 4 * tok * a / tp;  // O, log-sum-exp
   } else {
     const double mask = m.dropout ? 1.0 : 0.0;
@@ -202,7 +210,8 @@ void attention_out(const Ctx& c) {
   o.tp_collectives = 1;
   o.tp_window = true;
   // With sequence parallelism the per-op policy also keeps the reduce-scatter's output.
-  if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1) o.saved_op_policy_bytes = c.e * c.tok_saved * c.h / c.tp;
+  if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1)
+    o.saved_op_policy_bytes = c.e * c.tok_saved * c.h / c.tp;
   linear(c, c.gemm_dtype, c.T, ad / c.tp, c.h, 1, Fp8Input::cast, kTagOpPolicy);
 }
 

@@ -14,7 +14,9 @@ using Kind = KernelSpec::Kind;
 // Appends ops and their kernels to a plan. Kernels go to the op begun last.
 class Builder {
  public:
-  Builder(Plan& plan, bool with_kernels) : p_(plan), kernels_(with_kernels) { p_.n_ops = p_.n_kernels = 0, p_.overflow = false; }
+  Builder(Plan& plan, bool with_kernels) : p_(plan), kernels_(with_kernels) {
+    p_.n_ops = p_.n_kernels = 0, p_.overflow = false;
+  }
   Op& op(const char* name) {
     if (p_.n_ops == Plan::kMaxOps) p_.overflow = true, --p_.n_ops;  // reuse the last slot; the plan is refused
     Op& o = p_.ops[size_t(p_.n_ops++)];
@@ -24,10 +26,11 @@ class Builder {
   void gemm(Pass pass, uint32_t rerun_by, Dtype d, double m, double n, double k, double batch = 1) {
     if (KernelSpec* s = next(Kind::gemm, pass, rerun_by)) s->dtype = d, s->m = m, s->n = n, s->k = k, s->batch = batch;
   }
-  void attention(Pass pass, uint32_t rerun_by, Dtype d, AttentionBackend backend, double batch, double q, double kv, double heads, double kv_heads,
-                 double dim) {
+  void attention(Pass pass, uint32_t rerun_by, Dtype d, AttentionBackend backend, double batch, double q, double kv,
+                 double heads, double kv_heads, double dim) {
     if (KernelSpec* s = next(Kind::attention, pass, rerun_by))
-      s->dtype = d, s->backend = backend, s->batch = batch, s->q_len = q, s->kv_len = kv, s->heads = heads, s->kv_heads = kv_heads, s->head_dim = dim;
+      s->dtype = d, s->backend = backend, s->batch = batch, s->q_len = q, s->kv_len = kv, s->heads = heads,
+      s->kv_heads = kv_heads, s->head_dim = dim;
   }
   void memory(Pass pass, uint32_t rerun_by, MemKernel k, double bytes) {
     if (bytes <= 0) return;
@@ -60,16 +63,16 @@ struct Ctx {
   bool eager;                    // PyTorch eager: one kernel per op (training.fused_elementwise = false)
   // torch.autocast's weight casts per linear weight element and micro-batch (amp_cast_bytes).
   double amp_fwd, amp_bwd;
-  double gin;                    // a saved GEMM input: 1 byte under FP8 recipes that save FP8 copies, else e
+  double gin;  // a saved GEMM input: 1 byte under FP8 recipes that save FP8 copies, else e
   // LoRA: the MLP's linears carry adapters (all_linear), so keep their inputs; frozen matrices
   // without one need only their weight in backward (dX = dY·Wᵀ). Full training: true.
   bool mlp_trained;
   // LoRA with quantised base weights: bytes per weight element of the dequantisation before each
   // GEMM of the blocks (read the stored weight, write the compute-dtype copy), forward and backward.
   double dequant;
-  double T, Tn, tp, h;           // tokens per micro-batch on this rank, norm tokens, tp, hidden
-  double tok_saved;              // s/cp × b: the tokens activations are kept for
-  double rep;                    // sequence parallelism splits the tensors outside tp regions
+  double T, Tn, tp, h;  // tokens per micro-batch on this rank, norm tokens, tp, hidden
+  double tok_saved;     // s/cp × b: the tokens activations are kept for
+  double rep;           // sequence parallelism splits the tensors outside tp regions
 };
 
 Ctx make_ctx(const Resolved& r, const PlanShape& shape);
@@ -79,9 +82,11 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape);
 enum class Fp8Input { fused_into_norm, cast };
 
 // The op helpers (layer_plan.cpp, where each is documented).
-void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by, bool block = true);
+void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by,
+            bool block = true);
 void eager_pass(const Ctx& c, Pass pass, uint32_t rerun_by, double elems, std::initializer_list<double> bytes);
-void eager_ops(const Ctx& c, uint32_t rerun_by, double elems, std::initializer_list<double> fwd, std::initializer_list<double> bwd);
+void eager_ops(const Ctx& c, uint32_t rerun_by, double elems, std::initializer_list<double> fwd,
+               std::initializer_list<double> bwd);
 void elementwise(const Ctx& c, uint32_t rerun_by, MemKernel k, double fwd_bytes, double bwd_bytes);
 MemKernel norm_kernel(const ModelSpec& m);
 void norm_kernels(const Ctx& c, uint32_t rerun_by, bool eager_rms);

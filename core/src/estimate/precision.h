@@ -14,7 +14,6 @@ struct OptimizerStates {
   double per_param = 0, bytes = 0;
 };
 
-
 inline double activation_bytes(const Resolved& r) { return r.s.training.precision == Precision::fp32 ? 4.0 : 2.0; }
 
 // Bytes per logit the loss holds at its peak. Megatron's vocab-parallel cross-entropy (and other
@@ -32,7 +31,9 @@ inline double loss_bytes_per_logit(const Resolved& r) { return r.fused_loss ? ac
 // pytorch/module/linear.py, layernorm_mlp.py: save_for_backward). torchao's Float8Linear,
 // PyTorch's own (eager, torchtitan), saves the 16-bit input instead
 // (torchao/float8/float8_linear.py, matmul_with_hp_or_float8_args).
-inline bool saves_fp8_gemm_inputs(const Resolved& r) { return r.compute_dtype == Dtype::fp8 && r.s.training.fused_elementwise; }
+inline bool saves_fp8_gemm_inputs(const Resolved& r) {
+  return r.compute_dtype == Dtype::fp8 && r.s.training.fused_elementwise;
+}
 
 // Transformer Engine casts each linear weight to FP8 on a step's first micro-batch and keeps the
 // copy for the others (is_first_microbatch, which Megatron-core passes), with its transpose: the
@@ -82,10 +83,16 @@ inline OptimizerStates optimizer_states(const Resolved& r) {
   double per_param = 0;
   switch (r.s.training.optimizer) {
     case Optimizer::adamw:
-    case Optimizer::adam8bit: per_param = 2; break;
+    case Optimizer::adam8bit:
+      per_param = 2;
+      break;
     case Optimizer::sgd_momentum:
-    case Optimizer::lion: per_param = 1; break;
-    case Optimizer::adafactor: per_param = r.m.has_shape() ? 2.0 / double(r.m.hidden) : 0.0; break;
+    case Optimizer::lion:
+      per_param = 1;
+      break;
+    case Optimizer::adafactor:
+      per_param = r.m.has_shape() ? 2.0 / double(r.m.hidden) : 0.0;
+      break;
   }
   return {per_param, bytes_of(r.optimizer_state_dtype)};
 }

@@ -23,10 +23,13 @@ double in_flight(const Resolved& r, int64_t micro_batches, int64_t stage) {
   const double p = double(par.pp), m = double(micro_batches), i = double(stage), v = double(par.virtual_stages);
   if (par.pp == 1) return 1;
   switch (par.schedule) {
-    case Schedule::afab: return m;  // GPipe: every forward before any backward
+    case Schedule::afab:
+      return m;  // GPipe: every forward before any backward
     case Schedule::one_f_one_b:
-    case Schedule::zero_bubble: return std::min(p - i, m);  // ZB-H1 keeps 1F1B's peak (Qi et al. 2023)
-    case Schedule::interleaved: break;
+    case Schedule::zero_bubble:
+      return std::min(p - i, m);  // ZB-H1 keeps 1F1B's peak (Qi et al. 2023)
+    case Schedule::interleaved:
+      break;
   }
   const int64_t chunks = par.virtual_stages, group = std::min(par.pp, micro_batches), period = group * chunks;
   const int64_t passes = micro_batches * chunks, warm = chunks * par.pp - par.pp + 2 * (par.pp - 1 - stage);
@@ -36,7 +39,9 @@ double in_flight(const Resolved& r, int64_t micro_batches, int64_t stage) {
   // Counted in 1/v-layer units, so that sums of chunks stay exact integers: units in chunks
   // 0 … j − 1 (forward order) and in the last j chunks (backward order).
   const int64_t stage_units = int64_t(L) * chunks;
-  auto first_chunks = [&](int64_t j) { return first_chunks_units(r.layers_per_stage, chunks, int64_t(given_up), stage == 0, j); };
+  auto first_chunks = [&](int64_t j) {
+    return first_chunks_units(r.layers_per_stage, chunks, int64_t(given_up), stage == 0, j);
+  };
   auto last_chunks = [&](int64_t j) { return stage_units - first_chunks(chunks - j); };
   // Units of the first n forwards (fwd) or backwards: whole periods, whole groups, one partial.
   auto units_of = [&](bool fwd, int64_t n) {
@@ -71,9 +76,12 @@ double bubble_fraction(const Resolved& r) {
   const double p = double(par.pp), m = double(r.micro_batches);
   switch (par.schedule) {
     case Schedule::afab:
-    case Schedule::one_f_one_b: return (p - 1) / m;
-    case Schedule::interleaved: return (p - 1) / (m * double(par.virtual_stages));
-    case Schedule::zero_bubble: return (p - 1) / (3 * m);  // ZB-H1 with T_F = T_B = T_W (Qi et al. 2023)
+    case Schedule::one_f_one_b:
+      return (p - 1) / m;
+    case Schedule::interleaved:
+      return (p - 1) / (m * double(par.virtual_stages));
+    case Schedule::zero_bubble:
+      return (p - 1) / (3 * m);  // ZB-H1 with T_F = T_B = T_W (Qi et al. 2023)
   }
   return 0;
 }

@@ -31,8 +31,9 @@ double compute_seconds(const Resolved& r, const FlopCounts& f) {
 namespace {
 
 // Kernels, communication and the schedule composed into a step, then the totals.
-TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const ComputeTimes& ct, const std::vector<CommItem>& comm,
-                           double tokens, Trace* t, std::vector<std::string>& warnings) {
+TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const ComputeTimes& ct,
+                           const std::vector<CommItem>& comm, double tokens, Trace* t,
+                           std::vector<std::string>& warnings) {
   TimeEstimate te;
   Trace scratch(false);
   Trace& tr = t ? *t : scratch;
@@ -48,9 +49,9 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   // Pipeline bubble relative to the ideal compute time (Narayanan et al. 2021; seed 004 (p−1)/m).
   const double p = double(par.pp), m = double(r.micro_batches);
   const double bubble = bubble_fraction(r);
-  te.bubble_fraction = tr.add("time.bubble_fraction", "(p − 1) / m  (interleaved: ÷ v; zero bubble H1: ÷ 3)", "",
-                              "Narayanan et al. 2021 §2.2", bubble,
-                              {{"p", p}, {"m", m}, {"v", double(par.virtual_stages)}});
+  te.bubble_fraction =
+      tr.add("time.bubble_fraction", "(p − 1) / m  (interleaved: ÷ v; zero bubble H1: ÷ 3)", "",
+             "Narayanan et al. 2021 §2.2", bubble, {{"p", p}, {"m", m}, {"v", double(par.virtual_stages)}});
 
   double exposed = 0, slot_comm = 0, hidden = 0;  // slot_comm: exposed communication inside the micro-batches
   for (const CommItem& c : comm) {
@@ -73,37 +74,45 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     model_low = std::max(0.0, 1 - bar.low);
     model_high = std::max(0.0, bar.high - 1);
     if (bar.regime != regime)
-      warnings.push_back("outside the validated regimes: fewer than " + std::to_string(kMinRegimeRows) + " published runs of this kind (" + regime +
-                         ") were validated; the time range is that of " + (bar.regime == "all" ? std::string("all runs") : bar.regime + " runs"));
+      warnings.push_back("outside the validated regimes: fewer than " + std::to_string(kMinRegimeRows) +
+                         " published runs of this kind (" + regime + ") were validated; the time range is that of " +
+                         (bar.regime == "all" ? std::string("all runs") : bar.regime + " runs"));
     else if (bar.max_gpus > 0 && r.gpu_count > 2 * bar.max_gpus)
-      warnings.push_back("outside the validated regimes: the largest validated " + regime + " run used " + std::to_string(bar.max_gpus) +
-                         " GPUs; the time range is extrapolated to " + std::to_string(r.gpu_count));
+      warnings.push_back("outside the validated regimes: the largest validated " + regime + " run used " +
+                         std::to_string(bar.max_gpus) + " GPUs; the time range is extrapolated to " +
+                         std::to_string(r.gpu_count));
   };
   if (hw.mfu > 0 || hw.achieved_tflops > 0) {
     const double rate = hw.mfu > 0 ? hw.mfu * peak : hw.achieved_tflops * 1e12;
     te.basis = hw.mfu > 0 ? "mfu" : "achieved_tflops";
-    te.step_s = tr.add("time.step_s", "model_flops_per_step / (gpus × rate), rate = MFU × peak or achieved TFLOP/s", "s",
-                       "definition of MFU (Chowdhery et al. 2022, appendix B)", model_step / (gpus * rate),
+    te.step_s = tr.add("time.step_s", "model_flops_per_step / (gpus × rate), rate = MFU × peak or achieved TFLOP/s",
+                       "s", "definition of MFU (Chowdhery et al. 2022, appendix B)", model_step / (gpus * rate),
                        {{"model_flops_per_step", model_step}, {"gpus", gpus}, {"rate_flops", rate}});
     // Share the given step time out: bubble and comm as modelled, the rest is compute.
     te.comm_exposed_s = exposed;
     te.compute_s = te.step_s / (1 + bubble) - exposed;
     te.bubble_s = te.step_s - te.step_s / (1 + bubble);
     if (te.compute_s <= 0) {
-      warnings.push_back("the given " + te.basis + " leaves no time for compute once the pipeline bubble and exposed communication are counted; it is higher than this layout allows");
+      warnings.push_back("the given " + te.basis +
+                         " leaves no time for compute once the pipeline bubble and exposed communication are counted; "
+                         "it is higher than this layout allows");
       te.compute_s = 0;
     }
   } else if (hw.compute_efficiency > 0) {
     te.basis = "compute_efficiency";
     const double eff = compute_efficiency(r);
     te.comm_contention_s = contention;
-    te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency) + comm_contention", "s", "hardware.compute_efficiency (user)",
-                          compute + contention,
-                          {{"hardware_flops_per_step", hw_step}, {"gpus", gpus}, {"peak_flops", peak}, {"efficiency", eff}, {"comm_contention_s", contention}});
+    te.compute_s = tr.add("time.compute_s", "hardware_flops_per_step / (gpus × peak × efficiency) + comm_contention",
+                          "s", "hardware.compute_efficiency (user)", compute + contention,
+                          {{"hardware_flops_per_step", hw_step},
+                           {"gpus", gpus},
+                           {"peak_flops", peak},
+                           {"efficiency", eff},
+                           {"comm_contention_s", contention}});
     te.bubble_s = (compute + slot_comm) * bubble;  // idle slots: no collective runs beside them
     te.comm_exposed_s = exposed;
-    te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
-                       te.compute_s + te.bubble_s + te.comm_exposed_s,
+    te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s",
+                       "llmcalc time model (docs/formulas.md)", te.compute_s + te.bubble_s + te.comm_exposed_s,
                        {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
     model_error();
     rel_low = model_low, rel_high = model_high;
@@ -113,32 +122,50 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     OpTally step;  // the slowest stage over all micro-batches
     step.add(ct.stage_fwd, m);
     step.add(ct.stage_bwd, m);
-    te.gemm_s = tr.add("time.gemm_s", "m × Σ GEMM kernels of one micro-batch on the slowest stage (forward, backward dX and dW, recompute)", "s",
-                       "hardware profile gemm table / fit (docs/formulas.md, Kernel times)", step.gemm_s, {{"m", m}});
-    te.attention_s = tr.add("time.attention_s", "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential rate; or QKᵀ/softmax/PV)", "s",
-                            "hardware profile attention table / fit; exponentials at SMs × 16 × boost clock (docs/formulas.md, Kernel times, Head dimension)",
+    te.gemm_s =
+        tr.add("time.gemm_s",
+               "m × Σ GEMM kernels of one micro-batch on the slowest stage (forward, backward dX and dW, recompute)",
+               "s", "hardware profile gemm table / fit (docs/formulas.md, Kernel times)", step.gemm_s, {{"m", m}});
+    te.attention_s = tr.add("time.attention_s",
+                            "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential "
+                            "rate; or QKᵀ/softmax/PV)",
+                            "s",
+                            "hardware profile attention table / fit; exponentials at SMs × 16 × boost clock "
+                            "(docs/formulas.md, Kernel times, Head dimension)",
                             step.attention_s, {{"m", m}, {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()}});
-    te.memory_bound_s = tr.add("time.memory_bound_s", "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss", "s",
-                               "hardware profile memory_bound table / fit", step.memory_s, {{"m", m}});
-    te.optimizer_s = tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s", "hardware profile memory_bound.adamw (fit: HBM)",
-                            ct.optimizer.memory_s, {});
+    te.memory_bound_s =
+        tr.add("time.memory_bound_s",
+               "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss", "s",
+               "hardware profile memory_bound table / fit", step.memory_s, {{"m", m}});
+    te.optimizer_s =
+        tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s",
+               "hardware profile memory_bound.adamw (fit: HBM)", ct.optimizer.memory_s, {});
     const int* nb = step.by_basis;
     te.kernels_from_table = nb[0] + ct.optimizer.by_basis[0];
     te.kernels_from_fit = nb[1] + ct.optimizer.by_basis[1];
     te.kernels_from_spec = nb[2] + ct.optimizer.by_basis[2];
     te.comm_contention_s = contention;
-    te.compute_s = tr.add("time.compute_s", "m × (forward + backward of one micro-batch on the slowest stage) + optimizer + comm_contention", "s",
-                          "sum of kernel times from the hardware profile (see time.gemm_s, time.attention_s, time.memory_bound_s, time.comm_contention_s)",
-                          m * (fwd + bwd) + ct.optimizer.memory_s + contention,
-                          {{"m", m}, {"forward_s", fwd}, {"backward_s", bwd}, {"optimizer_s", ct.optimizer.memory_s}, {"comm_contention_s", contention},
-                           {"kernels_table", double(te.kernels_from_table)}, {"kernels_fit", double(te.kernels_from_fit)}, {"kernels_spec", double(te.kernels_from_spec)}});
+    te.compute_s =
+        tr.add("time.compute_s",
+               "m × (forward + backward of one micro-batch on the slowest stage) + optimizer + comm_contention", "s",
+               "sum of kernel times from the hardware profile (see time.gemm_s, time.attention_s, time.memory_bound_s, "
+               "time.comm_contention_s)",
+               m * (fwd + bwd) + ct.optimizer.memory_s + contention,
+               {{"m", m},
+                {"forward_s", fwd},
+                {"backward_s", bwd},
+                {"optimizer_s", ct.optimizer.memory_s},
+                {"comm_contention_s", contention},
+                {"kernels_table", double(te.kernels_from_table)},
+                {"kernels_fit", double(te.kernels_from_fit)},
+                {"kernels_spec", double(te.kernels_from_spec)}});
     // The bubble in time: (p − 1) micro-batch slots, ÷ v interleaved, ÷ 3 for zero bubble H1;
     // a slot is one micro-batch's kernels plus the tp/cp/ep communication it waits on
     // (Narayanan et al. 2021 §2.2: bubble = (p − 1)·(t_f + t_b), t_f and t_b whole stage times).
     te.bubble_s = (m * (fwd + bwd) + slot_comm) * bubble;
     te.comm_exposed_s = exposed;
-    te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s", "llmcalc time model (docs/formulas.md)",
-                       te.compute_s + te.bubble_s + te.comm_exposed_s,
+    te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s",
+                       "llmcalc time model (docs/formulas.md)", te.compute_s + te.bubble_s + te.comm_exposed_s,
                        {{"compute_s", te.compute_s}, {"bubble_s", te.bubble_s}, {"comm_exposed_s", te.comm_exposed_s}});
     // Error bar: the kernels' measured spread (independent kernels add in quadrature, scaled
     // with the bubble) and the model's validated error.
@@ -150,55 +177,86 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   // One sigma, in every basis: the profile's kernel spread and the model's validated error; the
   // model's error alone on a flat efficiency; none for a given MFU or TFLOP/s (the user's rate).
   const char* range_source =
-      "profile p10/p90 and cv per kernel; model: the 16th-84th percentile of measured / predicted step time of the published runs of this "
-      "regime, each predicted without its source family (llmcalc validate --lofo; docs/validation.md, Leave one family out)";
+      "profile p10/p90 and cv per kernel; model: the 16th-84th percentile of measured / predicted step time of the "
+      "published runs of this "
+      "regime, each predicted without its source family (llmcalc validate --lofo; docs/validation.md, Leave one family "
+      "out)";
   rel_low = std::min(rel_low, 0.9);  // a range, never a step of zero
   te.step_low_s = tr.add("time.step_low_s",
-                         "step_s × (1 − rel_low); rel_low = √(kernel_rel² + (1 − model_low)²) (profile basis), 1 − model_low (compute_efficiency), 0 (mfu / achieved_tflops)",
-                         "s", range_source, te.step_s * (1 - rel_low), {{"step_s", te.step_s}, {"kernel_rel", kernels_rel}, {"model_low", 1 - model_low}, {"regime_runs", double(bar.rows)}});
+                         "step_s × (1 − rel_low); rel_low = √(kernel_rel² + (1 − model_low)²) (profile basis), 1 − "
+                         "model_low (compute_efficiency), 0 (mfu / achieved_tflops)",
+                         "s", range_source, te.step_s * (1 - rel_low),
+                         {{"step_s", te.step_s},
+                          {"kernel_rel", kernels_rel},
+                          {"model_low", 1 - model_low},
+                          {"regime_runs", double(bar.rows)}});
   te.step_high_s = tr.add("time.step_high_s",
-                          "step_s × (1 + rel_high); rel_high = √(kernel_rel² + (model_high − 1)²) (profile basis), model_high − 1 (compute_efficiency), 0 (mfu / achieved_tflops)",
-                          "s", range_source, te.step_s * (1 + rel_high), {{"step_s", te.step_s}, {"kernel_rel", kernels_rel}, {"model_high", 1 + model_high}, {"regime_runs", double(bar.rows)}});
-  tr.add("time.bubble_s", "(micro-batch kernels + exposed tp/cp/ep communication) × bubble_fraction; step − step/(1 + bubble_fraction) (MFU basis)", "s",
-         "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}, {"slot_comm_s", slot_comm}});
+                          "step_s × (1 + rel_high); rel_high = √(kernel_rel² + (model_high − 1)²) (profile basis), "
+                          "model_high − 1 (compute_efficiency), 0 (mfu / achieved_tflops)",
+                          "s", range_source, te.step_s * (1 + rel_high),
+                          {{"step_s", te.step_s},
+                           {"kernel_rel", kernels_rel},
+                           {"model_high", 1 + model_high},
+                           {"regime_runs", double(bar.rows)}});
+  tr.add("time.bubble_s",
+         "(micro-batch kernels + exposed tp/cp/ep communication) × bubble_fraction; step − step/(1 + bubble_fraction) "
+         "(MFU basis)",
+         "s", "Narayanan et al. 2021 §2.2", te.bubble_s, {{"bubble_fraction", bubble}, {"slot_comm_s", slot_comm}});
   tr.add("time.comm_exposed_s", "Σ exposed communication", "s", "comm.* terms", te.comm_exposed_s, {});
   tr.add("time.comm_contention_s", "Σ hidden communication × nccl_sms / sm_count (part of compute_s)", "s",
-         "NCCL runs one CTA per channel on an SM of its own, 16 SMs on a DGX-class node (NVIDIA/nccl#689, sjeaugey); hardware.nccl_sms, gpu sm_count",
-         te.comm_contention_s, {{"hidden_comm_s", hidden}, {"nccl_sms", double(hw.nccl_sms)}, {"sm_count", double(hw.gpu.sm_count)}});
-  te.tokens_per_s = tr.add("time.tokens_per_s", "global_batch_tokens / step_s", "tokens/s", "definition of throughput", tokens_step / te.step_s,
-                           {{"global_batch_tokens", tokens_step}, {"step_s", te.step_s}});
-  te.tokens_per_gpu_per_step = tr.add("time.tokens_per_gpu_per_step", "global_batch_tokens / gpus", "tokens", "definition: the tokens of a step shared over the GPUs",
-                                      tokens_step / gpus, {{"global_batch_tokens", tokens_step}, {"gpus", gpus}});
-  te.steps = tr.add("time.steps", "D / global_batch_tokens (not rounded)", "steps", "definition: tokens per step = global batch (sequences) × sequence length", tokens / tokens_step, {{"D", tokens}, {"global_batch_tokens", tokens_step}});
-  te.total_s = tr.add("time.total_s", "steps × step_s", "s", "equals C / (GPUs × throughput per GPU)", te.steps * te.step_s, {{"steps", te.steps}, {"step_s", te.step_s}});
-  te.total_days = tr.add("time.total_days", "total_s / 86400", "days", "definition", te.total_s / 86400, {{"total_s", te.total_s}});
-  te.gpu_hours = tr.add("time.gpu_hours", "total_s × gpus / 3600", "GPU-hours", "definition", te.total_s * gpus / 3600, {{"total_s", te.total_s}, {"gpus", gpus}});
+         "NCCL runs one CTA per channel on an SM of its own, 16 SMs on a DGX-class node (NVIDIA/nccl#689, sjeaugey); "
+         "hardware.nccl_sms, gpu sm_count",
+         te.comm_contention_s,
+         {{"hidden_comm_s", hidden}, {"nccl_sms", double(hw.nccl_sms)}, {"sm_count", double(hw.gpu.sm_count)}});
+  te.tokens_per_s = tr.add("time.tokens_per_s", "global_batch_tokens / step_s", "tokens/s", "definition of throughput",
+                           tokens_step / te.step_s, {{"global_batch_tokens", tokens_step}, {"step_s", te.step_s}});
+  te.tokens_per_gpu_per_step = tr.add("time.tokens_per_gpu_per_step", "global_batch_tokens / gpus", "tokens",
+                                      "definition: the tokens of a step shared over the GPUs", tokens_step / gpus,
+                                      {{"global_batch_tokens", tokens_step}, {"gpus", gpus}});
+  te.steps = tr.add("time.steps", "D / global_batch_tokens (not rounded)", "steps",
+                    "definition: tokens per step = global batch (sequences) × sequence length", tokens / tokens_step,
+                    {{"D", tokens}, {"global_batch_tokens", tokens_step}});
+  te.total_s = tr.add("time.total_s", "steps × step_s", "s", "equals C / (GPUs × throughput per GPU)",
+                      te.steps * te.step_s, {{"steps", te.steps}, {"step_s", te.step_s}});
+  te.total_days =
+      tr.add("time.total_days", "total_s / 86400", "days", "definition", te.total_s / 86400, {{"total_s", te.total_s}});
+  te.gpu_hours = tr.add("time.gpu_hours", "total_s × gpus / 3600", "GPU-hours", "definition", te.total_s * gpus / 3600,
+                        {{"total_s", te.total_s}, {"gpus", gpus}});
   const double price = hw.price_per_gpu_hour_usd.value_or(hw.gpu.price_per_gpu_hour_usd);
-  te.cost_usd = tr.add("time.cost_usd", "gpu_hours × price_per_gpu_hour", "USD", "price: hardware.price_per_gpu_hour_usd or the GPU catalog (core/data/gpus/<id>.json sources.price)", te.gpu_hours * price,
-                       {{"gpu_hours", te.gpu_hours}, {"price_per_gpu_hour", price}});
+  te.cost_usd =
+      tr.add("time.cost_usd", "gpu_hours × price_per_gpu_hour", "USD",
+             "price: hardware.price_per_gpu_hour_usd or the GPU catalog (core/data/gpus/<id>.json sources.price)",
+             te.gpu_hours * price, {{"gpu_hours", te.gpu_hours}, {"price_per_gpu_hour", price}});
   // The step's error bar carried to the totals (every time carries a range, issue 5).
-  te.total_days_low = tr.add("time.total_days_low", "steps × step_low_s / 86400", "days", "time.step_low_s", te.steps * te.step_low_s / 86400,
-                             {{"steps", te.steps}, {"step_low_s", te.step_low_s}});
-  te.total_days_high = tr.add("time.total_days_high", "steps × step_high_s / 86400", "days", "time.step_high_s", te.steps * te.step_high_s / 86400,
-                              {{"steps", te.steps}, {"step_high_s", te.step_high_s}});
-  te.cost_usd_low = tr.add("time.cost_usd_low", "total_days_low × 24 × gpus × price_per_gpu_hour", "USD", "time.step_low_s",
-                           te.total_days_low * 24 * gpus * price, {{"total_days_low", te.total_days_low}, {"gpus", gpus}, {"price_per_gpu_hour", price}});
-  te.cost_usd_high = tr.add("time.cost_usd_high", "total_days_high × 24 × gpus × price_per_gpu_hour", "USD", "time.step_high_s",
-                            te.total_days_high * 24 * gpus * price, {{"total_days_high", te.total_days_high}, {"gpus", gpus}, {"price_per_gpu_hour", price}});
-  te.energy_kwh = tr.add("time.energy_kwh", "gpu_hours × TDP / 1000 (GPUs only at TDP; no host, network or cooling)", "kWh", "assumption: GPUs draw TDP",
-                         te.gpu_hours * hw.gpu.tdp_w / 1000, {{"gpu_hours", te.gpu_hours}, {"tdp_w", hw.gpu.tdp_w}});
-  te.mfu = tr.add("time.mfu", "model_flops_per_step / (step_s × gpus × peak)", "fraction", "Chowdhery et al. 2022 appendix B",
-                  model_step / (te.step_s * gpus * peak), {{"model_flops_per_step", model_step}, {"step_s", te.step_s}, {"gpus", gpus}, {"peak_flops", peak}});
-  te.hfu = tr.add("time.hfu", "hardware_flops_per_step / (step_s × gpus × peak)", "fraction", "Korthikanti et al. 2022 §6", hw_step / (te.step_s * gpus * peak),
-                  {{"hardware_flops_per_step", hw_step}, {"step_s", te.step_s}});
+  te.total_days_low = tr.add("time.total_days_low", "steps × step_low_s / 86400", "days", "time.step_low_s",
+                             te.steps * te.step_low_s / 86400, {{"steps", te.steps}, {"step_low_s", te.step_low_s}});
+  te.total_days_high =
+      tr.add("time.total_days_high", "steps × step_high_s / 86400", "days", "time.step_high_s",
+             te.steps * te.step_high_s / 86400, {{"steps", te.steps}, {"step_high_s", te.step_high_s}});
+  te.cost_usd_low = tr.add("time.cost_usd_low", "total_days_low × 24 × gpus × price_per_gpu_hour", "USD",
+                           "time.step_low_s", te.total_days_low * 24 * gpus * price,
+                           {{"total_days_low", te.total_days_low}, {"gpus", gpus}, {"price_per_gpu_hour", price}});
+  te.cost_usd_high = tr.add("time.cost_usd_high", "total_days_high × 24 × gpus × price_per_gpu_hour", "USD",
+                            "time.step_high_s", te.total_days_high * 24 * gpus * price,
+                            {{"total_days_high", te.total_days_high}, {"gpus", gpus}, {"price_per_gpu_hour", price}});
+  te.energy_kwh = tr.add("time.energy_kwh", "gpu_hours × TDP / 1000 (GPUs only at TDP; no host, network or cooling)",
+                         "kWh", "assumption: GPUs draw TDP", te.gpu_hours * hw.gpu.tdp_w / 1000,
+                         {{"gpu_hours", te.gpu_hours}, {"tdp_w", hw.gpu.tdp_w}});
+  te.mfu = tr.add("time.mfu", "model_flops_per_step / (step_s × gpus × peak)", "fraction",
+                  "Chowdhery et al. 2022 appendix B", model_step / (te.step_s * gpus * peak),
+                  {{"model_flops_per_step", model_step}, {"step_s", te.step_s}, {"gpus", gpus}, {"peak_flops", peak}});
+  te.hfu =
+      tr.add("time.hfu", "hardware_flops_per_step / (step_s × gpus × peak)", "fraction", "Korthikanti et al. 2022 §6",
+             hw_step / (te.step_s * gpus * peak), {{"hardware_flops_per_step", hw_step}, {"step_s", te.step_s}});
   te.achieved_model_tflops_per_gpu = model_step / (te.step_s * gpus) / 1e12;
   return te;
 }
 
 }  // namespace
 
-TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held, const FlopCounts& f, double tokens,
-                       Trace* t, std::vector<std::string>& warnings, std::vector<CommItem>* comm_out) {
+TimeEstimate step_time(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held,
+                       const FlopCounts& f, double tokens, Trace* t, std::vector<std::string>& warnings,
+                       std::vector<CommItem>* comm_out) {
   const ComputeTimes ct = compute_times(r, p, plan, held);
   std::vector<CommItem> comm = comm_per_step(r, p, plan, held, f, ct, t);
   TimeEstimate te = time_per_step(r, f, ct, comm, tokens, t, warnings);

@@ -54,7 +54,9 @@ Result<ModelPreset> parse_model_file(const std::string& text) {
     if (auto st = set_field(s, key, *t); !st) return st.error();
   }
   p.model = s.model;
-  auto str = [&](const char* k) { return j.contains(k) && j.at(k).is_string() ? j.at(k).get<std::string>() : std::string(); };
+  auto str = [&](const char* k) {
+    return j.contains(k) && j.at(k).is_string() ? j.at(k).get<std::string>() : std::string();
+  };
   p.id = str("id");
   p.name = str("name");
   p.source = str("source");
@@ -66,7 +68,8 @@ Result<ModelPreset> parse_model_file(const std::string& text) {
     p.published_total = num("total_params");
     p.published_active = num("active_params");
     p.published_digits = static_cast<int>(num("digits"));
-    if (pub.contains("source") && pub.at("source").is_string()) p.published_source = pub.at("source").get<std::string>();
+    if (pub.contains("source") && pub.at("source").is_string())
+      p.published_source = pub.at("source").get<std::string>();
   }
   return p;
 }
@@ -91,8 +94,12 @@ Result<GpuSpec> find_gpu(const std::string& id) {
   if (!doc) return doc.error();
   const json& j = *doc;
   GpuSpec g;
-  auto num = [](const json& o, const char* k) { return o.contains(k) && o.at(k).is_number() ? o.at(k).get<double>() : 0.0; };
-  auto str = [](const json& o, const char* k) { return o.contains(k) && o.at(k).is_string() ? o.at(k).get<std::string>() : std::string(); };
+  auto num = [](const json& o, const char* k) {
+    return o.contains(k) && o.at(k).is_number() ? o.at(k).get<double>() : 0.0;
+  };
+  auto str = [](const json& o, const char* k) {
+    return o.contains(k) && o.at(k).is_string() ? o.at(k).get<std::string>() : std::string();
+  };
   g.id = id;
   g.name = str(j, "name");
   if (!j.contains("peak_dense_tflops") || !j.at("peak_dense_tflops").is_object())
@@ -130,7 +137,9 @@ Result<GpuSources> gpu_sources(const std::string& id) {
   GpuSources out;
   if (!doc->contains("sources") || !doc->at("sources").is_object()) return out;
   const json& s = doc->at("sources");
-  auto str = [&](const char* k) { return s.contains(k) && s.at(k).is_string() ? s.at(k).get<std::string>() : std::string(); };
+  auto str = [&](const char* k) {
+    return s.contains(k) && s.at(k).is_string() ? s.at(k).get<std::string>() : std::string();
+  };
   out.peaks = str("peaks");
   out.memory = str("memory");
   out.interconnect = str("interconnect");

@@ -11,20 +11,29 @@ AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend back
   if (!is_fused(backend) || cc < 8.0) return kHopperNativeAttention;  // unnamed, AMD, pre-Ampere
   if (cc < 9.0) return kFa2OnAmpere;
   switch (backend) {
-    case AttentionBackend::fa3: return kFa3OnHopper;
-    case AttentionBackend::cudnn: return kCudnnOnHopper;
-    default: return kFa2OnHopper;
+    case AttentionBackend::fa3:
+      return kFa3OnHopper;
+    case AttentionBackend::cudnn:
+      return kCudnnOnHopper;
+    default:
+      return kFa2OnHopper;
   }
 }
 
-std::string attention_table_key(Dtype d, AttentionBackend backend) { return std::string(to_string(d)) + "." + to_string(backend); }
+std::string attention_table_key(Dtype d, AttentionBackend backend) {
+  return std::string(to_string(d)) + "." + to_string(backend);
+}
 
 AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed, AttentionFractions fractions) {
   AttentionTable t;
   const double peak = gpu.peak_tflops(d), exp_rate = gpu.exp_tera_per_s();
   const bool split = exp_rate > 0;
-  const double fwd = split ? matmul_fraction(fractions.fwd_at_128, kAttentionFwdFlopsPerScorePerDim, fractions.peak_flops_per_exp) : fractions.fwd_at_128;
-  const double bwd = split ? matmul_fraction(fractions.bwd_at_128, kAttentionBwdFlopsPerScorePerDim, fractions.peak_flops_per_exp) : fractions.bwd_at_128;
+  const double fwd =
+      split ? matmul_fraction(fractions.fwd_at_128, kAttentionFwdFlopsPerScorePerDim, fractions.peak_flops_per_exp)
+            : fractions.fwd_at_128;
+  const double bwd =
+      split ? matmul_fraction(fractions.bwd_at_128, kAttentionBwdFlopsPerScorePerDim, fractions.peak_flops_per_exp)
+            : fractions.bwd_at_128;
   t.fwd_fit = ThroughputFit{peak * fwd * speed * gpu.clock_ratio, kKernelOverheadUs};
   t.bwd_fit = ThroughputFit{peak * bwd * speed * gpu.clock_ratio, kKernelOverheadUs};
   t.exp_tera_per_s = exp_rate * speed;
@@ -55,7 +64,6 @@ double attention_tflops(const AttentionTable& t, bool backward, double head_dim)
   return flops_per_score / detail::attention_work_s(t, backward, flops_per_score, 1) / 1e12;
 }
 
-
 namespace {
 
 // The datasheet profile, its tensor-core kernels at their in-step rates or alone on the GPU.
@@ -75,7 +83,8 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated, double g
   // of H100 peak (Dubey et al. 2024, Table 4); 0.5 is the round figure between them. The
   // calibration bench replaces it with measured per-op efficiencies.
   p.compute_efficiency = 0.5;
-  p.compute_efficiency_source = "assumed 0.5 of dense peak (Narayanan 2021 Table 1: 0.44-0.52; Llama 3 Table 4: 0.38-0.43)";
+  p.compute_efficiency_source =
+      "assumed 0.5 of dense peak (Narayanan 2021 Table 1: 0.44-0.52; Llama 3 Table 4: 0.38-0.43)";
   // Latency: ~20 µs inside a node, ~30 µs across (nccl-tests small sizes).
   p.intra_node = AlphaBeta{20e-6, intra_node_busbw_gbps(gpu.intra_node_bandwidth_gbps)};
   p.inter_node = AlphaBeta{30e-6, inter_node_busbw_gbps(gpu.inter_node_bandwidth_gbps)};
@@ -87,13 +96,20 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated, double g
   const double isolated_over_in_step = detail::kIsolatedGemmMamfFraction / gemm_mamf_fraction;
   const double alone = isolated ? isolated_over_in_step : 1.0;
   if (isolated)
-    p.description += "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step " + fraction_text(gemm_mamf_fraction) + ")";
+    p.description +=
+        "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step " +
+        fraction_text(gemm_mamf_fraction) + ")";
   else if (gemm_mamf_fraction != detail::kDatasheetGemmMamfFraction)
     p.description += "; GEMMs at " + fraction_text(gemm_mamf_fraction) + " of the maximum achievable in a step";
-  const struct { const char* key; Dtype d; } gemm_dtypes[] = {{"fp32", Dtype::fp32}, {"tf32", Dtype::tf32}, {"bf16", Dtype::bf16}, {"fp16", Dtype::fp16}, {"fp8", Dtype::fp8}};
+  const struct {
+    const char* key;
+    Dtype d;
+  } gemm_dtypes[] = {
+      {"fp32", Dtype::fp32}, {"tf32", Dtype::tf32}, {"bf16", Dtype::bf16}, {"fp16", Dtype::fp16}, {"fp8", Dtype::fp8}};
   for (const auto& [key, d] : gemm_dtypes) {
     if (gpu.peak_tflops(d) <= 0) continue;
-    p.gemm[key].fit = ThroughputFit{detail::datasheet_gemm_tflops(gpu, d, gemm_mamf_fraction) * alone, detail::kKernelOverheadUs};
+    p.gemm[key].fit =
+        ThroughputFit{detail::datasheet_gemm_tflops(gpu, d, gemm_mamf_fraction) * alone, detail::kKernelOverheadUs};
     p.gemm[key].max_tflops = p.gemm[key].fit.peak;
     if (d != Dtype::bf16 && d != Dtype::fp16) continue;  // fused attention runs in 16-bit
     p.attention[key] = detail::datasheet_attention_table(gpu, d, alone / isolated_over_in_step);
@@ -105,18 +121,25 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated, double g
           detail::datasheet_attention_table(gpu, d, alone / isolated_over_in_step, detail::attention_fractions(gpu, b));
     }
   }
-  if (gpu.hbm_bandwidth_gbps > 0) p.memory_bound["hbm_copy"].fit = ThroughputFit{gpu.hbm_bandwidth_gbps * detail::kDatasheetHbmFraction, detail::kKernelOverheadUs};
-  p.comm_source = "busbw = 0.78 × NVLink one-way (nccl-tests 8×A100 235/300, 8×H100 ring 367/450), 0.9 × NIC; alpha 20/30 µs";
+  if (gpu.hbm_bandwidth_gbps > 0)
+    p.memory_bound["hbm_copy"].fit =
+        ThroughputFit{gpu.hbm_bandwidth_gbps * detail::kDatasheetHbmFraction, detail::kKernelOverheadUs};
+  p.comm_source =
+      "busbw = 0.78 × NVLink one-way (nccl-tests 8×A100 235/300, 8×H100 ring 367/450), 0.9 × NIC; alpha 20/30 µs";
   return p;
 }
 
 }  // namespace
 
-HardwareProfile datasheet_profile(const GpuSpec& gpu) { return datasheet_profile_at(gpu, false, detail::kDatasheetGemmMamfFraction); }
+HardwareProfile datasheet_profile(const GpuSpec& gpu) {
+  return datasheet_profile_at(gpu, false, detail::kDatasheetGemmMamfFraction);
+}
 HardwareProfile datasheet_profile(const GpuSpec& gpu, double in_step_gemm_mamf_fraction) {
   return datasheet_profile_at(gpu, false, in_step_gemm_mamf_fraction);
 }
-HardwareProfile detail::datasheet_profile_isolated(const GpuSpec& gpu) { return datasheet_profile_at(gpu, true, detail::kDatasheetGemmMamfFraction); }
+HardwareProfile detail::datasheet_profile_isolated(const GpuSpec& gpu) {
+  return datasheet_profile_at(gpu, true, detail::kDatasheetGemmMamfFraction);
+}
 
 std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu) {
   // The last one built, per thread (estimates run on worker threads in the CLI's search and
@@ -126,7 +149,8 @@ std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& g
     std::shared_ptr<const HardwareProfile> profile;
   };
   thread_local Last last;
-  if (!last.profile || !(last.gpu == gpu)) last = {gpu, std::make_shared<const HardwareProfile>(datasheet_profile(gpu))};
+  if (!last.profile || !(last.gpu == gpu))
+    last = {gpu, std::make_shared<const HardwareProfile>(datasheet_profile(gpu))};
   return last.profile;
 }
 

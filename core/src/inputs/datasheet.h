@@ -69,14 +69,15 @@ constexpr double kIsolatedAttentionBwdFraction = 0.54;
 // what their own SMs and clock say.
 constexpr double kHopperPeakFlopsPerExp = 4096 / kExpPerClockPerSm;
 constexpr double kAmperePeakFlopsPerExp = 2048 / kExpPerClockPerSm;
-constexpr double matmul_fraction(double fraction_at_128, double flops_per_score_per_dim, double peak_flops_per_exp = kHopperPeakFlopsPerExp) {
+constexpr double matmul_fraction(double fraction_at_128, double flops_per_score_per_dim,
+                                 double peak_flops_per_exp = kHopperPeakFlopsPerExp) {
   return 1 / (1 / fraction_at_128 - peak_flops_per_exp / (flops_per_score_per_dim * 128));
 }
 // (forward 0.92, backward 0.61 of the tensor peak).
 
 // Which attention kernels a datasheet table describes, and the GPU their figures were read on.
 struct AttentionFractions {
-  double fwd_at_128, bwd_at_128;  // isolated rates at head dim 128, 16k tokens, fractions of peak
+  double fwd_at_128, bwd_at_128;                       // isolated rates at head dim 128, 16k tokens, fractions of peak
   double peak_flops_per_exp = kHopperPeakFlopsPerExp;  // of the GPU they were measured on
 };
 // A fused kernel of unnamed make (profiles without a backend): the Hopper-native mean above.
@@ -112,7 +113,8 @@ std::string attention_table_key(Dtype d, AttentionBackend backend);
 // training step, where attention, like the GEMMs, runs at 0.86 / 0.95 of its isolated rate (eight
 // GPUs at their power cap, NCCL holding SMs; both terms slow): at head dim 128 on H100 forward
 // 0.57, backward 0.49 of peak, 0.51 for forward + backward together.
-AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed, AttentionFractions fractions = kHopperNativeAttention);
+AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed,
+                                         AttentionFractions fractions = kHopperNativeAttention);
 // The datasheet profile with GEMMs and attention at their isolated rates (× kIsolatedOverInStep):
 // a kernel benchmarked alone (llmc/kernel_timing.h; hardware.cpp).
 HardwareProfile datasheet_profile_isolated(const GpuSpec& gpu);
@@ -125,6 +127,6 @@ constexpr double kDatasheetHbmFraction = 0.85;
 // cross-entropy) move their bytes at about half of HBM peak: short, multi-pass kernels with
 // reductions, strided views and launch gaps. The calibration bench measures our own versions.
 constexpr double kDatasheetElementwiseFraction = 0.50;
-constexpr double kKernelOverheadUs = 4.0;         // launch + tail of one kernel (CUDA launch ~2-5 µs)
+constexpr double kKernelOverheadUs = 4.0;  // launch + tail of one kernel (CUDA launch ~2-5 µs)
 
 }  // namespace llmc::detail

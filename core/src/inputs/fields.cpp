@@ -21,9 +21,13 @@ std::string fmt_num(double v) {
 }
 std::string fmt_bool(bool v) { return v ? "true" : "false"; }
 template <class E>
-std::string fmt_enum(E v) { return to_string(v); }
+std::string fmt_enum(E v) {
+  return to_string(v);
+}
 template <class T>
-std::string fmt_opt_dtype(const std::optional<T>& v) { return v ? std::string(to_string(*v)) : std::string(); }
+std::string fmt_opt_dtype(const std::optional<T>& v) {
+  return v ? std::string(to_string(*v)) : std::string();
+}
 
 int choice_index(const char* choices, const std::string& text) {
   int idx = 0;
@@ -56,33 +60,53 @@ std::string choices_text(const char* choices) {
 #define LLMC_HELP(text) text
 #endif
 
-#define INT(KEY, EXPR, MIN, MAX, HELP)                                                                  \
-  FieldInfo{KEY, FieldKind::integer, MIN, MAX, "", LLMC_HELP(HELP),                                                \
-            [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<int64_t>(n); }, \
-            [](const Scenario& s) { return fmt_int(EXPR); }}
-#define NUM(KEY, EXPR, MIN, MAX, HELP)                                                                                     \
-  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", LLMC_HELP(HELP), [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
-            [](const Scenario& s) { return fmt_num(EXPR); }}
-#define OPTNUM(KEY, EXPR, MIN, MAX, HELP)                                                                                  \
-  FieldInfo{KEY, FieldKind::number, MIN, MAX, "", LLMC_HELP(HELP), [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
-            [](const Scenario& s) { return EXPR ? fmt_num(*EXPR) : std::string(); }}
-#define BOOL(KEY, EXPR, HELP)                                                                                        \
-  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", LLMC_HELP(HELP), [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
-            [](const Scenario& s) { return fmt_bool(EXPR); }}
-#define OPTBOOL(KEY, EXPR, HELP)                                                                                     \
-  FieldInfo{KEY, FieldKind::boolean, 0, 1, "", LLMC_HELP(HELP), [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
-            [](const Scenario& s) { return EXPR ? fmt_bool(*EXPR) : std::string(); }}
-#define CHOICE(KEY, EXPR, TYPE, CHOICES, HELP)                                                                          \
-  FieldInfo{KEY, FieldKind::choice, 0, 0, CHOICES, LLMC_HELP(HELP),                                                               \
-            [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<TYPE>(static_cast<int>(n)); }, \
-            [](const Scenario& s) { return fmt_enum(EXPR); }}
-#define OPTDTYPE(KEY, EXPR, HELP)                                                                                       \
-  FieldInfo{KEY, FieldKind::choice, 0, 0, "fp32|tf32|bf16|fp16|fp8|fp4|int8", LLMC_HELP(HELP),                                   \
-            [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<Dtype>(static_cast<int>(n)); }, \
-            [](const Scenario& s) { return fmt_opt_dtype(EXPR); }}
-#define TEXT(KEY, EXPR, HELP)                                                                                                  \
-  FieldInfo{KEY, FieldKind::text, 0, 0, "", LLMC_HELP(HELP), [](Scenario& s, double, bool, const std::string& t) { EXPR = t; }, \
-            [](const Scenario& s) { return EXPR; }}
+#define INT(KEY, EXPR, MIN, MAX, HELP)                                                           \
+  FieldInfo {                                                                                    \
+    KEY, FieldKind::integer, MIN, MAX, "", LLMC_HELP(HELP),                                      \
+        [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<int64_t>(n); }, \
+        [](const Scenario& s) { return fmt_int(EXPR); }                                          \
+  }
+#define NUM(KEY, EXPR, MIN, MAX, HELP)                                     \
+  FieldInfo {                                                              \
+    KEY, FieldKind::number, MIN, MAX, "", LLMC_HELP(HELP),                 \
+        [](Scenario& s, double n, bool, const std::string&) { EXPR = n; }, \
+        [](const Scenario& s) { return fmt_num(EXPR); }                    \
+  }
+#define OPTNUM(KEY, EXPR, MIN, MAX, HELP)                                       \
+  FieldInfo {                                                                   \
+    KEY, FieldKind::number, MIN, MAX, "", LLMC_HELP(HELP),                      \
+        [](Scenario& s, double n, bool, const std::string&) { EXPR = n; },      \
+        [](const Scenario& s) { return EXPR ? fmt_num(*EXPR) : std::string(); } \
+  }
+#define BOOL(KEY, EXPR, HELP)                                              \
+  FieldInfo {                                                              \
+    KEY, FieldKind::boolean, 0, 1, "", LLMC_HELP(HELP),                    \
+        [](Scenario& s, double, bool b, const std::string&) { EXPR = b; }, \
+        [](const Scenario& s) { return fmt_bool(EXPR); }                   \
+  }
+#define OPTBOOL(KEY, EXPR, HELP)                                                 \
+  FieldInfo {                                                                    \
+    KEY, FieldKind::boolean, 0, 1, "", LLMC_HELP(HELP),                          \
+        [](Scenario& s, double, bool b, const std::string&) { EXPR = b; },       \
+        [](const Scenario& s) { return EXPR ? fmt_bool(*EXPR) : std::string(); } \
+  }
+#define CHOICE(KEY, EXPR, TYPE, CHOICES, HELP)                                                                  \
+  FieldInfo {                                                                                                   \
+    KEY, FieldKind::choice, 0, 0, CHOICES, LLMC_HELP(HELP),                                                     \
+        [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<TYPE>(static_cast<int>(n)); }, \
+        [](const Scenario& s) { return fmt_enum(EXPR); }                                                        \
+  }
+#define OPTDTYPE(KEY, EXPR, HELP)                                                                                \
+  FieldInfo {                                                                                                    \
+    KEY, FieldKind::choice, 0, 0, "fp32|tf32|bf16|fp16|fp8|fp4|int8", LLMC_HELP(HELP),                           \
+        [](Scenario& s, double n, bool, const std::string&) { EXPR = static_cast<Dtype>(static_cast<int>(n)); }, \
+        [](const Scenario& s) { return fmt_opt_dtype(EXPR); }                                                    \
+  }
+#define TEXT(KEY, EXPR, HELP)                                                                                     \
+  FieldInfo {                                                                                                     \
+    KEY, FieldKind::text, 0, 0, "", LLMC_HELP(HELP),                                                              \
+        [](Scenario& s, double, bool, const std::string& t) { EXPR = t; }, [](const Scenario& s) { return EXPR; } \
+  }
 
 constexpr double kBig = 1e7;      // sizes: hidden, ffn, vocab ...
 constexpr double kTokens = 1e16;  // training tokens
@@ -91,7 +115,8 @@ std::vector<FieldInfo> make_fields() {
   return {
       // model
       TEXT("model.name", s.model.name, "display name"),
-      NUM("model.params", s.model.params_override, 0, 1e14, "parameter count N; overrides the shape's count (0: from shape)"),
+      NUM("model.params", s.model.params_override, 0, 1e14,
+          "parameter count N; overrides the shape's count (0: from shape)"),
       INT("model.layers", s.model.layers, 0, 10000, "transformer layers (0: size-only model)"),
       INT("model.hidden", s.model.hidden, 0, kBig, "hidden size h"),
       INT("model.heads", s.model.heads, 0, 100000, "attention heads a"),
@@ -114,7 +139,8 @@ std::vector<FieldInfo> make_fields() {
       INT("model.top_k", s.model.top_k, 0, 100000, "experts per token"),
       INT("model.shared_experts", s.model.shared_experts, 0, 1000, "always-active shared experts"),
       INT("model.expert_ffn_hidden", s.model.expert_ffn_hidden, 0, kBig, "expert MLP inner size (0: ffn_hidden)"),
-      INT("model.shared_expert_ffn_hidden", s.model.shared_expert_ffn_hidden, 0, kBig, "total shared-expert width (0: shared_experts × expert_ffn_hidden)"),
+      INT("model.shared_expert_ffn_hidden", s.model.shared_expert_ffn_hidden, 0, kBig,
+          "total shared-expert width (0: shared_experts × expert_ffn_hidden)"),
       INT("model.moe_first_dense", s.model.moe_first_dense, 0, 10000, "leading dense layers before MoE layers"),
       INT("model.moe_every", s.model.moe_every, 1, 10000, "every n-th layer is MoE"),
       CHOICE("model.attention", s.model.attention, AttentionKind, "standard|mla", "attention kind"),
@@ -127,53 +153,78 @@ std::vector<FieldInfo> make_fields() {
       NUM("training.tokens", s.training.tokens, 0, kTokens, "training tokens D (0: 20 × params)"),
       INT("training.seq_len", s.training.seq_len, 0, kBig, "sequence length (0: model.seq_len or 2048)"),
       INT("training.micro_batch", s.training.micro_batch, 1, 1 << 20, "sequences per micro-batch per replica"),
-      INT("training.global_batch_seqs", s.training.global_batch_seqs, 0, 1e9, "global batch in sequences (0: from tokens, else micro_batch × dp)"),
-      NUM("training.global_batch_tokens", s.training.global_batch_tokens, 0, 1e12, "global batch in tokens (alternative)"),
-      CHOICE("training.precision", s.training.precision, Precision, "fp32|bf16_mixed|fp16_mixed|fp8_mixed|bf16_pure", "precision recipe"),
+      INT("training.global_batch_seqs", s.training.global_batch_seqs, 0, 1e9,
+          "global batch in sequences (0: from tokens, else micro_batch × dp)"),
+      NUM("training.global_batch_tokens", s.training.global_batch_tokens, 0, 1e12,
+          "global batch in tokens (alternative)"),
+      CHOICE("training.precision", s.training.precision, Precision, "fp32|bf16_mixed|fp16_mixed|fp8_mixed|bf16_pure",
+             "precision recipe"),
       OPTDTYPE("training.weight_dtype", s.training.weight_dtype, "parameter storage dtype (default: from precision)"),
       OPTDTYPE("training.grad_dtype", s.training.grad_dtype, "gradient dtype (default: from precision)"),
-      OPTDTYPE("training.optimizer_state_dtype", s.training.optimizer_state_dtype, "optimizer state dtype (default: fp32; bf16_pure: bf16)"),
-      OPTBOOL("training.master_weights", s.training.master_weights, "keep fp32 master weights (default: from precision)"),
-      BOOL("training.grad_fp32_accum_buffer", s.training.grad_fp32_accum_buffer, "fp32 gradient buffer beside 16-bit grads"),
-      CHOICE("training.optimizer", s.training.optimizer, Optimizer, "adamw|adam8bit|sgd_momentum|adafactor|lion", "optimizer"),
+      OPTDTYPE("training.optimizer_state_dtype", s.training.optimizer_state_dtype,
+               "optimizer state dtype (default: fp32; bf16_pure: bf16)"),
+      OPTBOOL("training.master_weights", s.training.master_weights,
+              "keep fp32 master weights (default: from precision)"),
+      BOOL("training.grad_fp32_accum_buffer", s.training.grad_fp32_accum_buffer,
+           "fp32 gradient buffer beside 16-bit grads"),
+      CHOICE("training.optimizer", s.training.optimizer, Optimizer, "adamw|adam8bit|sgd_momentum|adafactor|lion",
+             "optimizer"),
       CHOICE("training.optimizer_kernel", s.training.optimizer_kernel, OptimizerKernel, "auto|fused|foreach",
-             "AdamW step as one fused kernel (FusedAdam, torch fused=True) or torch's foreach passes; auto: fused with fused_elementwise, "
+             "AdamW step as one fused kernel (FusedAdam, torch fused=True) or torch's foreach passes; auto: fused with "
+             "fused_elementwise, "
              "foreach under PyTorch eager"),
       INT("training.zero_stage", s.training.zero_stage, 0, 3, "ZeRO stage 0-3 (3 = FSDP full shard; 'fsdp' accepted)"),
       INT("training.zero_shard_group", s.training.zero_shard_group, 0, 1e7, "hybrid shard group size (0: all of dp)"),
       CHOICE("training.grad_reduce", s.training.grad_reduce, GradReduce, "auto|micro_batch|step",
-             "when data-parallel gradients are reduced: after every micro-batch into sharded gradients (DeepSpeed ZeRO-2/3, FSDP) or once per step, "
-             "accumulating whole gradients locally (DDP, Megatron, FSDP no_sync); auto: micro_batch under ZeRO-2/3, step under ZeRO-0/1"),
+             "when data-parallel gradients are reduced: after every micro-batch into sharded gradients (DeepSpeed "
+             "ZeRO-2/3, FSDP) or once per step, "
+             "accumulating whole gradients locally (DDP, Megatron, FSDP no_sync); auto: micro_batch under ZeRO-2/3, "
+             "step under ZeRO-0/1"),
       BOOL("training.cpu_offload_optimizer", s.training.cpu_offload_optimizer, "optimizer states in host memory"),
       CHOICE("training.recompute", s.training.recompute, Recompute, "none|selective|full|selective_op",
-             "activation recomputation: selective = Megatron's (training.recompute_modules; default the attention core), full = whole layers, selective_op = torchtitan's per-op policy"),
+             "activation recomputation: selective = Megatron's (training.recompute_modules; default the attention "
+             "core), full = whole layers, selective_op = torchtitan's per-op policy"),
       TEXT("training.recompute_modules", s.training.recompute_modules,
-           "with selective: what it recomputes, comma-separated from {core_attn,layernorm,mla_up_proj,moe_act} (Megatron-core --recompute-modules; empty: core_attn)"),
-      INT("training.recompute_layers", s.training.recompute_layers, 0, 10000, "with full: recompute this many layers per stage (0: all)"),
+           "with selective: what it recomputes, comma-separated from {core_attn,layernorm,mla_up_proj,moe_act} "
+           "(Megatron-core --recompute-modules; empty: core_attn)"),
+      INT("training.recompute_layers", s.training.recompute_layers, 0, 10000,
+          "with full: recompute this many layers per stage (0: all)"),
       BOOL("training.flash_attention", s.training.flash_attention, "fused attention without the s² matrix"),
-      CHOICE("training.unfused_attention", s.training.unfused_attention, UnfusedAttention, "matmul|sdpa_math_tf32|sdpa_math_fp32",
-             "without flash attention: batched GEMMs + softmax in the compute dtype (Megatron, Llama reference, HF eager), or PyTorch's math SDPA in fp32 with TF32 or fp32 matmuls"),
-      CHOICE("training.attention_backend", s.training.attention_backend, AttentionBackend, "auto|fa2|fa3|cudnn|sdpa_math|eager",
-             "the attention kernel: fa2 FlashAttention-2 (PyTorch SDPA's flash backend), fa3 FlashAttention-3 (Hopper), cudnn (Transformer Engine on "
-             "Hopper), sdpa_math PyTorch's math SDPA, eager batched GEMMs + softmax; auto: the framework's default (cudnn under fused kernels on Hopper "
+      CHOICE("training.unfused_attention", s.training.unfused_attention, UnfusedAttention,
+             "matmul|sdpa_math_tf32|sdpa_math_fp32",
+             "without flash attention: batched GEMMs + softmax in the compute dtype (Megatron, Llama reference, HF "
+             "eager), or PyTorch's math SDPA in fp32 with TF32 or fp32 matmuls"),
+      CHOICE("training.attention_backend", s.training.attention_backend, AttentionBackend,
+             "auto|fa2|fa3|cudnn|sdpa_math|eager",
+             "the attention kernel: fa2 FlashAttention-2 (PyTorch SDPA's flash backend), fa3 FlashAttention-3 "
+             "(Hopper), cudnn (Transformer Engine on "
+             "Hopper), sdpa_math PyTorch's math SDPA, eager batched GEMMs + softmax; auto: the framework's default "
+             "(cudnn under fused kernels on Hopper "
              "and later, else fa2; without flash attention, unfused_attention); a named one sets flash_attention"),
-      BOOL("training.fused_elementwise", s.training.fused_elementwise, "fused norm/activation/rotary/loss/optimizer kernels (false: PyTorch eager ops, their kernel times and the tensors autograd keeps)"),
+      BOOL("training.fused_elementwise", s.training.fused_elementwise,
+           "fused norm/activation/rotary/loss/optimizer kernels (false: PyTorch eager ops, their kernel times and the "
+           "tensors autograd keeps)"),
       CHOICE("training.fused_loss", s.training.fused_loss, Fusion, "auto|fused|eager",
-             "the final norm and cross-entropy as fused kernels (Megatron's vocab-parallel loss, torch.compile) or PyTorch eager ops with fp32 logits "
+             "the final norm and cross-entropy as fused kernels (Megatron's vocab-parallel loss, torch.compile) or "
+             "PyTorch eager ops with fp32 logits "
              "(torchtitan compiles only the blocks); auto: as fused_elementwise"),
       BOOL("training.fp8_params", s.training.fp8_params,
-           "with fp8_mixed: linear weights stored in FP8 (Megatron --fp8-param-gather, NeMo's FP8 recipes; ZeRO gathers them in FP8); false: 16-bit weights beside Transformer Engine's cached FP8 copy"),
+           "with fp8_mixed: linear weights stored in FP8 (Megatron --fp8-param-gather, NeMo's FP8 recipes; ZeRO "
+           "gathers them in FP8); false: 16-bit weights beside Transformer Engine's cached FP8 copy"),
       BOOL("training.sequence_parallel", s.training.sequence_parallel, "Megatron sequence parallelism (with tp)"),
       CHOICE("training.finetune", s.training.finetune, Finetune, "full|lora", "full training or LoRA adapters"),
       INT("training.lora_rank", s.training.lora_rank, 1, 65536, "LoRA rank r"),
       CHOICE("training.lora_targets", s.training.lora_targets, LoraTargets, "all_linear|attention|qv",
-             "the matrices LoRA adapts: every linear layer (PEFT all-linear), the attention projections q,k,v,o, or q and v; frozen matrices without "
+             "the matrices LoRA adapts: every linear layer (PEFT all-linear), the attention projections q,k,v,o, or q "
+             "and v; frozen matrices without "
              "an adapter keep no input for backward"),
       OPTDTYPE("training.base_weight_dtype", s.training.base_weight_dtype,
-               "with LoRA: storage of the frozen base weights (QLoRA's NF4 as fp4, 8-bit as int8/fp8), dequantised before each GEMM (default: weight_dtype)"),
+               "with LoRA: storage of the frozen base weights (QLoRA's NF4 as fp4, 8-bit as int8/fp8), dequantised "
+               "before each GEMM (default: weight_dtype)"),
       BOOL("training.reference_model", s.training.reference_model, "keep a frozen reference model (DPO)"),
       CHOICE("training.flops_formula", s.training.flops_formula, FlopsFormula, "detailed|6nd", "FLOPs basis"),
-      BOOL("training.causal_attention_flops", s.training.causal_attention_flops, "halve the attention s² FLOPs for a causal mask"),
+      BOOL("training.causal_attention_flops", s.training.causal_attention_flops,
+           "halve the attention s² FLOPs for a causal mask"),
       NUM("training.bytes_per_token_on_disk", s.training.bytes_per_token_on_disk, 0, 1e6, "dataset storage per token"),
       // parallel
       INT("parallel.tp", s.parallel.tp, 1, 1024, "tensor parallel size"),
@@ -182,36 +233,55 @@ std::vector<FieldInfo> make_fields() {
       INT("parallel.cp", s.parallel.cp, 1, 1024, "context parallel size"),
       INT("parallel.ep", s.parallel.ep, 1, 65536, "expert parallel size"),
       INT("parallel.etp", s.parallel.etp, 0, 1024, "expert tensor parallel size (0: tp)"),
-      INT("parallel.virtual_stages", s.parallel.virtual_stages, 1, 1024, "model chunks per pipeline rank (interleaved)"),
-      CHOICE("parallel.schedule", s.parallel.schedule, Schedule, "afab|1f1b|interleaved|zero_bubble", "pipeline schedule"),
+      INT("parallel.virtual_stages", s.parallel.virtual_stages, 1, 1024,
+          "model chunks per pipeline rank (interleaved)"),
+      CHOICE("parallel.schedule", s.parallel.schedule, Schedule, "afab|1f1b|interleaved|zero_bubble",
+             "pipeline schedule"),
       BOOL("parallel.dp_overlap", s.parallel.dp_overlap, "overlap gradient reduction with backward"),
       NUM("parallel.dp_bucket_mb", s.parallel.dp_bucket_mb, 0, 1e6,
-          "gradient bucket size in MB of the data-parallel reduction (0: the framework's: Megatron-core max(40M, 1M x dp) parameters under fused "
+          "gradient bucket size in MB of the data-parallel reduction (0: the framework's: Megatron-core max(40M, 1M x "
+          "dp) parameters under fused "
           "kernels, PyTorch DDP's 25 MB under eager ones); the last bucket cannot hide behind the backward"),
       BOOL("parallel.tp_overlap", s.parallel.tp_overlap, "overlap tensor-parallel comm with GEMMs"),
       BOOL("parallel.cp_overlap", s.parallel.cp_overlap, "overlap ring-attention exchange with attention"),
       CHOICE("parallel.cp_method", s.parallel.cp_method, CpMethod, "p2p|all_gather|a2a",
-             "how context parallelism exchanges keys and values: p2p ring passing K,V blocks during attention (Megatron's default), all_gather "
+             "how context parallelism exchanges keys and values: p2p ring passing K,V blocks during attention "
+             "(Megatron's default), all_gather "
              "K,V before attention (Llama 3), a2a Ulysses all-to-alls over heads"),
-      BOOL("parallel.ep_overlap", s.parallel.ep_overlap, "overlap expert-parallel all-to-all with another micro-batch's compute (DualPipe, Megatron EP A2A overlap)"),
+      BOOL("parallel.ep_overlap", s.parallel.ep_overlap,
+           "overlap expert-parallel all-to-all with another micro-batch's compute (DualPipe, Megatron EP A2A overlap)"),
       // hardware
       INT("hardware.gpu_count", s.hardware.gpu_count, 0, 1e7, "GPUs (0: tp·pp·cp·dp)"),
-      FieldInfo{"hardware.gpus_per_node", FieldKind::integer, 1, 100000, "", LLMC_HELP("GPUs per node / scale-up domain (default: from GPU)"),
-                [](Scenario& s, double n, bool, const std::string&) { s.hardware.gpus_per_node = static_cast<int64_t>(n); },
-                [](const Scenario& s) { return s.hardware.gpus_per_node ? fmt_int(*s.hardware.gpus_per_node) : std::string(); }},
-      OPTNUM("hardware.memory_gib", s.hardware.memory_gib, 1, 1e5, "GPU memory in GiB of this variant (default: from GPU; e.g. an H100 with 96 GB)"),
-      OPTNUM("hardware.hbm_tbps", s.hardware.hbm_tbps, 0.01, 1000, "HBM bandwidth in TB/s of this variant (default: from GPU; e.g. 2.4 for HBM2e)"),
+      FieldInfo{
+          "hardware.gpus_per_node", FieldKind::integer, 1, 100000, "",
+          LLMC_HELP("GPUs per node / scale-up domain (default: from GPU)"),
+          [](Scenario& s, double n, bool, const std::string&) { s.hardware.gpus_per_node = static_cast<int64_t>(n); },
+          [](const Scenario& s) {
+            return s.hardware.gpus_per_node ? fmt_int(*s.hardware.gpus_per_node) : std::string();
+          }},
+      OPTNUM("hardware.memory_gib", s.hardware.memory_gib, 1, 1e5,
+             "GPU memory in GiB of this variant (default: from GPU; e.g. an H100 with 96 GB)"),
+      OPTNUM("hardware.hbm_tbps", s.hardware.hbm_tbps, 0.01, 1000,
+             "HBM bandwidth in TB/s of this variant (default: from GPU; e.g. 2.4 for HBM2e)"),
       OPTNUM("hardware.power_limit_w", s.hardware.power_limit_w, 1, 1e5,
-             "board power limit below the GPU's TDP: compute-bound rates scale with the sustained clock, taken as (limit / TDP)^(1/3); energy uses the limit"),
-      OPTNUM("hardware.price_per_gpu_hour_usd", s.hardware.price_per_gpu_hour_usd, 0, 1e6, "price per GPU-hour (default: from GPU)"),
-      OPTNUM("hardware.intra_node_bandwidth_gbps", s.hardware.intra_node_bandwidth_gbps, 0.001, 1e6, "per-GPU one-way scale-up GB/s"),
-      OPTNUM("hardware.inter_node_bandwidth_gbps", s.hardware.inter_node_bandwidth_gbps, 0.001, 1e6, "per-GPU one-way network GB/s"),
+             "board power limit below the GPU's TDP: compute-bound rates scale with the sustained clock, taken as "
+             "(limit / TDP)^(1/3); energy uses the limit"),
+      OPTNUM("hardware.price_per_gpu_hour_usd", s.hardware.price_per_gpu_hour_usd, 0, 1e6,
+             "price per GPU-hour (default: from GPU)"),
+      OPTNUM("hardware.intra_node_bandwidth_gbps", s.hardware.intra_node_bandwidth_gbps, 0.001, 1e6,
+             "per-GPU one-way scale-up GB/s"),
+      OPTNUM("hardware.inter_node_bandwidth_gbps", s.hardware.inter_node_bandwidth_gbps, 0.001, 1e6,
+             "per-GPU one-way network GB/s"),
       NUM("hardware.mfu", s.hardware.mfu, 0, 1, "end-to-end model FLOPs utilisation (fixes step time)"),
-      NUM("hardware.achieved_tflops", s.hardware.achieved_tflops, 0, 1e5, "sustained model TFLOP/s per GPU (fixes step time)"),
-      NUM("hardware.compute_efficiency", s.hardware.compute_efficiency, 0, 1, "flat kernel efficiency (0: from profile)"),
+      NUM("hardware.achieved_tflops", s.hardware.achieved_tflops, 0, 1e5,
+          "sustained model TFLOP/s per GPU (fixes step time)"),
+      NUM("hardware.compute_efficiency", s.hardware.compute_efficiency, 0, 1,
+          "flat kernel efficiency (0: from profile)"),
       NUM("hardware.cuda_context_gib", s.hardware.cuda_context_gib, 0, 64, "CUDA context per GPU, GiB"),
-      NUM("hardware.fragmentation_fraction", s.hardware.fragmentation_fraction, 0, 1, "allocator reserve beyond allocated"),
-      INT("hardware.nccl_sms", s.hardware.nccl_sms, 0, 1024, "SMs a running NCCL collective holds (0: overlapped communication costs compute nothing)"),
+      NUM("hardware.fragmentation_fraction", s.hardware.fragmentation_fraction, 0, 1,
+          "allocator reserve beyond allocated"),
+      INT("hardware.nccl_sms", s.hardware.nccl_sms, 0, 1024,
+          "SMs a running NCCL collective holds (0: overlapped communication costs compute nothing)"),
   };
 }
 
@@ -271,20 +341,24 @@ Status set_field(Scenario& s, const std::string& key, const std::string& text) {
       // What engineers type: 1e9, 1.5T, 8k, 4Ki, 2^20, 45% (number_input.h).
       const Result<double> parsed = parse_number(t);
       if (!parsed)
-        return make_error(key, std::string("must be ") + (f->kind == FieldKind::integer ? "an integer" : "a number") + " in " + range_text(*f) + "; " + given + ": " +
-                                   parsed.error().message);
+        return make_error(key, std::string("must be ") + (f->kind == FieldKind::integer ? "an integer" : "a number") +
+                                   " in " + range_text(*f) + "; " + given + ": " + parsed.error().message);
       const double v = *parsed;
       if (f->kind == FieldKind::integer && v != std::floor(v))
         return make_error(key, "must be an integer in " + range_text(*f) + "; " + given);
       if (v < f->min || v > f->max)
-        return make_error(key, std::string("must be ") + (f->kind == FieldKind::integer ? "an integer" : "a number") + " in " + range_text(*f) + "; " + given);
+        return make_error(key, std::string("must be ") + (f->kind == FieldKind::integer ? "an integer" : "a number") +
+                                   " in " + range_text(*f) + "; " + given);
       f->set(s, v, false, t);
       return ok_status();
     }
     case FieldKind::boolean: {
-      if (text == "true" || text == "1") f->set(s, 1, true, text);
-      else if (text == "false" || text == "0") f->set(s, 0, false, text);
-      else return make_error(key, "must be true or false; " + given);
+      if (text == "true" || text == "1")
+        f->set(s, 1, true, text);
+      else if (text == "false" || text == "0")
+        f->set(s, 0, false, text);
+      else
+        return make_error(key, "must be true or false; " + given);
       return ok_status();
     }
     case FieldKind::choice: {
@@ -294,7 +368,8 @@ Status set_field(Scenario& s, const std::string& key, const std::string& text) {
       return ok_status();
     }
     case FieldKind::text:
-      if (!detail::valid_utf8(text) || text.size() > 256) return make_error(key, "must be UTF-8 text of at most 256 bytes");
+      if (!detail::valid_utf8(text) || text.size() > 256)
+        return make_error(key, "must be UTF-8 text of at most 256 bytes");
       f->set(s, 0, false, text);
       return ok_status();
   }

@@ -39,7 +39,8 @@ struct Reader {
     if (!v.is_number_integer() && !v.is_number_unsigned())
       return fail(key, std::string("must be an integer; got ") + v.dump());
     const int64_t n = v.get<int64_t>();
-    if (n < (allow_zero ? 0 : 1) || n > 100000000) return fail(key, "must be in [" + std::string(allow_zero ? "0" : "1") + ", 1e8]; got " + v.dump());
+    if (n < (allow_zero ? 0 : 1) || n > 100000000)
+      return fail(key, "must be in [" + std::string(allow_zero ? "0" : "1") + ", 1e8]; got " + v.dump());
     return n;
   }
   int64_t fail(const char* key, const std::string& msg) {
@@ -57,15 +58,19 @@ Result<ModelSpec> model_from_hf_config(const std::string& text) {
   const json& j = *doc;
   if (!j.is_object()) return make_error("config.json", std::string("must be a JSON object; got ") + j.type_name());
   if (!j.contains("model_type") || !j.at("model_type").is_string())
-    return make_error("config.json: model_type", "missing; supported: llama, mistral, mixtral, qwen2, gemma2, deepseek_v3");
+    return make_error("config.json: model_type",
+                      "missing; supported: llama, mistral, mixtral, qwen2, gemma2, deepseek_v3");
   const std::string type = j.at("model_type").get<std::string>();
   const bool llama_like = type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2";
   if (!llama_like && type != "gemma2" && type != "deepseek_v3")
-    return make_error("config.json: model_type", "'" + type + "' is not supported; supported: llama, mistral, mixtral, qwen2, gemma2, deepseek_v3");
+    return make_error(
+        "config.json: model_type",
+        "'" + type + "' is not supported; supported: llama, mistral, mixtral, qwen2, gemma2, deepseek_v3");
 
   Reader rd{j, {}};
   ModelSpec m;
-  m.name = j.contains("_name_or_path") && j.at("_name_or_path").is_string() ? j.at("_name_or_path").get<std::string>() : type;
+  m.name = j.contains("_name_or_path") && j.at("_name_or_path").is_string() ? j.at("_name_or_path").get<std::string>()
+                                                                            : type;
   m.layers = rd.need("num_hidden_layers");
   m.hidden = rd.need("hidden_size");
   m.heads = rd.need("num_attention_heads");
@@ -89,11 +94,16 @@ Result<ModelSpec> model_from_hf_config(const std::string& text) {
   // The gated MLP's activation: SiLU → SwiGLU, GeLU variants → GeGLU; others are not modelled.
   for (const char* act_key : {"hidden_act", "hidden_activation"}) {
     if (!j.contains(act_key) || j.at(act_key).is_null()) continue;
-    if (!j.at(act_key).is_string()) return make_error(std::string("config.json: ") + act_key, "must be a string; got " + j.at(act_key).dump());
+    if (!j.at(act_key).is_string())
+      return make_error(std::string("config.json: ") + act_key, "must be a string; got " + j.at(act_key).dump());
     const std::string act = j.at(act_key).get<std::string>();
-    if (act == "silu" || act == "swish") m.mlp = MlpKind::swiglu;
-    else if (act.rfind("gelu", 0) == 0) m.mlp = MlpKind::geglu;
-    else return make_error(std::string("config.json: ") + act_key, "'" + act + "' is not supported (silu, swish, gelu, gelu_pytorch_tanh)");
+    if (act == "silu" || act == "swish")
+      m.mlp = MlpKind::swiglu;
+    else if (act.rfind("gelu", 0) == 0)
+      m.mlp = MlpKind::geglu;
+    else
+      return make_error(std::string("config.json: ") + act_key,
+                        "'" + act + "' is not supported (silu, swish, gelu, gelu_pytorch_tanh)");
   }
   if (type == "mixtral") {
     m.experts = rd.need("num_local_experts");
@@ -117,11 +127,14 @@ Result<ModelSpec> model_from_hf_config(const std::string& text) {
   }
   if (rd.failed) return rd.err;
   if (m.heads > 0 && m.kv_heads > 0 && m.heads % m.kv_heads != 0)
-    return make_error("config.json: num_key_value_heads", "must divide num_attention_heads (" + std::to_string(m.heads) + "); got " + std::to_string(m.kv_heads));
+    return make_error(
+        "config.json: num_key_value_heads",
+        "must divide num_attention_heads (" + std::to_string(m.heads) + "); got " + std::to_string(m.kv_heads));
   if (m.head_dim == 0 && m.attention == AttentionKind::standard && m.hidden % m.heads != 0)
     return make_error("config.json: head_dim", "missing, and hidden_size is not divisible by num_attention_heads");
   if (m.is_moe() && m.top_k > m.experts)
-    return make_error("config.json: num_experts_per_tok", "must be at most the number of experts; got " + std::to_string(m.top_k));
+    return make_error("config.json: num_experts_per_tok",
+                      "must be at most the number of experts; got " + std::to_string(m.top_k));
   if (m.moe_first_dense >= m.layers && m.is_moe())
     return make_error("config.json: first_k_dense_replace", "must be less than num_hidden_layers");
   m.source = "Hugging Face config.json (model_type " + type + "); seq_len = min(max_position_embeddings, 4096)";

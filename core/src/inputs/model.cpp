@@ -37,9 +37,12 @@ int64_t moe_layer_count(const ModelSpec& m) {
 
 const char* to_string(MlpKind k) {
   switch (k) {
-    case MlpKind::gelu: return "gelu";
-    case MlpKind::swiglu: return "swiglu";
-    case MlpKind::geglu: return "geglu";
+    case MlpKind::gelu:
+      return "gelu";
+    case MlpKind::swiglu:
+      return "swiglu";
+    case MlpKind::geglu:
+      return "geglu";
   }
   return "?";
 }

@@ -13,7 +13,8 @@ using detail::json;
 
 namespace detail {
 
-Result<double> profile_number(const json& obj, const std::string& key, const std::string& path, double lo, double hi, bool lo_open) {
+Result<double> profile_number(const json& obj, const std::string& key, const std::string& path, double lo, double hi,
+                              bool lo_open) {
   const std::string field = "profile: " + path + key;
   if (!obj.contains(key)) return make_error(field, "missing");
   const json& v = obj.at(key);
@@ -36,7 +37,8 @@ using detail::profile_number;
 
 Result<AlphaBeta> tier(const json& coll, const char* name) {
   const std::string path = std::string("collectives.") + name + ".";
-  if (!coll.contains(name) || !coll.at(name).is_object()) return make_error("profile: collectives." + std::string(name), "missing (an object with alpha_us and busbw_gbps)");
+  if (!coll.contains(name) || !coll.at(name).is_object())
+    return make_error("profile: collectives." + std::string(name), "missing (an object with alpha_us and busbw_gbps)");
   const json& t = coll.at(name);
   // Latency: NCCL's smallest collectives take ~5-50 µs; above 10 ms something is wrong.
   Result<double> alpha = profile_number(t, "alpha_us", path, 0, 10000, false);
@@ -54,24 +56,32 @@ Result<HardwareProfile> profile_from_json(const std::string& text) {
   if (!doc) return doc.error();
   const json& j = *doc;
   if (!j.is_object()) return make_error("profile", std::string("must be a JSON object; got ") + j.type_name());
-  static const char* known[] = {"schema_version", "gpu", "source", "description", "metadata", "citations", "compute_efficiency", "collectives",
-                                "gemm", "attention", "memory_bound", "host_device", "usable_memory_bytes"};
+  static const char* known[] = {
+      "schema_version", "gpu",  "source",    "description",  "metadata",    "citations",          "compute_efficiency",
+      "collectives",    "gemm", "attention", "memory_bound", "host_device", "usable_memory_bytes"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok |= it.key() == k;
-    if (!ok) return make_error("profile: " + it.key(), "unknown key in schema v1 (known: schema_version, gpu, source, description, metadata, citations, compute_efficiency, collectives, gemm, attention, memory_bound, host_device, usable_memory_bytes)");
+    if (!ok)
+      return make_error(
+          "profile: " + it.key(),
+          "unknown key in schema v1 (known: schema_version, gpu, source, description, metadata, citations, "
+          "compute_efficiency, collectives, gemm, attention, memory_bound, host_device, usable_memory_bytes)");
   }
   if (!j.contains("schema_version") || !j.at("schema_version").is_number_integer())
     return make_error("profile: schema_version", "missing or not an integer; this llmcalc reads schema_version 1");
   const int64_t version = j.at("schema_version").get<int64_t>();
   if (version != kProfileSchemaVersion)
-    return make_error("profile: schema_version", "unknown version " + std::to_string(version) + "; this llmcalc reads schema_version 1");
+    return make_error("profile: schema_version",
+                      "unknown version " + std::to_string(version) + "; this llmcalc reads schema_version 1");
   HardwareProfile p;
-  if (!j.contains("gpu") || !j.at("gpu").is_string()) return make_error("profile: gpu", "missing (a GPU id such as h100-sxm)");
+  if (!j.contains("gpu") || !j.at("gpu").is_string())
+    return make_error("profile: gpu", "missing (a GPU id such as h100-sxm)");
   p.gpu_id = j.at("gpu").get<std::string>();
   Result<GpuSpec> gpu = find_gpu(p.gpu_id);
   if (!gpu) return make_error("profile: gpu", gpu.error().message);
-  if (!j.contains("source") || !j.at("source").is_string()) return make_error("profile: source", "missing (measured, published or datasheet)");
+  if (!j.contains("source") || !j.at("source").is_string())
+    return make_error("profile: source", "missing (measured, published or datasheet)");
   p.source = j.at("source").get<std::string>();
   if (p.source != "measured" && p.source != "published" && p.source != "datasheet")
     return make_error("profile: source", "must be one of {measured, published, datasheet}; got '" + p.source + "'");
@@ -79,12 +89,15 @@ Result<HardwareProfile> profile_from_json(const std::string& text) {
     if (!j.at("description").is_string()) return make_error("profile: description", "must be a string");
     p.description = j.at("description").get<std::string>();
   }
-  if (p.source != "measured" && (!j.contains("citations") || !j.at("citations").is_array() || j.at("citations").empty()))
-    return make_error("profile: citations", "a " + p.source + " profile must cite its sources (a non-empty array of strings)");
+  if (p.source != "measured" &&
+      (!j.contains("citations") || !j.at("citations").is_array() || j.at("citations").empty()))
+    return make_error("profile: citations",
+                      "a " + p.source + " profile must cite its sources (a non-empty array of strings)");
   if (j.contains("citations")) {
     if (!j.at("citations").is_array()) return make_error("profile: citations", "must be an array of strings");
     for (const auto& c : j.at("citations")) {
-      if (!c.is_string()) return make_error("profile: citations", "must be an array of strings; got " + detail::safe_dump(c));
+      if (!c.is_string())
+        return make_error("profile: citations", "must be an array of strings; got " + detail::safe_dump(c));
       p.citations.push_back(c.get<std::string>());
     }
   }
@@ -96,7 +109,8 @@ Result<HardwareProfile> profile_from_json(const std::string& text) {
   if (!eff) return eff.error();
   p.compute_efficiency = *eff;
   p.compute_efficiency_source = p.source + " profile";
-  if (!j.contains("collectives") || !j.at("collectives").is_object()) return make_error("profile: collectives", "missing (intra_node and inter_node objects)");
+  if (!j.contains("collectives") || !j.at("collectives").is_object())
+    return make_error("profile: collectives", "missing (intra_node and inter_node objects)");
   Result<AlphaBeta> intra = tier(j.at("collectives"), "intra_node");
   if (!intra) return intra.error();
   Result<AlphaBeta> inter = tier(j.at("collectives"), "inter_node");
@@ -115,14 +129,19 @@ std::string profile_to_json(const HardwareProfile& p) {
   j["gpu"] = p.gpu_id;
   j["source"] = p.source;
   j["description"] = p.description;
-  if (!p.citations.empty()) j["citations"] = p.citations;
-  else j["citations"] = detail::json::array({p.compute_efficiency_source, p.comm_source});
+  if (!p.citations.empty())
+    j["citations"] = p.citations;
+  else
+    j["citations"] = detail::json::array({p.compute_efficiency_source, p.comm_source});
   if (!p.metadata_json.empty()) {
     if (Result<json> m = detail::parse_json(p.metadata_json, "metadata"); m && m->is_object()) j["metadata"] = *m;
   }
   j["compute_efficiency"] = p.compute_efficiency;
-  j["collectives"] = {{"intra_node", {{"alpha_us", detail::seconds_to_us(p.intra_node.alpha_s)}, {"busbw_gbps", p.intra_node.busbw_gbps}}},
-                      {"inter_node", {{"alpha_us", detail::seconds_to_us(p.inter_node.alpha_s)}, {"busbw_gbps", p.inter_node.busbw_gbps}}}};
+  j["collectives"] = {
+      {"intra_node",
+       {{"alpha_us", detail::seconds_to_us(p.intra_node.alpha_s)}, {"busbw_gbps", p.intra_node.busbw_gbps}}},
+      {"inter_node",
+       {{"alpha_us", detail::seconds_to_us(p.inter_node.alpha_s)}, {"busbw_gbps", p.inter_node.busbw_gbps}}}};
   detail::write_profile_tables(p, j);
   return detail::safe_dump(j, 2);
 }

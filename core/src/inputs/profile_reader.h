@@ -11,7 +11,8 @@
 namespace llmc::detail {
 
 // A number at obj[key], required, in [lo, hi] (or (lo, hi] when lo_open). Error field "profile: <path><key>".
-Result<double> profile_number(const json& obj, const std::string& key, const std::string& path, double lo, double hi, bool lo_open);
+Result<double> profile_number(const json& obj, const std::string& key, const std::string& path, double lo, double hi,
+                              bool lo_open);
 
 // The optional measured tables (gemm, attention, memory_bound, collectives.measured,
 // host_device, usable_memory_bytes), validated against the GPU's spec.

@@ -17,20 +17,26 @@ constexpr double kMaxOverheadUs = 10000;       // a fixed cost above 10 ms is a 
 std::string idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]."; }
 
 Status require_object(const json& j, const std::string& key, const std::string& path) {
-  if (!j.contains(key) || !j.at(key).is_object()) return make_error("profile: " + path + key, "missing or not an object");
+  if (!j.contains(key) || !j.at(key).is_object())
+    return make_error("profile: " + path + key, "missing or not an object");
   return ok_status();
 }
 
 // Median with its spread: p10 <= median <= p90 when both are given (0 = not measured).
-Status spread(const json& pt, const std::string& path, const char* median_key, double median, double hi, double& p10, double& p90, double& cv) {
+Status spread(const json& pt, const std::string& path, const char* median_key, double median, double hi, double& p10,
+              double& p90, double& cv) {
   for (const char* k : {"p10", "p90"}) {
     if (!pt.contains(k)) continue;
     Result<double> v = profile_number(pt, k, path, 0, hi, true);
     if (!v) return v.error();
     (std::string(k) == "p10" ? p10 : p90) = *v;
   }
-  if (p10 > 0 && p10 > median) return make_error("profile: " + path + "p10", "must not exceed " + std::string(median_key) + " (" + std::to_string(median) + "); got " + std::to_string(p10));
-  if (p90 > 0 && p90 < median) return make_error("profile: " + path + "p90", "must not be below " + std::string(median_key) + " (" + std::to_string(median) + "); got " + std::to_string(p90));
+  if (p10 > 0 && p10 > median)
+    return make_error("profile: " + path + "p10", "must not exceed " + std::string(median_key) + " (" +
+                                                      std::to_string(median) + "); got " + std::to_string(p10));
+  if (p90 > 0 && p90 < median)
+    return make_error("profile: " + path + "p90", "must not be below " + std::string(median_key) + " (" +
+                                                      std::to_string(median) + "); got " + std::to_string(p90));
   if (pt.contains("cv")) {
     Result<double> v = profile_number(pt, "cv", path, 0, 10, false);
     if (!v) return v.error();
@@ -64,14 +70,21 @@ Status read_gemm(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
   for (auto it = all.begin(); it != all.end(); ++it) {
     const std::string path = "gemm." + it.key() + ".";
     Dtype d;
-    if (it.key() == "fp32") d = Dtype::fp32;
-    else if (it.key() == "tf32") d = Dtype::tf32;
-    else if (it.key() == "bf16") d = Dtype::bf16;
-    else if (it.key() == "fp16") d = Dtype::fp16;
-    else if (it.key() == "fp8") d = Dtype::fp8;
-    else return make_error("profile: gemm." + it.key(), "unknown dtype (known: fp32, tf32, bf16, fp16, fp8)");
+    if (it.key() == "fp32")
+      d = Dtype::fp32;
+    else if (it.key() == "tf32")
+      d = Dtype::tf32;
+    else if (it.key() == "bf16")
+      d = Dtype::bf16;
+    else if (it.key() == "fp16")
+      d = Dtype::fp16;
+    else if (it.key() == "fp8")
+      d = Dtype::fp8;
+    else
+      return make_error("profile: gemm." + it.key(), "unknown dtype (known: fp32, tf32, bf16, fp16, fp8)");
     const double peak = gpu.peak_tflops(d);
-    if (peak <= 0) return make_error("profile: gemm." + it.key(), gpu.id + " has no " + it.key() + " tensor peak in the catalog");
+    if (peak <= 0)
+      return make_error("profile: gemm." + it.key(), gpu.id + " has no " + it.key() + " tensor peak in the catalog");
     const json& t = it.value();
     if (!t.is_object()) return make_error("profile: gemm." + it.key(), "must be an object");
     GemmTable g;
@@ -119,24 +132,33 @@ Status read_attention(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
     const std::string dtype = it.key().substr(0, dot);
     std::string backend = dot == std::string::npos ? "" : it.key().substr(dot + 1);
     Dtype d;
-    if (dtype == "bf16") d = Dtype::bf16;
-    else if (dtype == "fp16") d = Dtype::fp16;
-    else if (dtype == "fp8") d = Dtype::fp8;
-    else return make_error("profile: attention." + it.key(), "unknown dtype (known: bf16, fp16, fp8, each optionally .fa2, .fa3 or .cudnn)");
+    if (dtype == "bf16")
+      d = Dtype::bf16;
+    else if (dtype == "fp16")
+      d = Dtype::fp16;
+    else if (dtype == "fp8")
+      d = Dtype::fp8;
+    else
+      return make_error("profile: attention." + it.key(),
+                        "unknown dtype (known: bf16, fp16, fp8, each optionally .fa2, .fa3 or .cudnn)");
     const double peak = gpu.peak_tflops(d);
-    if (peak <= 0) return make_error("profile: attention." + it.key(), gpu.id + " has no " + dtype + " tensor peak in the catalog");
+    if (peak <= 0)
+      return make_error("profile: attention." + it.key(), gpu.id + " has no " + dtype + " tensor peak in the catalog");
     const json& t = it.value();
     if (!t.is_object()) return make_error("profile: attention." + it.key(), "must be an object");
     if (t.contains("backend")) {
-      if (!t.at("backend").is_string()) return make_error("profile: " + path + "backend", "must be a string (fa2, fa3 or cudnn)");
+      if (!t.at("backend").is_string())
+        return make_error("profile: " + path + "backend", "must be a string (fa2, fa3 or cudnn)");
       const std::string named = t.at("backend").get<std::string>();
       if (!backend.empty() && named != backend)
-        return make_error("profile: " + path + "backend", "'" + named + "' contradicts the key's backend '" + backend + "'");
+        return make_error("profile: " + path + "backend",
+                          "'" + named + "' contradicts the key's backend '" + backend + "'");
       backend = named;
     }
     AttentionBackend b{};
     if (!backend.empty() && !parse_backend(backend, b))
-      return make_error("profile: attention." + it.key(), "unknown attention backend '" + backend + "' (known: fa2, fa3, cudnn)");
+      return make_error("profile: attention." + it.key(),
+                        "unknown attention backend '" + backend + "' (known: fa2, fa3, cudnn)");
     const std::string key = backend.empty() ? dtype : dtype + "." + backend;
     if (p.attention.count(key)) return make_error("profile: attention." + it.key(), "a second table for " + key);
     AttentionTable a;
@@ -150,7 +172,8 @@ Status read_attention(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
     // Optional: the exponential rate the fit's times include (absent: a flat rate). The special
     // function units run an eighth of the fp32 FMA rate, so the fp32 peak bounds it.
     if (t.at("fit").contains("exp_tera_per_s")) {
-      Result<double> e = profile_number(t.at("fit"), "exp_tera_per_s", path + "fit.", 0, gpu.peak_fp32_tflops > 0 ? gpu.peak_fp32_tflops : peak, true);
+      Result<double> e = profile_number(t.at("fit"), "exp_tera_per_s", path + "fit.", 0,
+                                        gpu.peak_fp32_tflops > 0 ? gpu.peak_fp32_tflops : peak, true);
       if (!e) return e.error();
       a.exp_tera_per_s = *e;
     }
@@ -160,13 +183,20 @@ Status read_attention(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
       const std::string pp = idx(path + "points", i);
       if (!pts[i].is_object()) return make_error("profile: " + pp.substr(0, pp.size() - 1), "must be an object");
       AttentionPoint pt;
-      for (auto [key, dst] : {std::pair{"batch", &pt.batch}, {"seq_len", &pt.seq_len}, {"heads", &pt.heads}, {"kv_heads", &pt.kv_heads}, {"head_dim", &pt.head_dim}}) {
+      for (auto [key, dst] : {std::pair{"batch", &pt.batch},
+                              {"seq_len", &pt.seq_len},
+                              {"heads", &pt.heads},
+                              {"kv_heads", &pt.kv_heads},
+                              {"head_dim", &pt.head_dim}}) {
         Result<double> v = profile_number(pts[i], key, pp, 1, kMaxDim, false);
         if (!v) return v.error();
         *dst = std::floor(*v);
       }
-      if (std::fmod(pt.heads, pt.kv_heads) != 0) return make_error("profile: " + pp + "kv_heads", "must divide heads (" + std::to_string(int64_t(pt.heads)) + "); got " + std::to_string(int64_t(pt.kv_heads)));
-      if (!pts[i].contains("causal") || !pts[i].at("causal").is_boolean()) return make_error("profile: " + pp + "causal", "missing or not a boolean");
+      if (std::fmod(pt.heads, pt.kv_heads) != 0)
+        return make_error("profile: " + pp + "kv_heads", "must divide heads (" + std::to_string(int64_t(pt.heads)) +
+                                                             "); got " + std::to_string(int64_t(pt.kv_heads)));
+      if (!pts[i].contains("causal") || !pts[i].at("causal").is_boolean())
+        return make_error("profile: " + pp + "causal", "missing or not a boolean");
       pt.causal = pts[i].at("causal").get<bool>();
       for (auto [key, dst] : {std::pair{"fwd_tflops", &pt.fwd_tflops}, {"bwd_tflops", &pt.bwd_tflops}}) {
         Result<double> v = profile_number(pts[i], key, pp, 0, peak, true);
@@ -228,14 +258,20 @@ Status read_collectives(const json& arr, HardwareProfile& p) {
     const json& c = arr[i];
     if (!c.is_object()) return make_error("profile: " + cp.substr(0, cp.size() - 1), "must be an object");
     CollectiveTable t;
-    if (!c.contains("op") || !c.at("op").is_string()) return make_error("profile: " + cp + "op", "missing (all_reduce, all_gather, reduce_scatter, all_to_all or send_recv)");
+    if (!c.contains("op") || !c.at("op").is_string())
+      return make_error("profile: " + cp + "op",
+                        "missing (all_reduce, all_gather, reduce_scatter, all_to_all or send_recv)");
     t.op = c.at("op").get<std::string>();
-    if (t.op != "all_reduce" && t.op != "all_gather" && t.op != "reduce_scatter" && t.op != "all_to_all" && t.op != "send_recv")
-      return make_error("profile: " + cp + "op", "must be one of {all_reduce, all_gather, reduce_scatter, all_to_all, send_recv}; got '" + t.op + "'");
+    if (t.op != "all_reduce" && t.op != "all_gather" && t.op != "reduce_scatter" && t.op != "all_to_all" &&
+        t.op != "send_recv")
+      return make_error(
+          "profile: " + cp + "op",
+          "must be one of {all_reduce, all_gather, reduce_scatter, all_to_all, send_recv}; got '" + t.op + "'");
     Result<double> g = profile_number(c, "group", cp, 2, 1 << 20, false);
     if (!g) return g.error();
     t.group = int64_t(*g);
-    if (!c.contains("tier") || !c.at("tier").is_string() || (c.at("tier") != "intra_node" && c.at("tier") != "inter_node"))
+    if (!c.contains("tier") || !c.at("tier").is_string() ||
+        (c.at("tier") != "intra_node" && c.at("tier") != "inter_node"))
       return make_error("profile: " + cp + "tier", "must be intra_node or inter_node");
     t.tier = c.at("tier").get<std::string>();
     Result<double> alpha = profile_number(c, "alpha_us", cp, 0, 10000, false);
@@ -263,7 +299,9 @@ Status read_collectives(const json& arr, HardwareProfile& p) {
   return ok_status();
 }
 
-json fit_json(const ThroughputFit& f, const char* peak_key) { return json{{peak_key, f.peak}, {"overhead_us", f.overhead_us}}; }
+json fit_json(const ThroughputFit& f, const char* peak_key) {
+  return json{{peak_key, f.peak}, {"overhead_us", f.overhead_us}};
+}
 
 json spread_json(json j, double p10, double p90, double cv) {
   if (p10 > 0) j["p10"] = p10;
@@ -284,7 +322,8 @@ Status read_profile_tables(const json& doc, const GpuSpec& gpu, HardwareProfile&
     if (Status s = read_attention(doc.at("attention"), gpu, p); !s) return s;
   }
   if (doc.contains("memory_bound")) {
-    if (!doc.at("memory_bound").is_object()) return make_error("profile: memory_bound", "must be an object keyed by kernel");
+    if (!doc.at("memory_bound").is_object())
+      return make_error("profile: memory_bound", "must be an object keyed by kernel");
     if (Status s = read_memory_bound(doc.at("memory_bound"), gpu, p); !s) return s;
   }
   const json& coll = doc.at("collectives");  // presence checked by the caller
@@ -314,7 +353,9 @@ void write_profile_tables(const HardwareProfile& p, json& doc) {
     json& g = doc["gemm"];
     for (const auto& [dtype, t] : p.gemm) {
       json pts = json::array();
-      for (const GemmPoint& pt : t.points) pts.push_back(spread_json({{"m", pt.m}, {"n", pt.n}, {"k", pt.k}, {"tflops", pt.tflops}}, pt.p10, pt.p90, pt.cv));
+      for (const GemmPoint& pt : t.points)
+        pts.push_back(
+            spread_json({{"m", pt.m}, {"n", pt.n}, {"k", pt.k}, {"tflops", pt.tflops}}, pt.p10, pt.p90, pt.cv));
       g[dtype] = {{"max_tflops", t.max_tflops}, {"fit", fit_json(t.fit, "peak_tflops")}, {"points", pts}};
     }
   }
@@ -323,8 +364,15 @@ void write_profile_tables(const HardwareProfile& p, json& doc) {
     for (const auto& [dtype, t] : p.attention) {
       json pts = json::array();
       for (const AttentionPoint& pt : t.points)
-        pts.push_back({{"batch", pt.batch}, {"seq_len", pt.seq_len}, {"heads", pt.heads}, {"kv_heads", pt.kv_heads}, {"head_dim", pt.head_dim},
-                       {"causal", pt.causal}, {"fwd_tflops", pt.fwd_tflops}, {"bwd_tflops", pt.bwd_tflops}, {"cv", pt.cv}});
+        pts.push_back({{"batch", pt.batch},
+                       {"seq_len", pt.seq_len},
+                       {"heads", pt.heads},
+                       {"kv_heads", pt.kv_heads},
+                       {"head_dim", pt.head_dim},
+                       {"causal", pt.causal},
+                       {"fwd_tflops", pt.fwd_tflops},
+                       {"bwd_tflops", pt.bwd_tflops},
+                       {"cv", pt.cv}});
       json fit = {{"fwd", fit_json(t.fwd_fit, "peak_tflops")}, {"bwd", fit_json(t.bwd_fit, "peak_tflops")}};
       if (t.exp_tera_per_s > 0) fit["exp_tera_per_s"] = t.exp_tera_per_s;
       a[dtype] = {{"fit", fit}, {"points", pts}};
@@ -334,7 +382,8 @@ void write_profile_tables(const HardwareProfile& p, json& doc) {
     json& m = doc["memory_bound"];
     for (const auto& [kernel, t] : p.memory_bound) {
       json pts = json::array();
-      for (const BandwidthPoint& pt : t.points) pts.push_back(spread_json({{"bytes", pt.bytes}, {"gbps", pt.gbps}}, pt.p10, pt.p90, pt.cv));
+      for (const BandwidthPoint& pt : t.points)
+        pts.push_back(spread_json({{"bytes", pt.bytes}, {"gbps", pt.gbps}}, pt.p10, pt.p90, pt.cv));
       m[kernel] = {{"fit", fit_json(t.fit, "peak_gbps")}, {"points", pts}};
     }
   }
@@ -342,8 +391,14 @@ void write_profile_tables(const HardwareProfile& p, json& doc) {
     json arr = json::array();
     for (const CollectiveTable& c : p.collectives) {
       json pts = json::array();
-      for (const BandwidthPoint& pt : c.points) pts.push_back(spread_json({{"bytes", pt.bytes}, {"gbps", pt.gbps}}, pt.p10, pt.p90, pt.cv));
-      arr.push_back({{"op", c.op}, {"group", c.group}, {"tier", c.tier}, {"alpha_us", seconds_to_us(c.fit.alpha_s)}, {"busbw_gbps", c.fit.busbw_gbps}, {"points", pts}});
+      for (const BandwidthPoint& pt : c.points)
+        pts.push_back(spread_json({{"bytes", pt.bytes}, {"gbps", pt.gbps}}, pt.p10, pt.p90, pt.cv));
+      arr.push_back({{"op", c.op},
+                     {"group", c.group},
+                     {"tier", c.tier},
+                     {"alpha_us", seconds_to_us(c.fit.alpha_s)},
+                     {"busbw_gbps", c.fit.busbw_gbps},
+                     {"points", pts}});
     }
     doc["collectives"]["measured"] = arr;
   }

@@ -14,39 +14,57 @@ namespace llmc {
 
 const char* to_string(Precision v) {
   switch (v) {
-    case Precision::fp32: return "fp32";
-    case Precision::bf16_mixed: return "bf16_mixed";
-    case Precision::fp16_mixed: return "fp16_mixed";
-    case Precision::fp8_mixed: return "fp8_mixed";
-    case Precision::bf16_pure: return "bf16_pure";
+    case Precision::fp32:
+      return "fp32";
+    case Precision::bf16_mixed:
+      return "bf16_mixed";
+    case Precision::fp16_mixed:
+      return "fp16_mixed";
+    case Precision::fp8_mixed:
+      return "fp8_mixed";
+    case Precision::bf16_pure:
+      return "bf16_pure";
   }
   return "?";
 }
 const char* to_string(Optimizer v) {
   switch (v) {
-    case Optimizer::adamw: return "adamw";
-    case Optimizer::adam8bit: return "adam8bit";
-    case Optimizer::sgd_momentum: return "sgd_momentum";
-    case Optimizer::adafactor: return "adafactor";
-    case Optimizer::lion: return "lion";
+    case Optimizer::adamw:
+      return "adamw";
+    case Optimizer::adam8bit:
+      return "adam8bit";
+    case Optimizer::sgd_momentum:
+      return "sgd_momentum";
+    case Optimizer::adafactor:
+      return "adafactor";
+    case Optimizer::lion:
+      return "lion";
   }
   return "?";
 }
 const char* to_string(Recompute v) {
   switch (v) {
-    case Recompute::none: return "none";
-    case Recompute::selective: return "selective";
-    case Recompute::full: return "full";
-    case Recompute::selective_op: return "selective_op";
+    case Recompute::none:
+      return "none";
+    case Recompute::selective:
+      return "selective";
+    case Recompute::full:
+      return "full";
+    case Recompute::selective_op:
+      return "selective_op";
   }
   return "?";
 }
 const char* to_string(Schedule v) {
   switch (v) {
-    case Schedule::afab: return "afab";
-    case Schedule::one_f_one_b: return "1f1b";
-    case Schedule::interleaved: return "interleaved";
-    case Schedule::zero_bubble: return "zero_bubble";
+    case Schedule::afab:
+      return "afab";
+    case Schedule::one_f_one_b:
+      return "1f1b";
+    case Schedule::interleaved:
+      return "interleaved";
+    case Schedule::zero_bubble:
+      return "zero_bubble";
   }
   return "?";
 }
@@ -54,60 +72,84 @@ const char* to_string(FlopsFormula v) { return v == FlopsFormula::six_nd ? "6nd"
 const char* to_string(Finetune v) { return v == Finetune::lora ? "lora" : "full"; }
 const char* to_string(LoraTargets v) {
   switch (v) {
-    case LoraTargets::all_linear: return "all_linear";
-    case LoraTargets::attention: return "attention";
-    case LoraTargets::qv: return "qv";
+    case LoraTargets::all_linear:
+      return "all_linear";
+    case LoraTargets::attention:
+      return "attention";
+    case LoraTargets::qv:
+      return "qv";
   }
   return "?";
 }
 const char* to_string(OptimizerKernel v) {
   switch (v) {
-    case OptimizerKernel::auto_: return "auto";
-    case OptimizerKernel::fused: return "fused";
-    case OptimizerKernel::foreach: return "foreach";
+    case OptimizerKernel::auto_:
+      return "auto";
+    case OptimizerKernel::fused:
+      return "fused";
+    case OptimizerKernel::foreach:
+      return "foreach";
   }
   return "?";
 }
 const char* to_string(UnfusedAttention v) {
   switch (v) {
-    case UnfusedAttention::matmul: return "matmul";
-    case UnfusedAttention::sdpa_math_tf32: return "sdpa_math_tf32";
-    case UnfusedAttention::sdpa_math_fp32: return "sdpa_math_fp32";
+    case UnfusedAttention::matmul:
+      return "matmul";
+    case UnfusedAttention::sdpa_math_tf32:
+      return "sdpa_math_tf32";
+    case UnfusedAttention::sdpa_math_fp32:
+      return "sdpa_math_fp32";
   }
   return "?";
 }
 const char* to_string(Fusion v) {
   switch (v) {
-    case Fusion::auto_: return "auto";
-    case Fusion::fused: return "fused";
-    case Fusion::eager: return "eager";
+    case Fusion::auto_:
+      return "auto";
+    case Fusion::fused:
+      return "fused";
+    case Fusion::eager:
+      return "eager";
   }
   return "?";
 }
 const char* to_string(CpMethod v) {
   switch (v) {
-    case CpMethod::p2p: return "p2p";
-    case CpMethod::all_gather: return "all_gather";
-    case CpMethod::a2a: return "a2a";
+    case CpMethod::p2p:
+      return "p2p";
+    case CpMethod::all_gather:
+      return "all_gather";
+    case CpMethod::a2a:
+      return "a2a";
   }
   return "?";
 }
 const char* to_string(AttentionBackend v) {
   switch (v) {
-    case AttentionBackend::auto_: return "auto";
-    case AttentionBackend::fa2: return "fa2";
-    case AttentionBackend::fa3: return "fa3";
-    case AttentionBackend::cudnn: return "cudnn";
-    case AttentionBackend::sdpa_math: return "sdpa_math";
-    case AttentionBackend::eager: return "eager";
+    case AttentionBackend::auto_:
+      return "auto";
+    case AttentionBackend::fa2:
+      return "fa2";
+    case AttentionBackend::fa3:
+      return "fa3";
+    case AttentionBackend::cudnn:
+      return "cudnn";
+    case AttentionBackend::sdpa_math:
+      return "sdpa_math";
+    case AttentionBackend::eager:
+      return "eager";
   }
   return "?";
 }
 const char* to_string(GradReduce v) {
   switch (v) {
-    case GradReduce::auto_: return "auto";
-    case GradReduce::micro_batch: return "micro_batch";
-    case GradReduce::step: return "step";
+    case GradReduce::auto_:
+      return "auto";
+    case GradReduce::micro_batch:
+      return "micro_batch";
+    case GradReduce::step:
+      return "step";
   }
   return "?";
 }
@@ -121,8 +163,8 @@ std::string num(double v) {
   return buf;
 }
 
-Error divisibility(const std::string& field, const std::string& what, double value,
-                   const std::string& by_what, double by) {
+Error divisibility(const std::string& field, const std::string& what, double value, const std::string& by_what,
+                   double by) {
   return make_error(field, what + " (" + num(value) + ") must be divisible by " + by_what + " (" + num(by) + ")");
 }
 
@@ -137,11 +179,23 @@ void apply_recipe(Resolved& r) {
   Dtype w = Dtype::bf16, g = Dtype::fp32, o = Dtype::fp32, c = Dtype::bf16;
   bool master = true;
   switch (t.precision) {
-    case Precision::fp32: w = g = o = Dtype::fp32; c = Dtype::tf32; master = false; break;
-    case Precision::bf16_mixed: break;
-    case Precision::fp16_mixed: w = g = c = Dtype::fp16; break;
-    case Precision::fp8_mixed: c = Dtype::fp8; break;
-    case Precision::bf16_pure: o = g = Dtype::bf16; master = false; break;
+    case Precision::fp32:
+      w = g = o = Dtype::fp32;
+      c = Dtype::tf32;
+      master = false;
+      break;
+    case Precision::bf16_mixed:
+      break;
+    case Precision::fp16_mixed:
+      w = g = c = Dtype::fp16;
+      break;
+    case Precision::fp8_mixed:
+      c = Dtype::fp8;
+      break;
+    case Precision::bf16_pure:
+      o = g = Dtype::bf16;
+      master = false;
+      break;
   }
   r.weight_dtype = t.weight_dtype.value_or(w);
   r.grad_dtype = t.grad_dtype.value_or(g);
@@ -158,16 +212,19 @@ Status resolve_recompute_modules(Resolved& r) {
   const bool blank = text.find_first_not_of(" ,") == std::string::npos;
   if (t.recompute != Recompute::selective) {
     if (!blank)
-      return make_error("training.recompute_modules", "applies to training.recompute=selective; got recompute " + std::string(to_string(t.recompute)) +
-                                                          " with modules '" + text + "'");
+      return make_error("training.recompute_modules", "applies to training.recompute=selective; got recompute " +
+                                                          std::string(to_string(t.recompute)) + " with modules '" +
+                                                          text + "'");
     return ok_status();
   }
   if (blank) {
     r.recompute_modules = kRecomputeCoreAttn;  // Megatron-core's default
     return ok_status();
   }
-  static const std::pair<const char*, RecomputeModule> kNames[] = {
-      {"core_attn", kRecomputeCoreAttn}, {"layernorm", kRecomputeLayernorm}, {"mla_up_proj", kRecomputeMlaUpProj}, {"moe_act", kRecomputeMoeAct}};
+  static const std::pair<const char*, RecomputeModule> kNames[] = {{"core_attn", kRecomputeCoreAttn},
+                                                                   {"layernorm", kRecomputeLayernorm},
+                                                                   {"mla_up_proj", kRecomputeMlaUpProj},
+                                                                   {"moe_act", kRecomputeMoeAct}};
   std::string name;
   for (size_t i = 0; i <= text.size(); ++i) {
     if (i < text.size() && text[i] != ',') {
@@ -175,13 +232,19 @@ Status resolve_recompute_modules(Resolved& r) {
       continue;
     }
     if (name.empty()) continue;
-    const auto* hit = std::find_if(std::begin(kNames), std::end(kNames), [&](const auto& n) { return name == n.first; });
+    const auto* hit =
+        std::find_if(std::begin(kNames), std::end(kNames), [&](const auto& n) { return name == n.first; });
     if (hit == std::end(kNames))
-      return make_error("training.recompute_modules", "unknown module '" + name + "': a comma-separated list of {core_attn,layernorm,mla_up_proj,moe_act}; got '" + text + "'");
+      return make_error("training.recompute_modules",
+                        "unknown module '" + name +
+                            "': a comma-separated list of {core_attn,layernorm,mla_up_proj,moe_act}; got '" + text +
+                            "'");
     if (hit->second == kRecomputeMlaUpProj && r.m.attention != AttentionKind::mla)
-      return make_error("training.recompute_modules", "mla_up_proj needs MLA attention (model.attention=mla); got '" + text + "'");
+      return make_error("training.recompute_modules",
+                        "mla_up_proj needs MLA attention (model.attention=mla); got '" + text + "'");
     if (hit->second == kRecomputeMoeAct && !r.m.is_moe())
-      return make_error("training.recompute_modules", "moe_act needs routed experts (model.experts > 0); got '" + text + "'");
+      return make_error("training.recompute_modules",
+                        "moe_act needs routed experts (model.experts > 0); got '" + text + "'");
     name.clear();
     r.recompute_modules |= hit->second;
   }
@@ -191,7 +254,9 @@ Status resolve_recompute_modules(Resolved& r) {
 Status check_model(const ModelSpec& m) {
   if (!m.has_shape()) {
     if (m.params_override <= 0)
-      return make_error("model", "no model given: use --model PRESET|FILE, a shape (model.layers, model.hidden, model.heads, model.vocab) or model.params");
+      return make_error("model",
+                        "no model given: use --model PRESET|FILE, a shape (model.layers, model.hidden, model.heads, "
+                        "model.vocab) or model.params");
     return ok_status();
   }
   if (m.hidden <= 0) return make_error("model.hidden", "required with model.layers; got " + num(m.hidden));
@@ -200,15 +265,19 @@ Status check_model(const ModelSpec& m) {
   if (m.head_dim == 0 && m.attention == AttentionKind::standard && m.hidden % m.heads != 0)
     return divisibility("model.hidden", "model.hidden", m.hidden, "model.heads (or set model.head_dim)", m.heads);
   const int64_t kv = m.kv_heads ? m.kv_heads : m.heads;
-  if (kv > m.heads) return make_error("model.kv_heads", "must be at most model.heads (" + num(m.heads) + "); got " + num(kv));
+  if (kv > m.heads)
+    return make_error("model.kv_heads", "must be at most model.heads (" + num(m.heads) + "); got " + num(kv));
   if (m.heads % kv != 0) return divisibility("model.heads", "model.heads", m.heads, "model.kv_heads", kv);
   if (m.attention == AttentionKind::mla && (m.kv_lora_rank <= 0 || m.qk_nope_head_dim <= 0 || m.v_head_dim <= 0))
-    return make_error("model.kv_lora_rank", "MLA needs model.kv_lora_rank, model.qk_nope_head_dim, model.qk_rope_head_dim and model.v_head_dim > 0");
+    return make_error(
+        "model.kv_lora_rank",
+        "MLA needs model.kv_lora_rank, model.qk_nope_head_dim, model.qk_rope_head_dim and model.v_head_dim > 0");
   if (m.is_moe()) {
     if (m.top_k < 1 || m.top_k > m.experts)
       return make_error("model.top_k", "must be in [1, model.experts = " + num(m.experts) + "]; got " + num(m.top_k));
     if (m.moe_first_dense >= m.layers)
-      return make_error("model.moe_first_dense", "must be less than model.layers (" + num(m.layers) + "); got " + num(m.moe_first_dense));
+      return make_error("model.moe_first_dense",
+                        "must be less than model.layers (" + num(m.layers) + "); got " + num(m.moe_first_dense));
   } else if (m.top_k > 0 || m.shared_experts > 0) {
     return make_error("model.experts", "model.top_k/model.shared_experts need model.experts > 0");
   }
@@ -221,19 +290,23 @@ Status check_model(const ModelSpec& m) {
 // the frequency along the DVFS curve, so f ∝ P^(1/3) (an approximation: static and HBM power do
 // not scale). A loaded profile measured the GPU at its own clocks and bandwidth: refused there.
 Status apply_gpu_variant(HardwareSpec& h, bool profile_loaded) {
-  for (auto [key, set] : {std::pair{"hardware.memory_gib", h.memory_gib.has_value()}, {"hardware.hbm_tbps", h.hbm_tbps.has_value()},
+  for (auto [key, set] : {std::pair{"hardware.memory_gib", h.memory_gib.has_value()},
+                          {"hardware.hbm_tbps", h.hbm_tbps.has_value()},
                           {"hardware.power_limit_w", h.power_limit_w.has_value()}})
     if (set && profile_loaded)
-      return make_error(key, std::string("a loaded hardware profile measured ") + h.gpu.name +
-                                 " as it is; measure the variant with llmcalc-bench, or unload the profile to use the datasheet's");
+      return make_error(
+          key, std::string("a loaded hardware profile measured ") + h.gpu.name +
+                   " as it is; measure the variant with llmcalc-bench, or unload the profile to use the datasheet's");
   if (h.memory_gib) h.gpu.memory_gib = *h.memory_gib;
   if (h.hbm_tbps) h.gpu.hbm_bandwidth_gbps = *h.hbm_tbps * 1000;
   if (h.power_limit_w) {
     if (h.gpu.tdp_w > 0 && *h.power_limit_w > h.gpu.tdp_w)
-      return make_error("hardware.power_limit_w", "must be at most " + h.gpu.name + "'s TDP (" + num(h.gpu.tdp_w) + " W); got " + num(*h.power_limit_w));
+      return make_error("hardware.power_limit_w", "must be at most " + h.gpu.name + "'s TDP (" + num(h.gpu.tdp_w) +
+                                                      " W); got " + num(*h.power_limit_w));
     if (h.gpu.tdp_w > 0 && *h.power_limit_w < 0.25 * h.gpu.tdp_w)
-      return make_error("hardware.power_limit_w", "must be at least a quarter of " + h.gpu.name + "'s TDP (" + num(0.25 * h.gpu.tdp_w) +
-                                                      " W), below which the clock no longer follows the power; got " + num(*h.power_limit_w));
+      return make_error("hardware.power_limit_w",
+                        "must be at least a quarter of " + h.gpu.name + "'s TDP (" + num(0.25 * h.gpu.tdp_w) +
+                            " W), below which the clock no longer follows the power; got " + num(*h.power_limit_w));
     if (h.gpu.tdp_w > 0) h.gpu.clock_ratio = detail::det_pow(*h.power_limit_w / h.gpu.tdp_w, 1.0 / 3.0);
     h.gpu.tdp_w = *h.power_limit_w;
   }
@@ -250,12 +323,15 @@ Status resolve_attention_backend(Resolved& r) {
   AttentionBackend b = t.attention_backend;
   switch (b) {
     case AttentionBackend::auto_:
-      if (!t.flash_attention) b = t.unfused_attention == UnfusedAttention::matmul ? AttentionBackend::eager : AttentionBackend::sdpa_math;
-      else b = t.fused_elementwise && hopper_or_later ? AttentionBackend::cudnn : AttentionBackend::fa2;
+      if (!t.flash_attention)
+        b = t.unfused_attention == UnfusedAttention::matmul ? AttentionBackend::eager : AttentionBackend::sdpa_math;
+      else
+        b = t.fused_elementwise && hopper_or_later ? AttentionBackend::cudnn : AttentionBackend::fa2;
       break;
     case AttentionBackend::sdpa_math:
       t.flash_attention = false;
-      if (t.unfused_attention == UnfusedAttention::matmul) t.unfused_attention = UnfusedAttention::sdpa_math_fp32;  // PyTorch's default: no TF32
+      if (t.unfused_attention == UnfusedAttention::matmul)
+        t.unfused_attention = UnfusedAttention::sdpa_math_fp32;  // PyTorch's default: no TF32
       break;
     case AttentionBackend::eager:
       t.flash_attention = false;
@@ -270,13 +346,17 @@ Status resolve_attention_backend(Resolved& r) {
   }
   const std::string name = to_string(b);
   if (b == AttentionBackend::fa3 && !gpu.is_hopper())
-    return make_error("training.attention_backend", "fa3 (FlashAttention-3) runs on Hopper GPUs (compute capability 9.x) only; " + gpu.name +
-                                                        " is not one: use fa2 or cudnn");
+    return make_error("training.attention_backend",
+                      "fa3 (FlashAttention-3) runs on Hopper GPUs (compute capability 9.x) only; " + gpu.name +
+                          " is not one: use fa2 or cudnn");
   if (b == AttentionBackend::cudnn && gpu.compute_capability < 8.0)
-    return make_error("training.attention_backend", "cudnn's fused attention needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " + gpu.name +
-                                                        " is not one: use fa2" + (gpu.has_fused_attention() ? "" : ", sdpa_math or eager"));
+    return make_error("training.attention_backend",
+                      "cudnn's fused attention needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " +
+                          gpu.name + " is not one: use fa2" +
+                          (gpu.has_fused_attention() ? "" : ", sdpa_math or eager"));
   if (is_fused(b) && t.attention_backend != AttentionBackend::auto_ && !gpu.has_fused_attention())
-    return make_error("training.attention_backend", name + " needs bf16 tensor cores, which " + gpu.name + " lacks: use sdpa_math or eager");
+    return make_error("training.attention_backend",
+                      name + " needs bf16 tensor cores, which " + gpu.name + " lacks: use sdpa_math or eager");
   r.attention_backend = b;
   return ok_status();
 }
@@ -293,7 +373,8 @@ Result<Resolved> resolve(const Scenario& in) {
   ParallelSpec& p = r.s.parallel;
   HardwareSpec& h = r.s.hardware;
 
-  if (h.gpu.id.empty()) return make_error("hardware.gpu", "no GPU given (e.g. h100-sxm, a100-sxm-80gb; see `llmcalc presets`)");
+  if (h.gpu.id.empty())
+    return make_error("hardware.gpu", "no GPU given (e.g. h100-sxm, a100-sxm-80gb; see `llmcalc presets`)");
 
   // Sequence length.
   if (t.seq_len == 0) t.seq_len = m.seq_len > 0 ? m.seq_len : 2048;
@@ -302,15 +383,18 @@ Result<Resolved> resolve(const Scenario& in) {
   if (m.has_shape()) {
     if (m.heads % p.tp != 0) return divisibility("parallel.tp", "model.heads", m.heads, "parallel.tp", p.tp);
     if (m.kv_heads % p.tp != 0)
-      return make_error("parallel.tp", "model.kv_heads (" + num(m.kv_heads) + ") must be divisible by parallel.tp (" + num(p.tp) +
-                                           "): each tensor-parallel rank needs whole key/value groups");
-    if (m.ffn_hidden % p.tp != 0) return divisibility("parallel.tp", "model.ffn_hidden", m.ffn_hidden, "parallel.tp", p.tp);
+      return make_error("parallel.tp", "model.kv_heads (" + num(m.kv_heads) + ") must be divisible by parallel.tp (" +
+                                           num(p.tp) + "): each tensor-parallel rank needs whole key/value groups");
+    if (m.ffn_hidden % p.tp != 0)
+      return divisibility("parallel.tp", "model.ffn_hidden", m.ffn_hidden, "parallel.tp", p.tp);
     const int64_t chunks = p.pp * p.virtual_stages, fewest = detail::fewest_layers(p.pp, p.virtual_stages);
     if (m.layers < fewest)
-      return make_error("parallel.pp", "model.layers (" + num(m.layers) + ") must be at least " + num(fewest) + " for parallel.pp = " + num(p.pp) +
-                                           " × parallel.virtual_stages = " + num(p.virtual_stages) +
-                                           ": every pipeline chunk holds a layer, except that the first may hold only the embedding and the last "
-                                           "only the output layer and loss");
+      return make_error(
+          "parallel.pp",
+          "model.layers (" + num(m.layers) + ") must be at least " + num(fewest) + " for parallel.pp = " + num(p.pp) +
+              " × parallel.virtual_stages = " + num(p.virtual_stages) +
+              ": every pipeline chunk holds a layer, except that the first may hold only the embedding and the last "
+              "only the output layer and loss");
     r.layers_per_stage = detail::full_stage_layers(m.layers, p.pp, p.virtual_stages);
     if (r.layers_per_stage * p.pp != m.layers) {
       const int64_t first = int64_t(detail::stage_layers(r, 0)), last = int64_t(detail::stage_layers(r, p.pp - 1));
@@ -319,39 +403,50 @@ Result<Resolved> resolve(const Scenario& in) {
       const bool even_chunks = v > 1 && lps % v == 0;
       const bool bare_first = even_chunks && detail::first_chunks_units(lps, v, lps - first, true, 1) == 0;
       const bool bare_last = even_chunks && detail::first_chunks_units(lps, v, lps - last, false, v - 1) == last * v;
-      const std::string bare = bare_first && bare_last ? "; the first chunk holds only the embedding and the last only the output layer and loss (Llama 3 §3.3.2)"
+      const std::string bare = bare_first && bare_last ? "; the first chunk holds only the embedding and the last only "
+                                                         "the output layer and loss (Llama 3 §3.3.2)"
                                : bare_first            ? "; the first chunk holds only the embedding (Llama 3 §3.3.2)"
-                               : bare_last             ? "; the last chunk holds only the output layer and loss (Llama 3 §3.3.2)"
-                                                       : "";
-      const std::string split = p.pp == 2 ? (first == last ? "each stage takes " + num(first) + " of a full stage's " + num(r.layers_per_stage) + " layers"
-                                                          : "the first stage takes " + num(first) + " layers and the last " + num(last) +
-                                                                " (time and memory per stage; the slower stage sets the pace)")
-                                          : "stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " + num(first) +
-                                          " and the last " + num(last) + " (time and memory per stage; the slowest stage sets the pace)";
-      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) + "): " + split + bare);
-    }
-    else if (m.layers % chunks != 0)
-      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" + num(chunks) +
-                           "): the " + num(p.virtual_stages) + " chunks of a stage's " + num(r.layers_per_stage) +
-                           " layers are uneven; time and memory count whole stages");
+                               : bare_last ? "; the last chunk holds only the output layer and loss (Llama 3 §3.3.2)"
+                                           : "";
+      const std::string split =
+          p.pp == 2
+              ? (first == last
+                     ? "each stage takes " + num(first) + " of a full stage's " + num(r.layers_per_stage) + " layers"
+                     : "the first stage takes " + num(first) + " layers and the last " + num(last) +
+                           " (time and memory per stage; the slower stage sets the pace)")
+              : "stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " +
+                    num(first) + " and the last " + num(last) +
+                    " (time and memory per stage; the slowest stage sets the pace)";
+      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" +
+                           num(chunks) + "): " + split + bare);
+    } else if (m.layers % chunks != 0)
+      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" +
+                           num(chunks) + "): the " + num(p.virtual_stages) + " chunks of a stage's " +
+                           num(r.layers_per_stage) + " layers are uneven; time and memory count whole stages");
     if (t.seq_len % (2 * p.cp) != 0 && p.cp > 1)
-      return divisibility("parallel.cp", "training.seq_len", t.seq_len, "2 × parallel.cp (load-balanced causal chunks)", 2 * p.cp);
+      return divisibility("parallel.cp", "training.seq_len", t.seq_len, "2 × parallel.cp (load-balanced causal chunks)",
+                          2 * p.cp);
     if (p.cp > 1 && p.cp_method == CpMethod::a2a && (m.heads / p.tp % p.cp != 0 || m.kv_heads / p.tp % p.cp != 0))
-      return make_error("parallel.cp_method", "a2a (Ulysses) splits the attention heads over the cp ranks: model.heads / tp (" + num(m.heads / p.tp) +
-                                                  ") and model.kv_heads / tp (" + num(m.kv_heads / p.tp) + ") must be divisible by parallel.cp (" +
-                                                  num(p.cp) + "); use p2p or all_gather");
+      return make_error("parallel.cp_method",
+                        "a2a (Ulysses) splits the attention heads over the cp ranks: model.heads / tp (" +
+                            num(m.heads / p.tp) + ") and model.kv_heads / tp (" + num(m.kv_heads / p.tp) +
+                            ") must be divisible by parallel.cp (" + num(p.cp) + "); use p2p or all_gather");
   } else {
     r.layers_per_stage = 0;
   }
   if (p.virtual_stages > 1 && p.schedule != Schedule::interleaved)
-    return make_error("parallel.virtual_stages", "virtual stages > 1 need parallel.schedule=interleaved; got schedule " + std::string(to_string(p.schedule)));
+    return make_error(
+        "parallel.virtual_stages",
+        "virtual stages > 1 need parallel.schedule=interleaved; got schedule " + std::string(to_string(p.schedule)));
   if (p.schedule == Schedule::interleaved && p.pp < 2)
     return make_error("parallel.schedule", "interleaved needs parallel.pp >= 2; got pp " + num(p.pp));
 
   // Experts.
   r.etp = p.etp > 0 ? p.etp : p.tp;
-  if (p.ep > 1 && !m.is_moe()) return make_error("parallel.ep", "expert parallelism needs an MoE model (model.experts > 0); got ep " + num(p.ep));
-  if (m.is_moe() && m.experts % p.ep != 0) return divisibility("parallel.ep", "model.experts", m.experts, "parallel.ep", p.ep);
+  if (p.ep > 1 && !m.is_moe())
+    return make_error("parallel.ep", "expert parallelism needs an MoE model (model.experts > 0); got ep " + num(p.ep));
+  if (m.is_moe() && m.experts % p.ep != 0)
+    return divisibility("parallel.ep", "model.experts", m.experts, "parallel.ep", p.ep);
   if (m.is_moe() && m.expert_ffn_hidden % r.etp != 0)
     return divisibility("parallel.etp", "model.expert_ffn_hidden", m.expert_ffn_hidden, "parallel.etp", r.etp);
 
@@ -362,16 +457,19 @@ Result<Resolved> resolve(const Scenario& in) {
       p.dp = 1;
     } else {
       if (h.gpu_count % model_parallel != 0)
-        return make_error("hardware.gpu_count", "must be a multiple of parallel.tp × pp × cp = " + num(model_parallel) + "; got " + num(h.gpu_count));
+        return make_error("hardware.gpu_count", "must be a multiple of parallel.tp × pp × cp = " + num(model_parallel) +
+                                                    "; got " + num(h.gpu_count));
       p.dp = h.gpu_count / model_parallel;
     }
   }
   r.gpu_count = model_parallel * p.dp;
   if (h.gpu_count != 0 && h.gpu_count != r.gpu_count)
-    return make_error("parallel.dp", "tp × pp × cp × dp = " + num(r.gpu_count) + " but hardware.gpu_count = " + num(h.gpu_count));
+    return make_error("parallel.dp",
+                      "tp × pp × cp × dp = " + num(r.gpu_count) + " but hardware.gpu_count = " + num(h.gpu_count));
   h.gpu_count = r.gpu_count;
   if ((p.tp * p.cp * p.dp) % (r.etp * p.ep) != 0)
-    return make_error("parallel.ep", "tp × cp × dp (" + num(p.tp * p.cp * p.dp) + ") must be divisible by ep × etp (" + num(r.etp * p.ep) + ")");
+    return make_error("parallel.ep", "tp × cp × dp (" + num(p.tp * p.cp * p.dp) + ") must be divisible by ep × etp (" +
+                                         num(r.etp * p.ep) + ")");
   r.gpus_per_node = h.gpus_per_node.value_or(h.gpu.gpus_per_node);
   if (r.gpus_per_node < 1) r.gpus_per_node = 1;
 
@@ -379,8 +477,9 @@ Result<Resolved> resolve(const Scenario& in) {
   if (t.global_batch_seqs == 0 && t.global_batch_tokens > 0) {
     const double seqs = t.global_batch_tokens / static_cast<double>(t.seq_len);
     if (seqs != std::floor(seqs) || seqs < 1)
-      return make_error("training.global_batch_tokens", "must be a whole number of sequences of training.seq_len (" + num(t.seq_len) +
-                                                             " tokens); got " + num(t.global_batch_tokens));
+      return make_error("training.global_batch_tokens", "must be a whole number of sequences of training.seq_len (" +
+                                                            num(t.seq_len) + " tokens); got " +
+                                                            num(t.global_batch_tokens));
     t.global_batch_seqs = static_cast<int64_t>(seqs);
   }
   if (t.global_batch_seqs == 0) {
@@ -391,83 +490,115 @@ Result<Resolved> resolve(const Scenario& in) {
   }
   const int64_t per_step = t.micro_batch * p.dp;
   if (t.global_batch_seqs % per_step != 0)
-    return make_error("training.global_batch_seqs", "must be a multiple of training.micro_batch × parallel.dp = " + num(t.micro_batch) + " × " +
-                                                        num(p.dp) + " = " + num(per_step) + "; got " + num(t.global_batch_seqs));
+    return make_error("training.global_batch_seqs",
+                      "must be a multiple of training.micro_batch × parallel.dp = " + num(t.micro_batch) + " × " +
+                          num(p.dp) + " = " + num(per_step) + "; got " + num(t.global_batch_seqs));
   r.micro_batches = t.global_batch_seqs / per_step;
   t.global_batch_tokens = static_cast<double>(t.global_batch_seqs) * static_cast<double>(t.seq_len);
   if (p.schedule == Schedule::interleaved && r.micro_batches % p.pp != 0)
-    return make_error("training.global_batch_seqs", "the interleaved schedule needs the number of micro-batches (" + num(r.micro_batches) +
-                                                        ") to be a multiple of parallel.pp (" + num(p.pp) + ")");
+    return make_error("training.global_batch_seqs", "the interleaved schedule needs the number of micro-batches (" +
+                                                        num(r.micro_batches) + ") to be a multiple of parallel.pp (" +
+                                                        num(p.pp) + ")");
 
   // ZeRO / FSDP.
   r.grad_reduce_per_micro_batch = reduces_every_micro_batch(t.grad_reduce, t.zero_stage);
   if (t.zero_shard_group > 0 && (p.dp * p.cp) % t.zero_shard_group != 0)
-    return divisibility("training.zero_shard_group", "parallel.dp × cp", p.dp * p.cp, "training.zero_shard_group", t.zero_shard_group);
+    return divisibility("training.zero_shard_group", "parallel.dp × cp", p.dp * p.cp, "training.zero_shard_group",
+                        t.zero_shard_group);
   if (t.recompute == Recompute::selective_op) {
     if (!m.has_shape())
-      return make_error("training.recompute", "selective_op needs the model shape (model.layers, model.hidden, ...), not only model.params");
+      return make_error("training.recompute",
+                        "selective_op needs the model shape (model.layers, model.hidden, ...), not only model.params");
     if (m.is_moe() || m.attention != AttentionKind::standard)
-      return make_error("training.recompute", std::string("selective_op (torchtitan's per-op policy) is modelled for dense layers with standard attention; this model has ") +
-                                                  (m.is_moe() ? "MoE layers" : "MLA attention") + "; use none, selective or full");
+      return make_error("training.recompute", std::string("selective_op (torchtitan's per-op policy) is modelled for "
+                                                          "dense layers with standard attention; this model has ") +
+                                                  (m.is_moe() ? "MoE layers" : "MLA attention") +
+                                                  "; use none, selective or full");
     // A linear with a bias runs aten.addmm, which torchtitan's policy neither counts nor saves.
     if (m.attn_bias || m.attn_out_bias || m.mlp_bias)
-      return make_error("training.recompute", "selective_op (torchtitan's per-op policy) counts bias-free matmuls; this model has linear biases "
-                                              "(model.attn_bias, model.attn_out_bias or model.mlp_bias), which it would recompute; use none, selective or full");
+      return make_error(
+          "training.recompute",
+          "selective_op (torchtitan's per-op policy) counts bias-free matmuls; this model has linear biases "
+          "(model.attn_bias, model.attn_out_bias or model.mlp_bias), which it would recompute; use none, selective or "
+          "full");
   }
   if (t.recompute_layers > 0 && t.recompute != Recompute::full)
-    return make_error("training.recompute_layers", "applies to training.recompute=full; got recompute " + std::string(to_string(t.recompute)));
+    return make_error("training.recompute_layers",
+                      "applies to training.recompute=full; got recompute " + std::string(to_string(t.recompute)));
   if (t.recompute_layers > r.layers_per_stage && m.has_shape())
-    return make_error("training.recompute_layers", "must be at most the layers per pipeline stage (" + num(r.layers_per_stage) + "); got " +
-                                                       num(t.recompute_layers));
+    return make_error("training.recompute_layers", "must be at most the layers per pipeline stage (" +
+                                                       num(r.layers_per_stage) + "); got " + num(t.recompute_layers));
   if (auto st = resolve_recompute_modules(r); !st) return st.error();
   if (t.finetune == Finetune::lora && !m.has_shape())
-    return make_error("training.finetune", "LoRA needs the model shape (model.layers, model.hidden, ...), not only model.params");
+    return make_error("training.finetune",
+                      "LoRA needs the model shape (model.layers, model.hidden, ...), not only model.params");
 
   apply_recipe(r);
   r.base_weight_dtype = t.base_weight_dtype.value_or(r.weight_dtype);
   if (t.base_weight_dtype && t.finetune != Finetune::lora)
-    return make_error("training.base_weight_dtype", "is the storage of LoRA's frozen base weights; set training.finetune=lora, or training.weight_dtype for full training");
-  if (t.base_weight_dtype == Dtype::tf32) return make_error("training.base_weight_dtype", "tf32 is a compute mode, not a storage dtype; use fp32");
+    return make_error("training.base_weight_dtype",
+                      "is the storage of LoRA's frozen base weights; set training.finetune=lora, or "
+                      "training.weight_dtype for full training");
+  if (t.base_weight_dtype == Dtype::tf32)
+    return make_error("training.base_weight_dtype", "tf32 is a compute mode, not a storage dtype; use fp32");
   if (r.s.training.optimizer == Optimizer::adam8bit) r.optimizer_state_dtype = Dtype::int8;
   if (t.fp8_params && (r.compute_dtype != Dtype::fp8 || !t.fused_elementwise))
-    return make_error("training.fp8_params", std::string("FP8 parameters need training.precision=fp8_mixed with training.fused_elementwise=true (Transformer Engine); got precision ") +
-                                                 to_string(t.precision) + (t.fused_elementwise ? "" : " with fused_elementwise false"));
+    return make_error("training.fp8_params",
+                      std::string("FP8 parameters need training.precision=fp8_mixed with "
+                                  "training.fused_elementwise=true (Transformer Engine); got precision ") +
+                          to_string(t.precision) + (t.fused_elementwise ? "" : " with fused_elementwise false"));
 
   // Hardware sanity that needs the dtype.
   const double peak = h.gpu.peak_tflops(r.compute_dtype);
   if (peak <= 0)
-    return make_error("training.precision", std::string(to_string(r.s.training.precision)) + " computes in " + to_string(r.compute_dtype) + ", which " +
-                                                h.gpu.name + " has no tensor-core peak for; pick another precision or GPU");
+    return make_error("training.precision", std::string(to_string(r.s.training.precision)) + " computes in " +
+                                                to_string(r.compute_dtype) + ", which " + h.gpu.name +
+                                                " has no tensor-core peak for; pick another precision or GPU");
   // 0 means unset; a set value below these is a typo, not a plan (and would overflow totals).
-  if (h.mfu > 0 && h.mfu < 1e-3) return make_error("hardware.mfu", "must be 0 (unset) or in [0.001, 1]; got " + num(h.mfu));
+  if (h.mfu > 0 && h.mfu < 1e-3)
+    return make_error("hardware.mfu", "must be 0 (unset) or in [0.001, 1]; got " + num(h.mfu));
   if (h.achieved_tflops > 0 && h.achieved_tflops < 1e-3)
-    return make_error("hardware.achieved_tflops", "must be 0 (unset) or in [0.001, 100000]; got " + num(h.achieved_tflops));
+    return make_error("hardware.achieved_tflops",
+                      "must be 0 (unset) or in [0.001, 100000]; got " + num(h.achieved_tflops));
   if (h.compute_efficiency > 0 && h.compute_efficiency < 1e-3)
-    return make_error("hardware.compute_efficiency", "must be 0 (profile) or in [0.001, 1]; got " + num(h.compute_efficiency));
+    return make_error("hardware.compute_efficiency",
+                      "must be 0 (profile) or in [0.001, 1]; got " + num(h.compute_efficiency));
   if (h.achieved_tflops > 0 && h.mfu > 0)
     return make_error("hardware.mfu", "give hardware.mfu or hardware.achieved_tflops, not both");
   if (h.achieved_tflops > peak)
-    r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " + to_string(r.compute_dtype) + " peak of " +
-                         h.gpu.name + " (" + num(peak) + " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
+    r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " +
+                         to_string(r.compute_dtype) + " peak of " + h.gpu.name + " (" + num(peak) +
+                         " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
   if (auto st = resolve_attention_backend(r); !st) return st.error();
   r.fused_loss = t.fused_loss == Fusion::auto_ ? t.fused_elementwise : t.fused_loss == Fusion::fused;
   if (p.tp_overlap && p.tp > 1 && !t.sequence_parallel)
-    r.warnings.push_back("parallel.tp_overlap needs training.sequence_parallel (Transformer Engine's userbuffers overlap sequence parallelism's "
-                         "all-gathers and reduce-scatters, Megatron-LM's --tp-comm-overlap requires it): the tensor-parallel all-reduces stay exposed");
+    r.warnings.push_back(
+        "parallel.tp_overlap needs training.sequence_parallel (Transformer Engine's userbuffers overlap sequence "
+        "parallelism's "
+        "all-gathers and reduce-scatters, Megatron-LM's --tp-comm-overlap requires it): the tensor-parallel "
+        "all-reduces stay exposed");
   if (t.unfused_attention != UnfusedAttention::matmul && t.flash_attention)
-    return make_error("training.unfused_attention", std::string(to_string(t.unfused_attention)) +
-                                                        " is the attention without flash attention; set training.flash_attention=false or use matmul");
+    return make_error(
+        "training.unfused_attention",
+        std::string(to_string(t.unfused_attention)) +
+            " is the attention without flash attention; set training.flash_attention=false or use matmul");
   if (t.unfused_attention == UnfusedAttention::sdpa_math_tf32 && h.gpu.peak_tf32_tflops <= 0)
-    return make_error("training.unfused_attention", h.gpu.name + " has no TF32 tensor cores (PyTorch runs these matmuls in fp32 there); use sdpa_math_fp32");
+    return make_error(
+        "training.unfused_attention",
+        h.gpu.name + " has no TF32 tensor cores (PyTorch runs these matmuls in fp32 there); use sdpa_math_fp32");
   if (t.flash_attention && !h.gpu.has_fused_attention())
-    r.warnings.push_back("training.flash_attention: " + h.gpu.name + " runs neither FlashAttention nor cuDNN's fused attention (both need an "
-                         "Ampere or newer GPU); the time assumes a fused kernel: set training.flash_attention to false for this GPU");
+    r.warnings.push_back(
+        "training.flash_attention: " + h.gpu.name +
+        " runs neither FlashAttention nor cuDNN's fused attention (both need an "
+        "Ampere or newer GPU); the time assumes a fused kernel: set training.flash_attention to false for this GPU");
   if (auto st = apply_gpu_variant(h, h.profile_loaded); !st) return st.error();
   if (h.profile_loaded && h.profile && h.profile->gpu_id != h.gpu.id)
-    return make_error("hardware.profile", "the loaded profile is for " + h.profile->gpu_id + " but hardware.gpu is " + h.gpu.id);
+    return make_error("hardware.profile",
+                      "the loaded profile is for " + h.profile->gpu_id + " but hardware.gpu is " + h.gpu.id);
   if (!h.profile_loaded)
-    h.profile = h.datasheet_gemm_mamf_fraction > 0 ? std::make_shared<const HardwareProfile>(datasheet_profile(h.gpu, h.datasheet_gemm_mamf_fraction))
-                                                   : shared_datasheet_profile(h.gpu);
+    h.profile = h.datasheet_gemm_mamf_fraction > 0
+                    ? std::make_shared<const HardwareProfile>(datasheet_profile(h.gpu, h.datasheet_gemm_mamf_fraction))
+                    : shared_datasheet_profile(h.gpu);
 
   // Tokens: D = 20 N when unset is applied in estimate(), once N is known.
   r.tokens_defaulted = t.tokens <= 0;

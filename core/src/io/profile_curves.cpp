@@ -11,7 +11,8 @@ bool usable(double x, double y) { return std::isfinite(x) && std::isfinite(y) &&
 
 void finish(std::vector<ProfileCurve>& out, ProfileCurve c) {
   if (c.points.empty()) return;
-  std::stable_sort(c.points.begin(), c.points.end(), [](const CurvePoint& a, const CurvePoint& b) { return a.x < b.x; });
+  std::stable_sort(c.points.begin(), c.points.end(),
+                   [](const CurvePoint& a, const CurvePoint& b) { return a.x < b.x; });
   out.push_back(std::move(c));
 }
 
@@ -43,7 +44,12 @@ std::vector<ProfileCurve> profile_curves(const HardwareProfile& p) {
     if (std::find(dtypes.begin(), dtypes.end(), d) == dtypes.end()) dtypes.push_back(d);
   for (const std::string& d : dtypes) {
     const GemmTable& t = p.gemm.find(d)->second;
-    ProfileCurve c{"gemm." + d, "GEMM " + d, "FLOPs per GEMM (2\xC2\xB7m\xC2\xB7n\xC2\xB7k)", "TFLOP/s", "gemm." + d + ".points[].tflops", {}};
+    ProfileCurve c{"gemm." + d,
+                   "GEMM " + d,
+                   "FLOPs per GEMM (2\xC2\xB7m\xC2\xB7n\xC2\xB7k)",
+                   "TFLOP/s",
+                   "gemm." + d + ".points[].tflops",
+                   {}};
     for (const GemmPoint& g : t.points) {
       const double flops = 2 * g.m * g.n * g.k;
       if (usable(flops, g.tflops)) c.points.push_back({flops, g.tflops, g.p10, g.p90, shape_text(g.m, g.n, g.k)});
@@ -56,7 +62,12 @@ std::vector<ProfileCurve> profile_curves(const HardwareProfile& p) {
     if (k != "hbm_copy") kernels.push_back(k);
   for (const std::string& k : kernels) {
     const BandwidthTable& t = p.memory_bound.find(k)->second;
-    ProfileCurve c{"memory_bound." + k, kernel_title(k), "bytes moved (read + written)", "GB/s", "memory_bound." + k + ".points[].gbps", {}};
+    ProfileCurve c{"memory_bound." + k,
+                   kernel_title(k),
+                   "bytes moved (read + written)",
+                   "GB/s",
+                   "memory_bound." + k + ".points[].gbps",
+                   {}};
     for (const BandwidthPoint& b : t.points)
       if (usable(b.bytes, b.gbps)) c.points.push_back({b.bytes, b.gbps, b.p10, b.p90, ""});
     finish(out, std::move(c));
@@ -70,8 +81,14 @@ std::vector<ProfileCurve> profile_curves(const HardwareProfile& p) {
   });
   for (const CollectiveTable* t : colls) {
     const std::string key = "collectives." + t->op + "." + t->tier + "." + std::to_string(t->group);
-    ProfileCurve c{key, op_title(t->op) + ", " + std::to_string(t->group) + " GPUs, " + (t->tier == "intra_node" ? "intra-node" : "inter-node"),
-                   "bytes per rank", "GB/s (bus bandwidth)", "collectives.measured[] (op " + t->op + ", group " + std::to_string(t->group) + ", " + t->tier + ").points[].gbps", {}};
+    ProfileCurve c{key,
+                   op_title(t->op) + ", " + std::to_string(t->group) + " GPUs, " +
+                       (t->tier == "intra_node" ? "intra-node" : "inter-node"),
+                   "bytes per rank",
+                   "GB/s (bus bandwidth)",
+                   "collectives.measured[] (op " + t->op + ", group " + std::to_string(t->group) + ", " + t->tier +
+                       ").points[].gbps",
+                   {}};
     for (const BandwidthPoint& b : t->points)
       if (usable(b.bytes, b.gbps)) c.points.push_back({b.bytes, b.gbps, b.p10, b.p90, ""});
     finish(out, std::move(c));

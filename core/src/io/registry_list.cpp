@@ -23,9 +23,11 @@ Result<std::string> string_key(const json& e, const std::string& where, const ch
 Result<std::optional<double>> figure_key(const json& e, const std::string& where, const char* key) {
   auto it = e.find(key);
   if (it == e.end() || it->is_null()) return std::optional<double>();
-  if (!it->is_number()) return make_error(where + "." + key, std::string("must be a number or null; got ") + it->type_name());
+  if (!it->is_number())
+    return make_error(where + "." + key, std::string("must be a number or null; got ") + it->type_name());
   const double v = it->get<double>();
-  if (!std::isfinite(v) || v < 0) return make_error(where + "." + key, "must be a non-negative finite number; got " + detail::safe_dump(*it));
+  if (!std::isfinite(v) || v < 0)
+    return make_error(where + "." + key, "must be a non-negative finite number; got " + detail::safe_dump(*it));
   return std::optional<double>(v);
 }
 
@@ -42,9 +44,11 @@ Result<std::vector<RegistryEntry>> parse_registry_list(const std::string& text) 
   Result<json> parsed = detail::parse_json(text, "registry list");
   if (!parsed) return parsed.error();
   const json& doc = *parsed;
-  if (!doc.is_object()) return make_error("registry list", std::string("must be a JSON object; got ") + doc.type_name());
+  if (!doc.is_object())
+    return make_error("registry list", std::string("must be a JSON object; got ") + doc.type_name());
   auto ver = doc.find("api_version");
-  if (ver == doc.end() || !ver->is_number_integer()) return make_error("registry list: api_version", "missing or not an integer");
+  if (ver == doc.end() || !ver->is_number_integer())
+    return make_error("registry list: api_version", "missing or not an integer");
   if (ver->get<long long>() != 1)
     return make_error("registry list: api_version", "this page reads version 1; got " + detail::safe_dump(*ver));
   auto list = doc.find("profiles");
@@ -59,20 +63,28 @@ Result<std::vector<RegistryEntry>> parse_registry_list(const std::string& text) 
       const char* key;
       std::string RegistryEntry::*dst;
       bool nullable;
-    } strings[] = {{"id", &RegistryEntry::id, false},           {"path", &RegistryEntry::path, false},
-                   {"gpu", &RegistryEntry::gpu, false},         {"source", &RegistryEntry::source, false},
-                   {"description", &RegistryEntry::description, true}, {"device", &RegistryEntry::device, true},
-                   {"measured_at", &RegistryEntry::measured_at, true}, {"label", &RegistryEntry::label, true},
-                   {"notes", &RegistryEntry::notes, true},      {"uploaded_at", &RegistryEntry::uploaded_at, false},
+    } strings[] = {{"id", &RegistryEntry::id, false},
+                   {"path", &RegistryEntry::path, false},
+                   {"gpu", &RegistryEntry::gpu, false},
+                   {"source", &RegistryEntry::source, false},
+                   {"description", &RegistryEntry::description, true},
+                   {"device", &RegistryEntry::device, true},
+                   {"measured_at", &RegistryEntry::measured_at, true},
+                   {"label", &RegistryEntry::label, true},
+                   {"notes", &RegistryEntry::notes, true},
+                   {"uploaded_at", &RegistryEntry::uploaded_at, false},
                    {"uploader", &RegistryEntry::uploader, false}};
     for (const S& s : strings) {
       Result<std::string> v = string_key(e, where, s.key, s.nullable);
       if (!v) return v.error();
       r.*(s.dst) = *v;
     }
-    if (!is_registry_id(r.id)) return make_error(where + ".id", "must be 64 lower-case hex digits (a SHA-256); got '" + r.id.substr(0, 80) + "'");
+    if (!is_registry_id(r.id))
+      return make_error(where + ".id",
+                        "must be 64 lower-case hex digits (a SHA-256); got '" + r.id.substr(0, 80) + "'");
     if (r.path != "profiles/" + r.id + ".json")
-      return make_error(where + ".path", "must be 'profiles/<id>.json' for this entry's id; got '" + r.path.substr(0, 120) + "'");
+      return make_error(where + ".path",
+                        "must be 'profiles/<id>.json' for this entry's id; got '" + r.path.substr(0, 120) + "'");
     struct F {
       const char* key;
       std::optional<double> RegistryEntry::*dst;
@@ -87,7 +99,8 @@ Result<std::vector<RegistryEntry>> parse_registry_list(const std::string& text) 
     }
     if (auto g = e.find("all_reduce_group"); g != e.end() && !g->is_null()) {
       if (!g->is_number_integer() || g->get<long long>() < 1)
-        return make_error(where + ".all_reduce_group", "must be a positive integer or null; got " + detail::safe_dump(*g));
+        return make_error(where + ".all_reduce_group",
+                          "must be a positive integer or null; got " + detail::safe_dump(*g));
       r.all_reduce_group = g->get<long long>();
     }
     if (auto b = e.find("bytes"); b != e.end()) {
@@ -111,16 +124,19 @@ Result<std::string> check_registry_base(const std::string& base) {
   if (base.empty()) return make_error("registry", "empty; give the registry's base URL, e.g. https://host/api/v1");
   if (base.size() > 2000) return make_error("registry", "longer than 2000 characters");
   for (unsigned char c : base)
-    if (c <= 0x20 || c == 0x7F) return make_error("registry", "contains a space or a control character: '" + base.substr(0, 80) + "'");
+    if (c <= 0x20 || c == 0x7F)
+      return make_error("registry", "contains a space or a control character: '" + base.substr(0, 80) + "'");
   if (base.find('#') != std::string::npos || base.find('?') != std::string::npos)
     return make_error("registry", "must not carry a query or fragment ('?', '#'): '" + base.substr(0, 80) + "'");
   const size_t scheme = base.find("://");
   if (scheme != std::string::npos) {
     const std::string s = base.substr(0, scheme);
-    if (s != "http" && s != "https") return make_error("registry", "must be an http:// or https:// URL; got '" + base.substr(0, 80) + "'");
+    if (s != "http" && s != "https")
+      return make_error("registry", "must be an http:// or https:// URL; got '" + base.substr(0, 80) + "'");
     if (base.size() == scheme + 3) return make_error("registry", "has no host: '" + base + "'");
   } else if (base.find(':') != std::string::npos && base.find(':') < base.find('/')) {
-    return make_error("registry", "must be an http:// or https:// URL or a path; got '" + base.substr(0, 80) + "'");  // javascript:, data:
+    return make_error("registry", "must be an http:// or https:// URL or a path; got '" + base.substr(0, 80) +
+                                      "'");  // javascript:, data:
   }
   std::string out = base;
   while (out.size() > 1 && out.back() == '/') out.pop_back();

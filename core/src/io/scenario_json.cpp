@@ -64,10 +64,18 @@ std::string scenario_to_json(const Scenario& s) {
     auto& sec = out[key.substr(0, dot)];
     const std::string name = key.substr(dot + 1);
     switch (f.kind) {
-      case FieldKind::integer: sec[name] = std::stoll(v); break;
-      case FieldKind::number: sec[name] = std::stod(v); break;
-      case FieldKind::boolean: sec[name] = (v == "true"); break;
-      default: sec[name] = v; break;
+      case FieldKind::integer:
+        sec[name] = std::stoll(v);
+        break;
+      case FieldKind::number:
+        sec[name] = std::stod(v);
+        break;
+      case FieldKind::boolean:
+        sec[name] = (v == "true");
+        break;
+      default:
+        sec[name] = v;
+        break;
     }
   }
   return detail::safe_dump(out, 2);

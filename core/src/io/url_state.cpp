@@ -14,7 +14,8 @@ std::string percent_encode(const std::string& text) {
   std::string out;
   for (unsigned char c : text) {
     // RFC 3986 unreserved characters stay; everything else is escaped (as encodeURIComponent).
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' || c == '~') {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+        c == '.' || c == '~') {
       out += static_cast<char>(c);
     } else {
       out += '%';
@@ -57,7 +58,8 @@ std::string diff_from_defaults(const Scenario& s) {
   detail::json diff = detail::json::object();
   for (auto sec = full.begin(); sec != full.end(); ++sec) {
     for (auto it = sec.value().begin(); it != sec.value().end(); ++it) {
-      const bool same = defaults.contains(sec.key()) && defaults[sec.key()].contains(it.key()) && defaults[sec.key()][it.key()] == it.value();
+      const bool same = defaults.contains(sec.key()) && defaults[sec.key()].contains(it.key()) &&
+                        defaults[sec.key()][it.key()] == it.value();
       if (!same || (sec.key() == "hardware" && it.key() == "gpu")) diff[sec.key()][it.key()] = it.value();
     }
   }
@@ -73,7 +75,9 @@ Status apply_part(Scenario& s, const std::string& encoded, const std::string& wh
 
 }  // namespace
 
-std::string scenario_to_url_fragment(const Scenario& s, const Scenario* pinned) { return scenario_to_url_fragment(s, pinned, nullptr); }
+std::string scenario_to_url_fragment(const Scenario& s, const Scenario* pinned) {
+  return scenario_to_url_fragment(s, pinned, nullptr);
+}
 
 std::string scenario_to_url_fragment(const Scenario& s, const Scenario* pinned, const LinkProfile* profile) {
   // Only what differs from a default scenario on the same GPU, keeping links short.
@@ -87,7 +91,8 @@ std::string scenario_to_url_fragment(const Scenario& s, const Scenario* pinned, 
   return out;
 }
 
-Status apply_url_fragment(Scenario& s, const std::string& fragment, std::optional<Scenario>* pinned, LinkProfile* profile) {
+Status apply_url_fragment(Scenario& s, const std::string& fragment, std::optional<Scenario>* pinned,
+                          LinkProfile* profile) {
   std::string f = fragment;
   if (!f.empty() && f[0] == '#') f.erase(0, 1);
   if (f.empty()) {
@@ -116,8 +121,10 @@ Status apply_url_fragment(Scenario& s, const std::string& fragment, std::optiona
     const std::string value = eq == std::string::npos ? std::string() : part.substr(eq + 1);
     const bool known = eq != std::string::npos && (key == "a" || key == "p" || key == "r" || key == "pl");
     if (!known)
-      return make_error("URL state", "expected '&a=<pinned scenario>', '&p=<registry profile id>', '&r=<registry URL>' or "
-                                     "'&pl=<profile file name>' after the scenario; got '&" + part.substr(0, 40) + "'");
+      return make_error("URL state",
+                        "expected '&a=<pinned scenario>', '&p=<registry profile id>', '&r=<registry URL>' or "
+                        "'&pl=<profile file name>' after the scenario; got '&" +
+                            part.substr(0, 40) + "'");
     auto twice = [&](bool& flag) {
       const bool again = flag;
       flag = true;
@@ -135,7 +142,8 @@ Status apply_url_fragment(Scenario& s, const std::string& fragment, std::optiona
     if (key == "p") {
       if (twice(seen_p)) return make_error("URL state", "'&p=' given twice");
       if (!is_registry_id(*text))
-        return make_error("URL state (&p=)", "a registry profile id is 64 lower-case hex digits; got '" + text->substr(0, 80) + "'");
+        return make_error("URL state (&p=)",
+                          "a registry profile id is 64 lower-case hex digits; got '" + text->substr(0, 80) + "'");
       next_profile.registry_id = *text;
     } else if (key == "r") {
       if (twice(seen_r)) return make_error("URL state", "'&r=' given twice");
@@ -144,10 +152,13 @@ Status apply_url_fragment(Scenario& s, const std::string& fragment, std::optiona
       next_profile.registry = *base;
     } else {
       if (twice(seen_pl)) return make_error("URL state", "'&pl=' given twice");
-      if (text->empty() || text->size() > 255) return make_error("URL state (&pl=)", "a profile file name of 1 to 255 bytes; got " + std::to_string(text->size()));
+      if (text->empty() || text->size() > 255)
+        return make_error("URL state (&pl=)",
+                          "a profile file name of 1 to 255 bytes; got " + std::to_string(text->size()));
       for (unsigned char c : *text)
         if (c < 0x20 || c == 0x7F || c == '/' || c == '\\')
-          return make_error("URL state (&pl=)", "a file name without control characters or slashes; got '" + text->substr(0, 80) + "'");
+          return make_error("URL state (&pl=)",
+                            "a file name without control characters or slashes; got '" + text->substr(0, 80) + "'");
       if (!detail::valid_utf8(*text)) return make_error("URL state (&pl=)", "the file name is not valid UTF-8");
       next_profile.local_name = *text;
     }

@@ -20,18 +20,25 @@ namespace llmc {
 
 const char* to_string(SearchObjective o) {
   switch (o) {
-    case SearchObjective::step_time: return "step_time";
-    case SearchObjective::cost: return "cost";
-    case SearchObjective::gpus: return "gpus";
+    case SearchObjective::step_time:
+      return "step_time";
+    case SearchObjective::cost:
+      return "cost";
+    case SearchObjective::gpus:
+      return "gpus";
   }
   return "?";
 }
 
 bool parse_search_objective(const std::string& text, SearchObjective& out) {
-  if (text == "step_time" || text == "time") out = SearchObjective::step_time;
-  else if (text == "cost") out = SearchObjective::cost;
-  else if (text == "gpus" || text == "gpus_for_deadline") out = SearchObjective::gpus;
-  else return false;
+  if (text == "step_time" || text == "time")
+    out = SearchObjective::step_time;
+  else if (text == "cost")
+    out = SearchObjective::cost;
+  else if (text == "gpus" || text == "gpus_for_deadline")
+    out = SearchObjective::gpus;
+  else
+    return false;
   return true;
 }
 
@@ -74,7 +81,9 @@ struct Timed {
 
 // Total order: the objective key, then the simpler layout (fewer GPUs, smaller tp, pp, ...).
 bool layout_less(const Layout& a, const Layout& b) {
-  auto t = [](const Layout& x) { return std::make_tuple(x.gpus, x.tp, x.pp, x.cp, x.ep, x.v, x.b, int(x.rec), x.zero); };
+  auto t = [](const Layout& x) {
+    return std::make_tuple(x.gpus, x.tp, x.pp, x.cp, x.ep, x.v, x.b, int(x.rec), x.zero);
+  };
   return t(a) < t(b);
 }
 bool ranks_before(double a1, double a2, const Layout& a, double b1, double b2, const Layout& b) {
@@ -100,9 +109,12 @@ class Searcher {
   // The cost is passed in: for timed layouts it is the time model's own figure (as estimate() gives it).
   std::pair<double, double> key(double step, double cost, int64_t gpus) const {
     switch (spec_.objective) {
-      case SearchObjective::step_time: return {step, double(gpus)};
-      case SearchObjective::cost: return {cost, step};
-      case SearchObjective::gpus: return {double(gpus), step};
+      case SearchObjective::step_time:
+        return {step, double(gpus)};
+      case SearchObjective::cost:
+        return {cost, step};
+      case SearchObjective::gpus:
+        return {double(gpus), step};
     }
     return {step, 0};
   }
@@ -112,7 +124,8 @@ class Searcher {
     if (spec_.budget_usd > 0 && step * cost_per_step_second(gpus) > spec_.budget_usd * (1 + kSlack)) return false;
     return true;
   }
-  void enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCounts& c, double& closest_overflow, Layout& closest);
+  void enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCounts& c, double& closest_overflow,
+                 Layout& closest);
   SearchLayout time_layout(const Candidate& c, bool& bound_ok);
 
   const SearchSpec& spec_;
@@ -136,33 +149,41 @@ const FlopCounts& Searcher::flops_for(Recompute rec, int64_t layers_per_stage) {
   return it->second;
 }
 
-void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCounts& c, double& closest_overflow, Layout& closest) {
+void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCounts& c, double& closest_overflow,
+                         Layout& closest) {
   const Resolved& r0 = work_;
   const ModelSpec& m = r0.m;
-  auto values = [](bool vary, std::vector<int64_t> all, int64_t base) { return vary ? all : std::vector<int64_t>{base}; };
+  auto values = [](bool vary, std::vector<int64_t> all, int64_t base) {
+    return vary ? all : std::vector<int64_t>{base};
+  };
   const ParallelSpec& bp = spec_.base.parallel;
   const TrainingSpec& bt = spec_.base.training;
-  const std::vector<int64_t> eps = values(spec_.vary_ep && m.is_moe(), m.is_moe() ? divisors(m.experts) : std::vector<int64_t>{1}, bp.ep);
+  const std::vector<int64_t> eps =
+      values(spec_.vary_ep && m.is_moe(), m.is_moe() ? divisors(m.experts) : std::vector<int64_t>{1}, bp.ep);
   std::vector<int64_t> vs;
   for (int64_t v = 1; v <= std::max<int64_t>(1, spec_.max_virtual_stages); ++v) vs.push_back(v);
   vs = values(spec_.vary_virtual_stages, vs, bp.virtual_stages);
   const std::vector<int64_t> bs = values(spec_.vary_micro_batch, divisors(lb_.global_batch_seqs), bt.micro_batch);
-  const std::vector<Recompute> recs = spec_.vary_recompute ? std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}
-                                                           : std::vector<Recompute>{bt.recompute};
+  const std::vector<Recompute> recs =
+      spec_.vary_recompute ? std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}
+                           : std::vector<Recompute>{bt.recompute};
   const std::vector<int> zeros = spec_.vary_zero ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{bt.zero_stage};
   const int64_t inner = int64_t(eps.size() * vs.size() * bs.size() * recs.size() * zeros.size());
 
   std::vector<int64_t> tps = values(spec_.vary_tp, divisors(gpus), bp.tp);
-  if (spec_.max_tp > 0) tps.erase(std::remove_if(tps.begin(), tps.end(), [&](int64_t t) { return t > spec_.max_tp; }), tps.end());
+  if (spec_.max_tp > 0)
+    tps.erase(std::remove_if(tps.begin(), tps.end(), [&](int64_t t) { return t > spec_.max_tp; }), tps.end());
   for (int64_t tp : tps) {
-    const std::vector<int64_t> cps = values(spec_.vary_cp, gpus % tp ? std::vector<int64_t>{} : divisors(gpus / tp), bp.cp);
+    const std::vector<int64_t> cps =
+        values(spec_.vary_cp, gpus % tp ? std::vector<int64_t>{} : divisors(gpus / tp), bp.cp);
     for (int64_t cp : cps) {
       const int64_t rest = gpus % (tp * cp) ? 0 : gpus / (tp * cp);
       const std::vector<int64_t> pps = values(spec_.vary_pp, rest ? divisors(rest) : std::vector<int64_t>{}, bp.pp);
       for (int64_t pp : pps) {
         c.candidates += inner;
         // Rules that reject every inner combination at once (the full set is in apply_layout).
-        const bool shape_ok = !m.has_shape() || (m.heads % tp == 0 && m.kv_heads % tp == 0 && m.ffn_hidden % tp == 0 && m.layers >= detail::fewest_layers(pp, 1) &&
+        const bool shape_ok = !m.has_shape() || (m.heads % tp == 0 && m.kv_heads % tp == 0 && m.ffn_hidden % tp == 0 &&
+                                                 m.layers >= detail::fewest_layers(pp, 1) &&
                                                  (cp == 1 || r0.s.training.seq_len % (2 * cp) == 0));
         if (!shape_ok || gpus % (tp * pp * cp) != 0) {
           c.invalid += inner;
@@ -182,7 +203,8 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
                   Candidate cand;
                   cand.l = l;
                   int64_t peak_stage = 0;
-                  cand.mem = detail::memory_per_gpu(work_, params_, detail::layer_activations(work_, params_, b), nullptr, &peak_stage);
+                  cand.mem = detail::memory_per_gpu(work_, params_, detail::layer_activations(work_, params_, b),
+                                                    nullptr, &peak_stage);
                   if (cand.mem.headroom_bytes < 0) {
                     ++c.does_not_fit;
                     const double over = -cand.mem.headroom_bytes;
@@ -195,7 +217,8 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
                   const detail::StageParams held = detail::stage_params(work_, params_, peak_stage);
                   cand.held = {held.all(), held.linear};
                   cand.bound_step = detail::step_time_lower_bound(work_, flops_for(rec, work_.layers_per_stage));
-                  std::tie(cand.key1, cand.key2) = key(cand.bound_step, cand.bound_step * cost_per_step_second(gpus), gpus);
+                  std::tie(cand.key1, cand.key2) =
+                      key(cand.bound_step, cand.bound_step * cost_per_step_second(gpus), gpus);
                   fits.push_back(cand);
                 }
       }
@@ -239,8 +262,8 @@ SearchLayout Searcher::time_layout(const Candidate& c, bool& bound_ok) {
 }
 
 std::string layout_text(const Layout& l) {
-  return "tp " + std::to_string(l.tp) + ", pp " + std::to_string(l.pp) + ", cp " + std::to_string(l.cp) + ", ep " + std::to_string(l.ep) +
-         ", micro-batch " + std::to_string(l.b);
+  return "tp " + std::to_string(l.tp) + ", pp " + std::to_string(l.pp) + ", cp " + std::to_string(l.cp) + ", ep " +
+         std::to_string(l.ep) + ", micro-batch " + std::to_string(l.b);
 }
 
 Status Searcher::run(SearchResult& out, bool prune) {
@@ -253,18 +276,24 @@ Status Searcher::run(SearchResult& out, bool prune) {
   if (fits.empty()) {
     if (out.counts.valid == 0)
       return make_error("search", "no layout divides: " + std::to_string(out.counts.candidates) +
-                                      " candidates, none passes the divisibility rules (heads, layers, sequence, experts, global batch); check the GPU count and training.global_batch_seqs");
+                                      " candidates, none passes the divisibility rules (heads, layers, sequence, "
+                                      "experts, global batch); check the GPU count and training.global_batch_seqs");
     char buf[200];
-    std::snprintf(buf, sizeof buf, "no layout fits in GPU memory: all %lld valid layouts are over; the closest (%s, %lld GPUs) needs %.1f GiB more per GPU",
-                  (long long)out.counts.valid, layout_text(closest).c_str(), (long long)closest.gpus, closest_overflow / (1024.0 * 1024.0 * 1024.0));
+    std::snprintf(buf, sizeof buf,
+                  "no layout fits in GPU memory: all %lld valid layouts are over; the closest (%s, %lld GPUs) needs "
+                  "%.1f GiB more per GPU",
+                  (long long)out.counts.valid, layout_text(closest).c_str(), (long long)closest.gpus,
+                  closest_overflow / (1024.0 * 1024.0 * 1024.0));
     return make_error("search", buf);
   }
   // Best first by bound: the first layouts timed set the thresholds that prune the rest.
-  std::sort(fits.begin(), fits.end(), [](const Candidate& a, const Candidate& b) { return ranks_before(a.key1, a.key2, a.l, b.key1, b.key2, b.l); });
+  std::sort(fits.begin(), fits.end(), [](const Candidate& a, const Candidate& b) {
+    return ranks_before(a.key1, a.key2, a.l, b.key1, b.key2, b.l);
+  });
 
   const size_t top_n = size_t(std::max(1, spec_.top_n));
-  std::vector<Timed> top;                 // sorted, at most top_n, meeting the constraints
-  std::map<int64_t, Timed> best_at;       // fastest layout per GPU count (Pareto front)
+  std::vector<Timed> top;            // sorted, at most top_n, meeting the constraints
+  std::map<int64_t, Timed> best_at;  // fastest layout per GPU count (Pareto front)
   double min_days = INFINITY, min_cost = INFINITY;
   for (const Candidate& c : fits) {
     const bool can_be_front = [&] {
@@ -272,7 +301,8 @@ Status Searcher::run(SearchResult& out, bool prune) {
       return it == best_at.end() || c.bound_step <= it->second.s.step_s * (1 + kSlack);
     }();
     const bool can_be_top = may_meet_constraints(c.bound_step, c.l.gpus) &&
-                            (top.size() < top_n || ranks_before(c.key1 * (1 - kSlack), c.key2 * (1 - kSlack), c.l, top.back().key1, top.back().key2, top.back().l));
+                            (top.size() < top_n || ranks_before(c.key1 * (1 - kSlack), c.key2 * (1 - kSlack), c.l,
+                                                                top.back().key1, top.back().key2, top.back().l));
     if (prune && !can_be_front && !can_be_top) {
       ++out.counts.pruned_by_bound;
       continue;
@@ -282,18 +312,23 @@ Status Searcher::run(SearchResult& out, bool prune) {
     t.l = c.l;
     t.s = time_layout(c, bound_ok);
     ++out.counts.evaluated;
-    if (prune && !bound_ok) return make_error("search.bound", "the step-time lower bound exceeds the time model's step time");
+    if (prune && !bound_ok)
+      return make_error("search.bound", "the step-time lower bound exceeds the time model's step time");
     std::tie(t.key1, t.key2) = key(t.s.step_s, t.s.cost_usd, c.l.gpus);
     min_days = std::min(min_days, t.s.total_days);
     min_cost = std::min(min_cost, t.s.cost_usd);
     auto it = best_at.find(c.l.gpus);
-    if (it == best_at.end() || ranks_before(t.s.step_s, 0, t.l, it->second.s.step_s, 0, it->second.l)) best_at[c.l.gpus] = t;
-    const bool meets = (spec_.deadline_days <= 0 || t.s.total_days <= spec_.deadline_days) && (spec_.budget_usd <= 0 || t.s.cost_usd <= spec_.budget_usd);
+    if (it == best_at.end() || ranks_before(t.s.step_s, 0, t.l, it->second.s.step_s, 0, it->second.l))
+      best_at[c.l.gpus] = t;
+    const bool meets = (spec_.deadline_days <= 0 || t.s.total_days <= spec_.deadline_days) &&
+                       (spec_.budget_usd <= 0 || t.s.cost_usd <= spec_.budget_usd);
     if (!meets) {
       ++out.counts.misses_constraint;
       continue;
     }
-    auto pos = std::upper_bound(top.begin(), top.end(), t, [](const Timed& a, const Timed& b) { return ranks_before(a.key1, a.key2, a.l, b.key1, b.key2, b.l); });
+    auto pos = std::upper_bound(top.begin(), top.end(), t, [](const Timed& a, const Timed& b) {
+      return ranks_before(a.key1, a.key2, a.l, b.key1, b.key2, b.l);
+    });
     if (pos - top.begin() < std::ptrdiff_t(top_n)) {
       top.insert(pos, t);
       if (top.size() > top_n) top.pop_back();
@@ -302,9 +337,13 @@ Status Searcher::run(SearchResult& out, bool prune) {
   if (top.empty()) {
     char buf[240];
     if (spec_.deadline_days > 0 && min_days > spec_.deadline_days)
-      std::snprintf(buf, sizeof buf, "no layout meets the deadline of %g days: the fastest layout that fits takes %.3g days", spec_.deadline_days, min_days);
+      std::snprintf(buf, sizeof buf,
+                    "no layout meets the deadline of %g days: the fastest layout that fits takes %.3g days",
+                    spec_.deadline_days, min_days);
     else
-      std::snprintf(buf, sizeof buf, "no layout meets the budget of %.6g USD: the cheapest layout that fits costs %.6g USD", spec_.budget_usd, min_cost);
+      std::snprintf(buf, sizeof buf,
+                    "no layout meets the budget of %.6g USD: the cheapest layout that fits costs %.6g USD",
+                    spec_.budget_usd, min_cost);
     return make_error(spec_.deadline_days > 0 && min_days > spec_.deadline_days ? "deadline_days" : "budget_usd", buf);
   }
   for (const Timed& t : top) out.top.push_back(t.s);
@@ -318,7 +357,8 @@ Status Searcher::run(SearchResult& out, bool prune) {
     p.step_s = t.s.step_s;
     p.total_days = t.s.total_days;
     p.cost_usd = t.s.cost_usd;
-    p.meets_constraints = (spec_.deadline_days <= 0 || t.s.total_days <= spec_.deadline_days) && (spec_.budget_usd <= 0 || t.s.cost_usd <= spec_.budget_usd);
+    p.meets_constraints = (spec_.deadline_days <= 0 || t.s.total_days <= spec_.deadline_days) &&
+                          (spec_.budget_usd <= 0 || t.s.cost_usd <= spec_.budget_usd);
     p.layout = t.s;
     pts.push_back(p);
   }
@@ -348,7 +388,8 @@ Scenario apply_search_layout(const Scenario& base, const SearchLayout& l) {
   p.schedule = l.schedule;
   s.training.micro_batch = l.micro_batch;
   // The scenario's own modules stay with its own selective recompute; any other is the default.
-  if (l.recompute != Recompute::selective || base.training.recompute != Recompute::selective) s.training.recompute_modules.clear();
+  if (l.recompute != Recompute::selective || base.training.recompute != Recompute::selective)
+    s.training.recompute_modules.clear();
   s.training.recompute = l.recompute;
   s.training.recompute_layers = l.recompute_layers;
   s.training.zero_stage = l.zero_stage;
@@ -360,23 +401,33 @@ Scenario apply_search_layout(const Scenario& base, const SearchLayout& l) {
 Result<SearchResult> search_layouts(const SearchSpec& in) {
   SearchSpec spec = in;
   if (spec.gpus_min == 0 && spec.gpus_max == 0) spec.gpus_min = spec.gpus_max = spec.base.hardware.gpu_count;
-  if (spec.gpus_min < 1) return make_error("gpus", "give a GPU count (hardware.gpu_count, or --gpus N or MIN:MAX); got " + std::to_string(spec.gpus_min));
+  if (spec.gpus_min < 1)
+    return make_error(
+        "gpus", "give a GPU count (hardware.gpu_count, or --gpus N or MIN:MAX); got " + std::to_string(spec.gpus_min));
   if (spec.gpus_max < spec.gpus_min)
-    return make_error("gpus", "the range's maximum (" + std::to_string(spec.gpus_max) + ") is below its minimum (" + std::to_string(spec.gpus_min) + ")");
-  if (spec.gpus_max > (int64_t(1) << 24)) return make_error("gpus", "must be at most 16,777,216; got " + std::to_string(spec.gpus_max));
-  if (spec.gpus_step < 1) return make_error("gpus", "the step must be at least 1; got " + std::to_string(spec.gpus_step));
+    return make_error("gpus", "the range's maximum (" + std::to_string(spec.gpus_max) + ") is below its minimum (" +
+                                  std::to_string(spec.gpus_min) + ")");
+  if (spec.gpus_max > (int64_t(1) << 24))
+    return make_error("gpus", "must be at most 16,777,216; got " + std::to_string(spec.gpus_max));
+  if (spec.gpus_step < 1)
+    return make_error("gpus", "the step must be at least 1; got " + std::to_string(spec.gpus_step));
   if ((spec.gpus_max - spec.gpus_min) / spec.gpus_step > 4096)
     return make_error("gpus", "a range of more than 4,097 GPU counts; give a step (MIN:MAX:STEP)");
-  if (spec.top_n < 1 || spec.top_n > 1000) return make_error("top", "must be in [1, 1000]; got " + std::to_string(spec.top_n));
+  if (spec.top_n < 1 || spec.top_n > 1000)
+    return make_error("top", "must be in [1, 1000]; got " + std::to_string(spec.top_n));
   if (spec.max_virtual_stages < 1 || spec.max_virtual_stages > 64)
     return make_error("max_virtual_stages", "must be in [1, 64]; got " + std::to_string(spec.max_virtual_stages));
-  if (spec.deadline_days < 0 || !std::isfinite(spec.deadline_days)) return make_error("deadline_days", "must be a positive number of days");
-  if (spec.budget_usd < 0 || !std::isfinite(spec.budget_usd)) return make_error("budget_usd", "must be a positive amount of USD");
+  if (spec.deadline_days < 0 || !std::isfinite(spec.deadline_days))
+    return make_error("deadline_days", "must be a positive number of days");
+  if (spec.budget_usd < 0 || !std::isfinite(spec.budget_usd))
+    return make_error("budget_usd", "must be a positive amount of USD");
   if (spec.objective == SearchObjective::gpus && spec.deadline_days <= 0)
     return make_error("objective", "gpus (fewest GPUs for a deadline) needs a deadline (deadline_days)");
   const TrainingSpec& bt = spec.base.training;
   if (bt.global_batch_seqs == 0 && bt.global_batch_tokens <= 0)
-    return make_error("training.global_batch_seqs", "the search keeps the global batch fixed: set training.global_batch_seqs or training.global_batch_tokens");
+    return make_error(
+        "training.global_batch_seqs",
+        "the search keeps the global batch fixed: set training.global_batch_seqs or training.global_batch_tokens");
 
   // Resolve the base once with a neutral layout (1 GPU), keeping what the layout does not change.
   Scenario neutral = spec.base;
@@ -391,12 +442,14 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
   neutral.training.zero_shard_group = 0;
   neutral.training.recompute_layers = 0;
   neutral.training.global_batch_seqs = 0;
-  if (bt.global_batch_seqs > 0) neutral.training.global_batch_tokens = 0, neutral.training.global_batch_seqs = bt.global_batch_seqs;
+  if (bt.global_batch_seqs > 0)
+    neutral.training.global_batch_tokens = 0, neutral.training.global_batch_seqs = bt.global_batch_seqs;
   Result<Resolved> rr = resolve(neutral);
   if (!rr) return rr.error();
   Resolved base = std::move(rr).value();
   detail::LayoutBase lb;
-  lb.schedule_v1 = spec.base.parallel.schedule == Schedule::interleaved ? Schedule::one_f_one_b : spec.base.parallel.schedule;
+  lb.schedule_v1 =
+      spec.base.parallel.schedule == Schedule::interleaved ? Schedule::one_f_one_b : spec.base.parallel.schedule;
   lb.etp = spec.base.parallel.etp;
   lb.zero_shard_group = bt.zero_shard_group;
   lb.global_batch_seqs = base.s.training.global_batch_seqs;

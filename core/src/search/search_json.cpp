@@ -41,8 +41,12 @@ std::string search_to_json(const SearchSpec& spec, const SearchResult& r) {
   if (spec.deadline_days > 0) j["deadline_days"] = spec.deadline_days;
   if (spec.budget_usd > 0) j["budget_usd"] = spec.budget_usd;
   const SearchCounts& c = r.counts;
-  j["counts"] = {{"candidates", c.candidates}, {"invalid", c.invalid},   {"valid", c.valid},
-                 {"does_not_fit", c.does_not_fit}, {"pruned_by_bound", c.pruned_by_bound}, {"evaluated", c.evaluated},
+  j["counts"] = {{"candidates", c.candidates},
+                 {"invalid", c.invalid},
+                 {"valid", c.valid},
+                 {"does_not_fit", c.does_not_fit},
+                 {"pruned_by_bound", c.pruned_by_bound},
+                 {"evaluated", c.evaluated},
                  {"misses_constraint", c.misses_constraint}};
   j["pruning_disabled"] = r.pruning_disabled;
   auto top = detail::json::array();

@@ -35,7 +35,8 @@ Result<ImportedAttention> import_attention_samples(const std::string& text) {
     return make_error("attention-json", "must be an object with a \"points\" array");
   ImportedAttention out;
   out.dtype = j.value("dtype", std::string("bf16"));
-  if (out.dtype != "bf16" && out.dtype != "fp16") return make_error("attention-json.dtype", "must be bf16 or fp16; got " + out.dtype);
+  if (out.dtype != "bf16" && out.dtype != "fp16")
+    return make_error("attention-json.dtype", "must be bf16 or fp16; got " + out.dtype);
   out.backend = j.value("backend", std::string("unknown"));
   for (std::size_t i = 0; i < j["points"].size(); ++i) {
     const json& p = j["points"][i];
@@ -48,13 +49,15 @@ Result<ImportedAttention> import_attention_samples(const std::string& text) {
       v[k] = p[keys[k]].get<int64_t>();
     }
     if (v[2] % v[3]) return make_error(path + ".kv_heads", "must divide heads");
-    if (!p.contains("causal") || !p["causal"].is_boolean()) return make_error(path + ".causal", "must be true or false");
+    if (!p.contains("causal") || !p["causal"].is_boolean())
+      return make_error(path + ".causal", "must be true or false");
     std::vector<double> fwd, bwd;
     for (const char* key : {"fwd_seconds", "bwd_seconds"}) {
       if (!p.contains(key) || !p[key].is_array() || p[key].empty())
         return make_error(path + "." + key, "must be a non-empty array of seconds");
       for (const json& x : p[key]) {
-        if (!x.is_number() || !(x.get<double>() > 0)) return make_error(path + "." + key, "every sample must be a positive number");
+        if (!x.is_number() || !(x.get<double>() > 0))
+          return make_error(path + "." + key, "every sample must be a positive number");
         (key[0] == 'f' ? fwd : bwd).push_back(x.get<double>());
       }
     }

@@ -15,8 +15,8 @@ void add_linear(std::vector<GemmShape>& out, const std::string& prefix, int64_t 
 }
 
 Error divisibility(const char* field, int64_t v, int64_t tp) {
-  return make_error(std::string("model.") + field,
-                    "must be divisible by tp=" + std::to_string(tp) + " for tensor-parallel sharding; got " + std::to_string(v));
+  return make_error(std::string("model.") + field, "must be divisible by tp=" + std::to_string(tp) +
+                                                       " for tensor-parallel sharding; got " + std::to_string(v));
 }
 
 }  // namespace
@@ -28,7 +28,8 @@ Result<std::vector<GemmShape>> layer_gemm_shapes(const ModelSpec& spec, const st
   if (micro_batch < 1) return make_error("micro_batch", "must be ≥ 1; got " + std::to_string(micro_batch));
   const ModelSpec m = resolved(spec);
   if (m.attention == AttentionKind::mla)
-    return make_error("model.attention", "MLA layer shapes are not modelled by the bench; pick a standard-attention preset");
+    return make_error("model.attention",
+                      "MLA layer shapes are not modelled by the bench; pick a standard-attention preset");
   const int64_t seq = seq_len > 0 ? seq_len : m.seq_len;
   if (seq < 1) return make_error("seq_len", "must be ≥ 1 (the model gives none); got " + std::to_string(seq));
   if (m.heads % tp) return divisibility("heads", m.heads, tp);

@@ -9,7 +9,8 @@ Result<int64_t> parse_int(const std::string& flag, const std::string& v, int64_t
   int64_t x = 0;
   const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
   if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi)
-    return make_error(flag, "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]; got '" + v + "'");
+    return make_error(
+        flag, "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]; got '" + v + "'");
   return x;
 }
 
@@ -58,19 +59,28 @@ Result<Options> parse_options(const std::vector<std::string>& args) {
     } else if (a == "--out" || a == "--raw" || a == "--model" || a == "--gpu" || a == "--attention-json") {
       if (Status s = value(v); !s) return s.error();
       if (v.empty()) return make_error(a, "must not be empty");
-      (a == "--out" ? o.out : a == "--raw" ? o.raw_out : a == "--model" ? o.model : a == "--gpu" ? o.gpu_id : o.attention_json) = v;
+      (a == "--out"     ? o.out
+       : a == "--raw"   ? o.raw_out
+       : a == "--model" ? o.model
+       : a == "--gpu"   ? o.gpu_id
+                        : o.attention_json) = v;
     } else if (a == "--upload" || a == "--token-file" || a == "--label") {
       if (Status s = value(v); !s) return s.error();
       if (v.empty()) return make_error(a, "must not be empty");
       (a == "--upload" ? o.upload_url : a == "--token-file" ? o.token_file : o.upload_label) = v;
     } else if (a == "--tp" || a == "--micro-batch" || a == "--seq-len" || a == "--device") {
       if (Status s = value(v); !s) return s.error();
-      Result<int64_t> x = parse_int(a, v, a == "--seq-len" || a == "--device" ? 0 : 1, a == "--device" ? 1023 : (int64_t(1) << 24));
+      Result<int64_t> x =
+          parse_int(a, v, a == "--seq-len" || a == "--device" ? 0 : 1, a == "--device" ? 1023 : (int64_t(1) << 24));
       if (!x) return x.error();
-      if (a == "--tp") o.tp = *x;
-      else if (a == "--micro-batch") o.micro_batch = *x;
-      else if (a == "--seq-len") o.seq_len = *x;
-      else o.device = int(*x);
+      if (a == "--tp")
+        o.tp = *x;
+      else if (a == "--micro-batch")
+        o.micro_batch = *x;
+      else if (a == "--seq-len")
+        o.seq_len = *x;
+      else
+        o.device = int(*x);
     } else if (a == "--suites") {
       if (Status s = value(v); !s) return s.error();
       std::size_t start = 0;

@@ -36,7 +36,8 @@ std::string fmt(double v) {
 
 // Keep points at or below `cap`; clamp p90 to cap. Returns the number dropped.
 template <class Point>
-int cap_points(std::vector<Point>& pts, double Point::*median, double cap, const std::string& what, std::vector<std::string>& notes) {
+int cap_points(std::vector<Point>& pts, double Point::*median, double cap, const std::string& what,
+               std::vector<std::string>& notes) {
   int dropped = 0;
   std::vector<Point> kept;
   for (Point p : pts) {
@@ -72,7 +73,8 @@ BandwidthPoint bandwidth_point(double bytes, const std::vector<double>& seconds)
   return BandwidthPoint{bytes, st.median, st.p10, st.p90, st.cv};
 }
 
-BandwidthPoint collective_point(const std::string& op, int64_t ranks, double bytes, const std::vector<double>& seconds) {
+BandwidthPoint collective_point(const std::string& op, int64_t ranks, double bytes,
+                                const std::vector<double>& seconds) {
   BandwidthPoint p = bandwidth_point(busbw_factor(op, ranks) * bytes, seconds);  // rate of the bus bytes = busbw
   p.bytes = bytes;
   return p;
@@ -91,8 +93,8 @@ double attention_fwd_flops(int64_t b, int64_t s, int64_t h, int64_t d, bool caus
   return 4.0 * double(d) * attention_score_elements(b, s, h, causal);
 }
 
-AttentionPoint attention_point(int64_t b, int64_t s, int64_t h, int64_t kv, int64_t d, bool causal, const std::vector<double>& fwd,
-                               const std::vector<double>& bwd) {
+AttentionPoint attention_point(int64_t b, int64_t s, int64_t h, int64_t kv, int64_t d, bool causal,
+                               const std::vector<double>& fwd, const std::vector<double>& bwd) {
   const double f = attention_fwd_flops(b, s, h, d, causal);
   const SampleStats sf = rate_stats(f, fwd, 1e12), sb = rate_stats(kAttentionBwdOverFwdFlops * f, bwd, 1e12);
   AttentionPoint p;
@@ -133,10 +135,15 @@ Result<std::string> gpu_id_for_device(const std::string& name, double memory_byt
 
 std::vector<std::string> throttle_reason_names(uint64_t mask) {
   // Bits of nvmlClocksEventReasons (nvml.h): stable since NVML 3.x.
-  static const std::pair<uint64_t, const char*> bits[] = {
-      {0x1, "gpu_idle"},           {0x2, "applications_clocks_setting"}, {0x4, "sw_power_cap"},
-      {0x8, "hw_slowdown"},        {0x10, "sync_boost"},                 {0x20, "sw_thermal_slowdown"},
-      {0x40, "hw_thermal_slowdown"}, {0x80, "hw_power_brake_slowdown"}, {0x100, "display_clock_setting"}};
+  static const std::pair<uint64_t, const char*> bits[] = {{0x1, "gpu_idle"},
+                                                          {0x2, "applications_clocks_setting"},
+                                                          {0x4, "sw_power_cap"},
+                                                          {0x8, "hw_slowdown"},
+                                                          {0x10, "sync_boost"},
+                                                          {0x20, "sw_thermal_slowdown"},
+                                                          {0x40, "hw_thermal_slowdown"},
+                                                          {0x80, "hw_power_brake_slowdown"},
+                                                          {0x100, "display_clock_setting"}};
   std::vector<std::string> out;
   for (const auto& [bit, name] : bits)
     if (mask & bit) out.push_back(name);
@@ -246,8 +253,11 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
     const std::string dtype = it->first.substr(0, it->first.find('.'));  // "bf16" of "bf16.cudnn"
     const double peak = gpu.peak_tflops(dtype == "fp8" ? Dtype::fp8 : dtype == "fp16" ? Dtype::fp16 : Dtype::bf16);
     for (const AttentionPoint& pt : t.points) {
-      if (pt.fwd_tflops > 0 && pt.bwd_tflops > 0 && pt.fwd_tflops <= peak && pt.bwd_tflops <= peak) kept.push_back(pt);
-      else notes.push_back("attention." + it->first + ": dropped a point at fwd " + fmt(pt.fwd_tflops) + ", bwd " + fmt(pt.bwd_tflops) + " TFLOP/s");
+      if (pt.fwd_tflops > 0 && pt.bwd_tflops > 0 && pt.fwd_tflops <= peak && pt.bwd_tflops <= peak)
+        kept.push_back(pt);
+      else
+        notes.push_back("attention." + it->first + ": dropped a point at fwd " + fmt(pt.fwd_tflops) + ", bwd " +
+                        fmt(pt.bwd_tflops) + " TFLOP/s");
     }
     t.points = kept;
     // The fit is of the matmul part: each point's time less its softmax exponentials at the
@@ -268,15 +278,20 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
       return std::pair{fw, bw};
     };
     auto [fw, bw] = fits(exp_rate);
-    auto positive = [](const std::vector<WorkTime>& w) { return std::all_of(w.begin(), w.end(), [](const WorkTime& x) { return x.seconds > 0; }); };
+    auto positive = [](const std::vector<WorkTime>& w) {
+      return std::all_of(w.begin(), w.end(), [](const WorkTime& x) { return x.seconds > 0; });
+    };
     if (exp_rate > 0 && !(positive(fw) && positive(bw))) {
-      notes.push_back("attention." + it->first + ": points faster than " + fmt(exp_rate) + " T exponentials/s allow; fitted as a flat rate");
+      notes.push_back("attention." + it->first + ": points faster than " + fmt(exp_rate) +
+                      " T exponentials/s allow; fitted as a flat rate");
       exp_rate = 0;
       std::tie(fw, bw) = fits(0);
     }
     t.exp_tera_per_s = exp_rate;
-    if (Result<ThroughputFit> f = fit_throughput(fw, 1e12)) t.fwd_fit = *f, t.fwd_fit.peak = std::min(t.fwd_fit.peak, peak);
-    if (Result<ThroughputFit> f = fit_throughput(bw, 1e12)) t.bwd_fit = *f, t.bwd_fit.peak = std::min(t.bwd_fit.peak, peak);
+    if (Result<ThroughputFit> f = fit_throughput(fw, 1e12))
+      t.fwd_fit = *f, t.fwd_fit.peak = std::min(t.fwd_fit.peak, peak);
+    if (Result<ThroughputFit> f = fit_throughput(bw, 1e12))
+      t.bwd_fit = *f, t.bwd_fit.peak = std::min(t.bwd_fit.peak, peak);
   }
 
   for (auto it = p.memory_bound.begin(); it != p.memory_bound.end();) {
@@ -289,7 +304,8 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
     }
     std::vector<WorkTime> wt;
     for (const BandwidthPoint& pt : t.points) wt.push_back({pt.bytes, pt.bytes / (pt.gbps * 1e9)});
-    if (Result<ThroughputFit> f = fit_throughput(wt, 1e9)) t.fit = *f, t.fit.peak = std::min(t.fit.peak, gpu.hbm_bandwidth_gbps);
+    if (Result<ThroughputFit> f = fit_throughput(wt, 1e9))
+      t.fit = *f, t.fit.peak = std::min(t.fit.peak, gpu.hbm_bandwidth_gbps);
     ++it;
   }
 
@@ -310,7 +326,8 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
       notes.push_back("collectives." + c.op + ": " + f.error().message);
     }
   }
-  if (p.h2d_gbps > 1000 || p.d2h_gbps > 1000) notes.push_back("host_device: implausible bandwidth dropped"), p.h2d_gbps = p.d2h_gbps = 0;
+  if (p.h2d_gbps > 1000 || p.d2h_gbps > 1000)
+    notes.push_back("host_device: implausible bandwidth dropped"), p.h2d_gbps = p.d2h_gbps = 0;
   p.usable_memory_bytes = std::min(p.usable_memory_bytes, gpu.memory_gib * double(int64_t(1) << 30));
   return p;
 }

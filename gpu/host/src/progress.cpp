@@ -10,14 +10,19 @@ namespace llmc::bench {
 std::string format_duration(double s) {
   const long t = std::max(0L, std::lround(s));
   char buf[32];
-  if (t >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
-  else if (t >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
-  else std::snprintf(buf, sizeof buf, "%lds", t);
+  if (t >= 3600)
+    std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
+  else if (t >= 60)
+    std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lds", t);
   return buf;
 }
 
 Progress::Progress(double planned_seconds, std::FILE* out)
-    : planned_(std::max(planned_seconds, 1e-9)), start_(std::chrono::steady_clock::now()), out_(out),
+    : planned_(std::max(planned_seconds, 1e-9)),
+      start_(std::chrono::steady_clock::now()),
+      out_(out),
       tty_(isatty(fileno(out)) != 0) {}
 
 double Progress::elapsed_seconds() const {
@@ -38,8 +43,8 @@ void Progress::step(const std::string& label, double planned_step_seconds) {
   const std::string bar = std::string(std::size_t(filled), '#') + std::string(std::size_t(width - filled), '.');
   const std::string eta = format_duration(eta_seconds(planned_, done_, elapsed_seconds()));
   // On a terminal the line redraws in place; in a log every step gets its own line.
-  std::fprintf(out_, "%s[%s] %3d%% %-44.44s ETA %s%s", tty_ ? "\r" : "", bar.c_str(), int(frac * 100), label.c_str(), eta.c_str(),
-               tty_ ? "\x1b[K" : "\n");
+  std::fprintf(out_, "%s[%s] %3d%% %-44.44s ETA %s%s", tty_ ? "\r" : "", bar.c_str(), int(frac * 100), label.c_str(),
+               eta.c_str(), tty_ ? "\x1b[K" : "\n");
   std::fflush(out_);
 }
 

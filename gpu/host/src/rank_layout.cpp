@@ -21,7 +21,8 @@ RankLayout rank_layout(const std::vector<std::string>& hostnames) {
 std::string gpus_per_host_problem(const RankLayout& layout, int visible_gpus) {
   if (layout.max_ranks_per_node <= visible_gpus) return "";
   return std::to_string(layout.max_ranks_per_node) + " ranks on one host, but only " + std::to_string(visible_gpus) +
-         " GPU(s) visible there; start one rank per GPU (mpirun --map-by ppr:" + std::to_string(visible_gpus) + ":node)";
+         " GPU(s) visible there; start one rank per GPU (mpirun --map-by ppr:" + std::to_string(visible_gpus) +
+         ":node)";
 }
 
 }  // namespace llmc::bench

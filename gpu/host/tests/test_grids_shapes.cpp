@@ -56,8 +56,8 @@ TEST_CASE("Llama 3.1 8B, tp=2, micro-batch 1, seq 8192: hand-computed shapes") {
   // qkv: (32 + 2·8)·128 / 2 = 3072 outputs per rank.
   CHECK(s[0] == GemmShape{T, 3072, 4096, ""});
   CHECK(s[0].label == "llama3.1-8b tp2 qkv fwd");
-  CHECK(s[1] == GemmShape{T, 4096, 3072, ""});   // dX
-  CHECK(s[2] == GemmShape{4096, 3072, T, ""});   // dW
+  CHECK(s[1] == GemmShape{T, 4096, 3072, ""});  // dX
+  CHECK(s[2] == GemmShape{4096, 3072, T, ""});  // dW
   // out_proj: 32·128 / 2 = 2048 inputs per rank.
   CHECK(s[3] == GemmShape{T, 4096, 2048, ""});
   // mlp up+gate fused: 2·14336 / 2 = 14336 outputs; down: 14336 / 2 = 7168 inputs.
@@ -91,7 +91,8 @@ TEST_CASE("layer shapes: micro-batch multiplies tokens; errors name the field") 
 }
 
 TEST_CASE("options: suites, numbers, raw path, errors") {
-  auto o = parse_options({"--quick", "--out", "p/h100.json", "--suites", "gemm,nccl", "--tp", "2", "--model", "llama3.1-70b"});
+  auto o = parse_options(
+      {"--quick", "--out", "p/h100.json", "--suites", "gemm,nccl", "--tp", "2", "--model", "llama3.1-70b"});
   REQUIRE(o.ok());
   CHECK(o->quick);
   CHECK(o->raw_out == "p/h100.raw.json");
@@ -133,5 +134,6 @@ TEST_CASE("rank layout: local ranks, nodes and the tier an MPI run measures") {
   // Each rank drives GPU local_rank: a host with more ranks than GPUs is refused, not wrapped.
   CHECK(gpus_per_host_problem(two, 8).empty());
   CHECK(gpus_per_host_problem(uneven, 3).empty());
-  CHECK(gpus_per_host_problem(uneven, 2) == "3 ranks on one host, but only 2 GPU(s) visible there; start one rank per GPU (mpirun --map-by ppr:2:node)");
+  CHECK(gpus_per_host_problem(uneven, 2) ==
+        "3 ranks on one host, but only 2 GPU(s) visible there; start one rank per GPU (mpirun --map-by ppr:2:node)");
 }

@@ -92,12 +92,14 @@ llmc::HardwareProfile synthetic_profile(std::vector<std::string>& notes, std::ve
   GemmShape fake{512, 512, 512, "l2"};
   g.points.push_back(gemm_point(fake, {fake.flops() / 1200e12}));
   llmc::BandwidthTable& copy = p.memory_bound["hbm_copy"];
-  for (double b = 1 << 20; b <= double(1LL << 32); b *= 4) copy.points.push_back(bandwidth_point(b, {4e-6 + b / 3000e9}));
+  for (double b = 1 << 20; b <= double(1LL << 32); b *= 4)
+    copy.points.push_back(bandwidth_point(b, {4e-6 + b / 3000e9}));
   llmc::CollectiveTable ar;
   ar.op = "all_reduce";
   ar.group = 8;
   ar.tier = "intra_node";
-  for (double b = 1024; b <= double(1LL << 33); b *= 4) ar.points.push_back(collective_point("all_reduce", 8, b, {20e-6 + 1.75 * b / 360e9}));
+  for (double b = 1024; b <= double(1LL << 33); b *= 4)
+    ar.points.push_back(collective_point("all_reduce", 8, b, {20e-6 + 1.75 * b / 360e9}));
   p.collectives.push_back(ar);
   p.attention["bf16"].points.push_back(attention_point(1, 8192, 32, 8, 128, true, {2e-3}, {5.5e-3}));
   p.attention["bf16"].points.push_back(attention_point(1, 2048, 32, 8, 128, true, {0.2e-3}, {0.5e-3}));
@@ -129,7 +131,8 @@ TEST_CASE("finalize_profile: fits, headline numbers, spec caps, comm tier") {
   // compute_efficiency = Σflops / Σtime over the model's shapes / the dense bf16 peak (989.4).
   double flops = 0, secs = 0;
   for (const GemmShape& s : shapes) flops += s.flops(), secs += 7e-6 + s.flops() / 780e12;
-  CHECK(p.compute_efficiency == doctest::Approx(flops / secs / 1e12 / llmc::find_gpu("h100-sxm")->peak_bf16_tflops).epsilon(1e-9));
+  CHECK(p.compute_efficiency ==
+        doctest::Approx(flops / secs / 1e12 / llmc::find_gpu("h100-sxm")->peak_bf16_tflops).epsilon(1e-9));
   CHECK(p.memory_bound.at("hbm_copy").fit.peak == doctest::Approx(3000).epsilon(1e-6));
   CHECK(p.memory_bound.at("hbm_copy").fit.overhead_us == doctest::Approx(4).epsilon(1e-6));
   CHECK(p.intra_node.alpha_s == doctest::Approx(20e-6).epsilon(1e-6));
@@ -158,7 +161,8 @@ TEST_CASE("finalize_profile: the attention fit is of the matmul part, the expone
   CHECK(t.fwd_fit.peak == doctest::Approx(900).epsilon(1e-3));
   CHECK(t.bwd_fit.peak == doctest::Approx(600).epsilon(1e-3));
   CHECK(t.fwd_fit.overhead_us == doctest::Approx(10).epsilon(1e-3));
-  CHECK(llmc::attention_tflops(t, false, 256) == doctest::Approx(1 / (1 / 900.0 + 1 / (4 * 256 * exp_rate))).epsilon(1e-3));
+  CHECK(llmc::attention_tflops(t, false, 256) ==
+        doctest::Approx(1 / (1 / 900.0 + 1 / (4 * 256 * exp_rate))).epsilon(1e-3));
   // Points faster than the exponentials allow (head dim 32 at 900 TFLOP/s with none) keep a flat
   // rate, with a note.
   llmc::HardwareProfile fast;
@@ -207,10 +211,11 @@ TEST_CASE("atomic write: complete file or none") {
   CHECK_FALSE(fs::exists(temp_path_for(path)));
 
   // A writer that throws midway: the old file stays as it was and no .tmp is left.
-  CHECK_THROWS_AS(write_file_atomic(path, [](std::ostream& os) {
-                    os << "{\"half\": ";
-                    throw std::runtime_error("measurement failed");
-                  }),
+  CHECK_THROWS_AS(write_file_atomic(path,
+                                    [](std::ostream& os) {
+                                      os << "{\"half\": ";
+                                      throw std::runtime_error("measurement failed");
+                                    }),
                   std::runtime_error);
   CHECK(slurp(path) == "{\"a\": 1}\n");
   CHECK_FALSE(fs::exists(temp_path_for(path)));
@@ -251,7 +256,8 @@ TEST_CASE("attention points imported from the PyTorch script's JSON") {
   CHECK_FALSE(cudnn.causal);
   CHECK(r->tables.at("bf16.fa2").at(0).fwd_tflops == doctest::Approx(cudnn.fwd_tflops / 2));
   CHECK(r->tables.at("bf16").at(0).fwd_tflops == doctest::Approx(cudnn.fwd_tflops / 3));
-  auto bad = import_attention_samples(R"({"points": [{"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 3, "head_dim": 128,
+  auto bad =
+      import_attention_samples(R"({"points": [{"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 3, "head_dim": 128,
     "causal": true, "fwd_seconds": [1], "bwd_seconds": [1]}]})");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().field == "attention-json.points[0].kv_heads");

@@ -37,7 +37,7 @@ TEST_CASE("median_ci95 and the stable-median rule") {
   Interval ci = median_ci95(v);
   CHECK(ci.lo == 7);
   CHECK(ci.hi == 19);
-  CHECK_FALSE(median_is_stable(v, 0.01));   // spread of ±46% around 13
+  CHECK_FALSE(median_is_stable(v, 0.01));  // spread of ±46% around 13
   std::vector<double> tight(25, 1.0);
   for (int i = 0; i < 25; ++i) tight[std::size_t(i)] = 1.0 + 0.001 * (i % 5);
   CHECK(median_is_stable(tight, 0.01));
@@ -67,7 +67,7 @@ TEST_CASE("fit_throughput: negative intercept clamps to zero; errors") {
   CHECK(f->peak < 1100);
   CHECK_FALSE(fit_throughput({{1e9, 1e-3}, {1e9, 1.1e-3}}, 1e9).ok());  // one distinct size
   CHECK_FALSE(fit_throughput({{1e9, 0}, {2e9, 1e-3}}, 1e9).ok());
-  CHECK_FALSE(fit_throughput({{1e9, 2e-3}, {2e9, 1e-3}}, 1e9).ok());   // time falls with size
+  CHECK_FALSE(fit_throughput({{1e9, 2e-3}, {2e9, 1e-3}}, 1e9).ok());  // time falls with size
 }
 
 TEST_CASE("busbw factors and the alpha-beta fit recover known values") {
@@ -84,7 +84,8 @@ TEST_CASE("busbw factors and the alpha-beta fit recover known values") {
     const int64_t n = std::string(op) == "send_recv" ? 2 : 8;
     const double alpha = 18.5e-6, bus = 360.2;
     std::vector<WorkTime> pts;
-    for (double b = 1024; b <= 8.0 * (1 << 30); b *= 4) pts.push_back({b, alpha + busbw_factor(op, n) * b / (bus * 1e9)});
+    for (double b = 1024; b <= 8.0 * (1 << 30); b *= 4)
+      pts.push_back({b, alpha + busbw_factor(op, n) * b / (bus * 1e9)});
     auto ab = fit_alpha_beta(op, n, pts);
     REQUIRE(ab.ok());
     CHECK(ab->alpha_s == doctest::Approx(alpha).epsilon(1e-9));

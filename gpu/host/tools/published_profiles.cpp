@@ -44,12 +44,12 @@ struct Fail {
 struct Recipe {
   const char* gpu;
   const char* description;
-  std::vector<const char*> gemm;                 // kernel_gemm records
-  std::vector<const char*> attention;            // FlashAttention-2 fwd+bwd records
-  const char* hbm;                               // STREAM-type record: copy and triad
-  const char* all_reduce;                        // nccl-tests all_reduce busbw by size, 8 GPUs
-  const char* ring_gather_scatter;               // all_gather / reduce_scatter ring busbw, 8 GPUs ("" = none)
-  double compute_efficiency;                     // informational (schema v1 requires it)
+  std::vector<const char*> gemm;       // kernel_gemm records
+  std::vector<const char*> attention;  // FlashAttention-2 fwd+bwd records
+  const char* hbm;                     // STREAM-type record: copy and triad
+  const char* all_reduce;              // nccl-tests all_reduce busbw by size, 8 GPUs
+  const char* ring_gather_scatter;     // all_gather / reduce_scatter ring busbw, 8 GPUs ("" = none)
+  double compute_efficiency;           // informational (schema v1 requires it)
   const char* compute_efficiency_citation;
   const char* inter_node_citation;
 };
@@ -68,8 +68,10 @@ const std::vector<Recipe>& recipes() {
        "",
        0.47,
        "compute_efficiency 0.47 (informational; the time model uses the kernel tables): Narayanan et al. 2021 "
-       "(arXiv:2104.04473) Table 1, 137-163 TFLOP/s per A100 of 312 dense (0.44-0.52, mean 0.47), counting recompute FLOPs",
-       "inter_node busbw: 0.9 x one 200 Gb/s HDR InfiniBand NIC per GPU (DGX A100), the datasheet-profile rule; not measured"},
+       "(arXiv:2104.04473) Table 1, 137-163 TFLOP/s per A100 of 312 dense (0.44-0.52, mean 0.47), counting recompute "
+       "FLOPs",
+       "inter_node busbw: 0.9 x one 200 Gb/s HDR InfiniBand NIC per GPU (DGX A100), the datasheet-profile rule; not "
+       "measured"},
       {"h100-sxm",
        "H100 SXM 80GB from published kernel measurements (cuBLASLt GEMM, FlashAttention-2, BabelStream, nccl-tests)",
        {"mamf_h100_sxm_bf16", "mamf_h100_sxm_fp8_e4m3fn", "azure_h100_cublaslt_fp8_4096x4096x4096",
@@ -156,9 +158,11 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
     pt.tflops = number(r.at("measured"), "tflops", id);
     const std::string d = dtype_of(k);
     const bool sixteen = d == "bf16" || d == "fp16";
-    for (const char* twin : sixteen ? kSixteenBit : std::vector<const char*>{d.c_str()}) p.gemm[twin].points.push_back(pt);
-    cite(sources, r, "gemm." + (sixteen ? std::string("bf16/fp16") : d) + " " + std::to_string(int64_t(pt.m)) + "x" +
-                          std::to_string(int64_t(pt.n)) + "x" + std::to_string(int64_t(pt.k)));
+    for (const char* twin : sixteen ? kSixteenBit : std::vector<const char*>{d.c_str()})
+      p.gemm[twin].points.push_back(pt);
+    cite(sources, r,
+         "gemm." + (sixteen ? std::string("bf16/fp16") : d) + " " + std::to_string(int64_t(pt.m)) + "x" +
+             std::to_string(int64_t(pt.n)) + "x" + std::to_string(int64_t(pt.k)));
   }
 
   // FlashAttention-2 fwd+bwd: the benchmark reports one rate for forward + backward (FLOPs 3.5 ×
@@ -167,7 +171,8 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
   for (const char* id : rc.attention) {
     const json& r = record(by_id, id, "kernel_attention");
     const json& k = r.at("kernel");
-    if (k.value("direction", "") != "fwd+bwd") throw Fail{std::string("record '") + id + "': expected a fwd+bwd benchmark"};
+    if (k.value("direction", "") != "fwd+bwd")
+      throw Fail{std::string("record '") + id + "': expected a fwd+bwd benchmark"};
     if (r.at("source").value("setup", "").find("hidden dim 2048") == std::string::npos)
       throw Fail{std::string("record '") + id + "': expected the FlashAttention benchmark setup (hidden dim 2048)"};
     const double head_dim = number(k, "head_dim", id), tokens = number(k, "total_tokens_per_batch", id);
@@ -198,7 +203,8 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
       return std::tie(a.head_dim, a.causal, a.seq_len) < std::tie(b.head_dim, b.causal, b.seq_len);
     });
   for (CollectiveTable& t : p.collectives)
-    std::sort(t.points.begin(), t.points.end(), [](const BandwidthPoint& a, const BandwidthPoint& b) { return a.bytes < b.bytes; });
+    std::sort(t.points.begin(), t.points.end(),
+              [](const BandwidthPoint& a, const BandwidthPoint& b) { return a.bytes < b.bytes; });
 
   std::vector<std::string> notes;
   p = bench::finalize_profile(p, *gpu, {}, notes);
@@ -214,8 +220,10 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
     if (it == p.gemm.end() || it->second.fit.peak > 0) continue;
     GemmTable& t = it->second;
     t.fit = sheet.gemm.at(d).fit;
-    citations.push_back("gemm." + d + ".fit: one measured shape only, so the datasheet fit (" + std::to_string(int(t.fit.peak)) +
-                        (gpu->mamf_tflops(dt) > 0 ? " TFLOP/s = 0.86 x max achievable matmul, 4 us)" : " TFLOP/s = 0.75 x spec, 4 us)"));
+    citations.push_back("gemm." + d + ".fit: one measured shape only, so the datasheet fit (" +
+                        std::to_string(int(t.fit.peak)) +
+                        (gpu->mamf_tflops(dt) > 0 ? " TFLOP/s = 0.86 x max achievable matmul, 4 us)"
+                                                  : " TFLOP/s = 0.75 x spec, 4 us)"));
   }
 
   // HBM: the asymptotic copy and triad bandwidths of a STREAM-type run. Its array size is not in
@@ -223,7 +231,8 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
   const json& hbm = record(by_id, rc.hbm, "kernel_hbm");
   for (const auto& [kernel, key] : {std::pair{"hbm_copy", "copy_TBps"}, {"hbm_triad", "triad_TBps"}}) {
     BandwidthTable t;
-    t.fit = ThroughputFit{number(hbm.at("measured"), key, rc.hbm) * 1000, sheet.memory_bound.at("hbm_copy").fit.overhead_us};
+    t.fit = ThroughputFit{number(hbm.at("measured"), key, rc.hbm) * 1000,
+                          sheet.memory_bound.at("hbm_copy").fit.overhead_us};
     p.memory_bound[kernel] = t;
   }
   cite(sources, hbm, "memory_bound hbm_copy, hbm_triad fits");
@@ -233,10 +242,12 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
   if (*rc.ring_gather_scatter) {
     const json& ring = record(by_id, rc.ring_gather_scatter, "kernel_nccl");
     const double alpha = p.intra_node.alpha_s;
-    for (const auto& [op, key] : {std::pair{"all_gather", "all_gather_ring_busbw_GBps"}, {"reduce_scatter", "reduce_scatter_ring_busbw_GBps"}}) {
+    for (const auto& [op, key] : {std::pair{"all_gather", "all_gather_ring_busbw_GBps"},
+                                  {"reduce_scatter", "reduce_scatter_ring_busbw_GBps"}}) {
       const double bw = number(ring.at("measured"), key, rc.ring_gather_scatter);
       const double bytes = payload_bytes(ring.at("kernel").at("payload").get<std::string>());
-      p.collectives.push_back(CollectiveTable{op, 8, "intra_node", AlphaBeta{alpha, bw}, {BandwidthPoint{bytes, bw, 0, 0, 0}}});
+      p.collectives.push_back(
+          CollectiveTable{op, 8, "intra_node", AlphaBeta{alpha, bw}, {BandwidthPoint{bytes, bw, 0, 0, 0}}});
     }
     cite(sources, ring, "collectives all_gather, reduce_scatter 8 GPUs ring; alpha from the all_reduce fit");
   }
@@ -277,9 +288,11 @@ int main(int argc, char** argv) {
       p.citations = citations;
       // "from" names the records file whose ids the citations list (validation/public.json holds the
       // same records and tables in the strict format; its raw transcription is what this reads).
-      p.metadata_json = json{{"assembled_by", "gpu/host/tools/published_profiles.cpp"}, {"from", "validation/public.json"}}.dump();
+      p.metadata_json =
+          json{{"assembled_by", "gpu/host/tools/published_profiles.cpp"}, {"from", "validation/public.json"}}.dump();
       const std::string text = profile_to_json(p);
-      if (Result<HardwareProfile> back = profile_from_json(text); !back) throw Fail{std::string(rc.gpu) + ": " + back.error().text()};
+      if (Result<HardwareProfile> back = profile_from_json(text); !back)
+        throw Fail{std::string(rc.gpu) + ": " + back.error().text()};
       const std::string path = std::string(argv[2]) + "/" + rc.gpu + ".published.json";
       if (Status s = bench::write_file_atomic(path, text); !s) throw Fail{s.error().text()};
       std::cout << path << "\n";

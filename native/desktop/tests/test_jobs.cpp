@@ -82,13 +82,14 @@ TEST_CASE("the progress lines llmcalc-bench writes are read back: percent, label
 
 TEST_CASE("BenchJob runs the bench as a child: progress, output tail, exit status; cancel ends it") {
   const fs::path dir = scratch();
-  const std::string fake = script(dir, "llmcalc-bench",
-                                  "echo \"llmcalc-bench: args $*\" >&2\n"
-                                  "echo '[###############...............]  50% gemm bf16 4096x4096x4096 ETA 1m00s' >&2\n"
-                                  "sleep 0.2\n"
-                                  "echo '[##############################] 100% done in 2s' >&2\n"
-                                  "echo 'llmcalc-bench: no usable GPU: stand-in' >&2\n"
-                                  "exit 3\n");
+  const std::string fake =
+      script(dir, "llmcalc-bench",
+             "echo \"llmcalc-bench: args $*\" >&2\n"
+             "echo '[###############...............]  50% gemm bf16 4096x4096x4096 ETA 1m00s' >&2\n"
+             "sleep 0.2\n"
+             "echo '[##############################] 100% done in 2s' >&2\n"
+             "echo 'llmcalc-bench: no usable GPU: stand-in' >&2\n"
+             "exit 3\n");
   CHECK(find_bench("", dir.string()) == (dir / "llmcalc-bench").string());
   CHECK(find_bench("", (dir / "none").string()).empty());
   CHECK(find_bench(fake, "").size() > 0);
@@ -151,7 +152,8 @@ TEST_CASE("UploadJob pushes a profile file and reports the id; a bad file or tok
   std::ofstream(dir / "bad.json") << R"({"schema_version": 1, "gpu": "h100-sxm"})";
   REQUIRE(job.start({url, (dir / "token").string(), (dir / "bad.json").string(), ""}));
   CHECK(wait_until([&] { return job.state().done; }));
-  CHECK(job.state().message == (dir / "bad.json").string() + ": profile: source: missing (measured, published or datasheet)");
+  CHECK(job.state().message ==
+        (dir / "bad.json").string() + ": profile: source: missing (measured, published or datasheet)");
 
   REQUIRE(job.start({"ftp://x", "", profile, ""}));
   CHECK(wait_until([&] { return job.state().done; }));

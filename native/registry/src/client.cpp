@@ -16,15 +16,24 @@ namespace {
 
 std::string transport_error(httplib::Error e) {
   switch (e) {
-    case httplib::Error::Connection: return "cannot connect";
-    case httplib::Error::ConnectionTimeout: return "connection timed out";
-    case httplib::Error::Read: return "the connection broke while reading the answer";
-    case httplib::Error::Write: return "the connection broke while sending the request";
-    case httplib::Error::SSLConnection: return "TLS connection failed";
-    case httplib::Error::SSLLoadingCerts: return "cannot load CA certificates";
-    case httplib::Error::SSLServerVerification: return "the server's TLS certificate does not verify";
-    case httplib::Error::BindIPAddress: return "cannot bind the local address";
-    default: return "HTTP client error: " + httplib::to_string(e);
+    case httplib::Error::Connection:
+      return "cannot connect";
+    case httplib::Error::ConnectionTimeout:
+      return "connection timed out";
+    case httplib::Error::Read:
+      return "the connection broke while reading the answer";
+    case httplib::Error::Write:
+      return "the connection broke while sending the request";
+    case httplib::Error::SSLConnection:
+      return "TLS connection failed";
+    case httplib::Error::SSLLoadingCerts:
+      return "cannot load CA certificates";
+    case httplib::Error::SSLServerVerification:
+      return "the server's TLS certificate does not verify";
+    case httplib::Error::BindIPAddress:
+      return "cannot bind the local address";
+    default:
+      return "HTTP client error: " + httplib::to_string(e);
   }
 }
 
@@ -42,14 +51,19 @@ std::string server_message(int status, const std::string& body) {
 
 Result<RegistryUrl> parse_registry_url(const std::string& url) {
   const auto scheme_end = url.find("://");
-  if (scheme_end == std::string::npos) return make_error("--registry", "expects http://HOST[:PORT][/PATH] or https://...; got '" + url + "'");
+  if (scheme_end == std::string::npos)
+    return make_error("--registry", "expects http://HOST[:PORT][/PATH] or https://...; got '" + url + "'");
   const std::string scheme = url.substr(0, scheme_end);
-  if (scheme != "http" && scheme != "https") return make_error("--registry", "scheme must be http or https; got '" + scheme + "'");
+  if (scheme != "http" && scheme != "https")
+    return make_error("--registry", "scheme must be http or https; got '" + scheme + "'");
   const auto path_start = url.find('/', scheme_end + 3);
-  const std::string host = url.substr(scheme_end + 3, path_start == std::string::npos ? std::string::npos : path_start - scheme_end - 3);
-  if (host.empty() || host.find_first_of("?#@ ") != std::string::npos) return make_error("--registry", "no host (or a bad one) in '" + url + "'");
+  const std::string host =
+      url.substr(scheme_end + 3, path_start == std::string::npos ? std::string::npos : path_start - scheme_end - 3);
+  if (host.empty() || host.find_first_of("?#@ ") != std::string::npos)
+    return make_error("--registry", "no host (or a bad one) in '" + url + "'");
   std::string path = path_start == std::string::npos ? "" : url.substr(path_start);
-  if (path.find_first_of("?#") != std::string::npos) return make_error("--registry", "no query or fragment allowed in '" + url + "'");
+  if (path.find_first_of("?#") != std::string::npos)
+    return make_error("--registry", "no query or fragment allowed in '" + url + "'");
   while (!path.empty() && path.back() == '/') path.pop_back();
   return RegistryUrl{scheme + "://" + host, path};
 }
@@ -63,15 +77,18 @@ std::string url_encode(const std::string& s) {
   static const char hex[] = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') out += char(c);
-    else out += {'%', hex[c >> 4], hex[c & 15]};
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
+      out += char(c);
+    else
+      out += {'%', hex[c >> 4], hex[c & 15]};
   }
   return out;
 }
 
 RegistryClient::RegistryClient(RegistryUrl url, std::string token, RetryPolicy retry, std::string ca_file)
-    : url_(std::move(url)), token_(std::move(token)), retry_(retry), ca_file_(std::move(ca_file)),
-      sleep_([](double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }) {}
+    : url_(std::move(url)), token_(std::move(token)), retry_(retry), ca_file_(std::move(ca_file)), sleep_([](double s) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(s));
+      }) {}
 RegistryClient::~RegistryClient() = default;
 
 Outcome RegistryClient::send(const std::string& method, const std::string& path, const std::string& body) {
@@ -130,7 +147,8 @@ Outcome RegistryClient::list(const std::string& gpu) {
 Outcome RegistryClient::pull(const std::string& id) {
   Outcome out = send("GET", "/api/v1/profiles/" + url_encode(id), "");
   if (out.ok() && sha256_hex(out.body) != id) {
-    out.error = "the profile received does not hash to its id " + id + " (corrupted in transit, or not an llmcalc registry)";
+    out.error =
+        "the profile received does not hash to its id " + id + " (corrupted in transit, or not an llmcalc registry)";
   }
   return out;
 }
@@ -147,8 +165,10 @@ Result<std::string> resolve_token(const std::string& token_file) {
   while (!token.empty() && (token.back() == '\r' || token.back() == ' ' || token.back() == '\t')) token.pop_back();
   while (!token.empty() && (token.front() == ' ' || token.front() == '\t')) token.erase(token.begin());
   if (token.empty())
-    return make_error("--token-file", token_file.empty() ? "no upload token: set LLMCALC_TOKEN or give --token-file FILE (the registry's operator makes one with `llmcalc serve token add NAME`)"
-                                                         : token_file + " is empty");
+    return make_error("--token-file", token_file.empty()
+                                          ? "no upload token: set LLMCALC_TOKEN or give --token-file FILE (the "
+                                            "registry's operator makes one with `llmcalc serve token add NAME`)"
+                                          : token_file + " is empty");
   return token;
 }
 

@@ -25,7 +25,8 @@ Result<size_t> export_static(Store& store, const std::string& dir_arg) {
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec)) return make_error(dir_arg, "exists and is not a directory");
     if (!fs::is_empty(dir, ec) && !fs::exists(dir / "index.json", ec))
-      return make_error(dir_arg, "is a directory that is neither empty nor an earlier export (no index.json): not replaced");
+      return make_error(dir_arg,
+                        "is a directory that is neither empty nor an earlier export (no index.json): not replaced");
   }
   auto list = store.list_profiles();
   if (!list) return list.error();

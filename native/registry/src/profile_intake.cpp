@@ -19,14 +19,22 @@ long utf8_chars(const std::string& s, bool allow_newlines) {
     if (c < 0x80) {
       const bool control = c < 0x20 || c == 0x7F;
       if (control && !(allow_newlines && (c == '\n' || c == '\t'))) return -2;
-    } else if (c >= 0xC2 && c <= 0xDF) n = 1;
-    else if (c == 0xE0) n = 2, lo = 0xA0;
-    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) n = 2;
-    else if (c == 0xED) n = 2, hi = 0x9F;
-    else if (c == 0xF0) n = 3, lo = 0x90;
-    else if (c >= 0xF1 && c <= 0xF3) n = 3;
-    else if (c == 0xF4) n = 3, hi = 0x8F;
-    else return -1;
+    } else if (c >= 0xC2 && c <= 0xDF)
+      n = 1;
+    else if (c == 0xE0)
+      n = 2, lo = 0xA0;
+    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+      n = 2;
+    else if (c == 0xED)
+      n = 2, hi = 0x9F;
+    else if (c == 0xF0)
+      n = 3, lo = 0x90;
+    else if (c >= 0xF1 && c <= 0xF3)
+      n = 3;
+    else if (c == 0xF4)
+      n = 3, hi = 0x8F;
+    else
+      return -1;
     for (size_t k = 1; k <= n; ++k) {
       if (i + k >= s.size()) return -1;
       const unsigned char b = static_cast<unsigned char>(s[i + k]);
@@ -49,24 +57,31 @@ int json_depth(const std::string& text, int limit) {
   bool in_string = false, escaped = false;
   for (const char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
+    if (c == '"')
+      in_string = true;
     else if (c == '[' || c == '{') {
       if (++depth > deepest) deepest = depth;
       if (deepest > limit) return limit + 1;
-    } else if ((c == ']' || c == '}') && depth > 0) --depth;
+    } else if ((c == ']' || c == '}') && depth > 0)
+      --depth;
   }
   return deepest;
 }
 
 std::optional<ApiError> take_in_profile(const std::string& body, Intake& out) {
-  if (body.empty()) return ApiError{400, "not_json", "the request body is empty; send a profile (docs/profile-schema.md) as JSON", ""};
+  if (body.empty())
+    return ApiError{400, "not_json", "the request body is empty; send a profile (docs/profile-schema.md) as JSON", ""};
   if (json_depth(body, kMaxJsonDepth) > kMaxJsonDepth)
-    return ApiError{400, "json_too_deep", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels; a profile needs 5", ""};
+    return ApiError{400, "json_too_deep",
+                    "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels; a profile needs 5", ""};
   nlohmann::json value;
   try {
     value = nlohmann::json::parse(body);
@@ -90,9 +105,13 @@ std::optional<ApiError> check_metadata_text(const std::string& field, const std:
   const long n = utf8_chars(value, field == "notes");
   if (n == -1) return ApiError{400, "bad_request", field + ": not valid UTF-8", field};
   if (n == -2)
-    return ApiError{400, "bad_request", field + ": control characters are not allowed" + std::string(field == "notes" ? " (except newline and tab)" : ""), field};
+    return ApiError{400, "bad_request",
+                    field + ": control characters are not allowed" +
+                        std::string(field == "notes" ? " (except newline and tab)" : ""),
+                    field};
   if (size_t(n) > max_chars)
-    return ApiError{400, "bad_request", field + ": at most " + std::to_string(max_chars) + " characters; got " + std::to_string(n), field};
+    return ApiError{400, "bad_request",
+                    field + ": at most " + std::to_string(max_chars) + " characters; got " + std::to_string(n), field};
   return std::nullopt;
 }
 

@@ -42,9 +42,10 @@ template <class Doc>
 void send_cached_json(Response& res, std::shared_ptr<const Doc> owner, const std::string& body) {
   res.status = 200;
   const char* data = body.data();
-  res.set_content_provider(body.size(), "application/json", [owner, data](size_t offset, size_t length, httplib::DataSink& sink) {
-    return sink.write(data + offset, length);
-  });
+  res.set_content_provider(body.size(), "application/json",
+                           [owner, data](size_t offset, size_t length, httplib::DataSink& sink) {
+                             return sink.write(data + offset, length);
+                           });
 }
 
 void send_error(Response& res, const ApiError& e) {
@@ -62,7 +63,8 @@ ApiError db_failure(const Error& e) {
 bool starts_with_ci(const std::string& s, const std::string& prefix) {
   if (s.size() < prefix.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) return false;
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
+      return false;
   return true;
 }
 
@@ -104,7 +106,8 @@ Route route_of(const std::string& path) {
   if (path == profiles || path == profiles + "/" || path == api + "/index.json") return {Kind::list, ""};
   if (path.rfind(profiles + "/", 0) == 0) {
     std::string id = path.substr(profiles.size() + 1);
-    if (id.size() > 5 && id.compare(id.size() - 5, 5, ".json") == 0) id.resize(id.size() - 5);  // the static export's file name
+    if (id.size() > 5 && id.compare(id.size() - 5, 5, ".json") == 0)
+      id.resize(id.size() - 5);  // the static export's file name
     return {Kind::profile, id};
   }
   if (path == "/api" || path.rfind("/api/", 0) == 0) return {Kind::api_unknown, ""};
@@ -117,8 +120,12 @@ bool is_api(const std::string& path) { return route_of(path).kind != Kind::site;
 std::variant<TokenInfo, ApiError> authenticate(Ctx& c, const Request& req) {
   const std::string h = req.get_header_value("Authorization");
   if (h.empty())
-    return ApiError{401, "unauthorized", "missing 'Authorization: Bearer <token>' header; a token comes from `llmcalc serve token add NAME` on the server", ""};
-  if (!starts_with_ci(h, "Bearer ")) return ApiError{401, "unauthorized", "the Authorization header must be 'Bearer <token>'", ""};
+    return ApiError{401, "unauthorized",
+                    "missing 'Authorization: Bearer <token>' header; a token comes from `llmcalc serve token add NAME` "
+                    "on the server",
+                    ""};
+  if (!starts_with_ci(h, "Bearer "))
+    return ApiError{401, "unauthorized", "the Authorization header must be 'Bearer <token>'", ""};
   std::string token = h.substr(7);
   while (!token.empty() && (token.back() == ' ' || token.back() == '\t')) token.pop_back();
   auto found = c.store.find_token(token);
@@ -142,9 +149,14 @@ void handle_healthz(Ctx& c, Response& res) {
 void handle_list(Ctx& c, const Request& req, Response& res) {
   const std::string gpu = req.get_param_value("gpu");
   for (char ch : gpu)
-    if (!(std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '-' || ch == '.' || ch == '_') ||
+    if (!(std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '-' ||
+          ch == '.' || ch == '_') ||
         gpu.size() > 64)
-      return send_error(res, ApiError{400, "bad_request", "gpu: expects a GPU id such as h100-sxm (lower-case letters, digits, '-', '.', '_'; at most 64)", "gpu"});
+      return send_error(
+          res,
+          ApiError{400, "bad_request",
+                   "gpu: expects a GPU id such as h100-sxm (lower-case letters, digits, '-', '.', '_'; at most 64)",
+                   "gpu"});
   auto doc = c.cache.list(gpu);
   if (!doc) return send_error(res, db_failure(doc.error()));
   res.set_header("ETag", (*doc)->etag);
@@ -158,13 +170,15 @@ void handle_list(Ctx& c, const Request& req, Response& res) {
 
 void handle_profile(Ctx& c, const Request& req, Response& res, const std::string& id) {
   if (!is_profile_id(id))
-    return send_error(res, ApiError{404, "not_found", "not a profile id: a profile id is 64 lower-case hex digits (SHA-256)", ""});
+    return send_error(
+        res, ApiError{404, "not_found", "not a profile id: a profile id is 64 lower-case hex digits (SHA-256)", ""});
   auto got = c.cache.profile(id);
   if (!got) return send_error(res, db_failure(got.error()));
   if (!*got) return send_error(res, ApiError{404, "not_found", "no profile " + id + " in this registry", ""});
   const ProfileEntry& e = (*got)->entry;
   if (!e.deleted_at.empty())
-    return send_error(res, ApiError{410, "gone", "profile " + id + " was deleted on " + e.deleted_at + " by " + e.deleted_by, ""});
+    return send_error(
+        res, ApiError{410, "gone", "profile " + id + " was deleted on " + e.deleted_at + " by " + e.deleted_by, ""});
   // The id is the SHA-256 of these bytes: the content at this URL never changes.
   const std::string etag = "\"" + id + "\"";
   res.set_header("ETag", etag);
@@ -181,7 +195,8 @@ void handle_upload(Ctx& c, const Request& req, Response& res) {
   if (auto* e = std::get_if<ApiError>(&who)) return send_error(res, *e);
   const TokenInfo& token = std::get<TokenInfo>(who);
   if (!starts_with_ci(req.get_header_value("Content-Type"), "application/json"))
-    return send_error(res, ApiError{415, "unsupported_media_type", "send the profile with 'Content-Type: application/json'", ""});
+    return send_error(
+        res, ApiError{415, "unsupported_media_type", "send the profile with 'Content-Type: application/json'", ""});
   const std::string label = req.get_param_value("label"), notes = req.get_param_value("notes");
   if (auto e = check_metadata_text("label", label, kMaxLabelChars)) return send_error(res, *e);
   if (auto e = check_metadata_text("notes", notes, kMaxNotesChars)) return send_error(res, *e);
@@ -200,18 +215,30 @@ void handle_delete(Ctx& c, const Request& req, Response& res, const std::string&
   if (auto* e = std::get_if<ApiError>(&who)) return send_error(res, *e);
   const TokenInfo& token = std::get<TokenInfo>(who);
   if (!token.admin)
-    return send_error(res, ApiError{403, "forbidden", "token '" + token.name + "' may upload but not delete; deleting needs an admin token (`llmcalc serve token add NAME --admin`)", ""});
-  if (!is_profile_id(id)) return send_error(res, ApiError{404, "not_found", "not a profile id: a profile id is 64 lower-case hex digits (SHA-256)", ""});
+    return send_error(
+        res,
+        ApiError{
+            403, "forbidden",
+            "token '" + token.name +
+                "' may upload but not delete; deleting needs an admin token (`llmcalc serve token add NAME --admin`)",
+            ""});
+  if (!is_profile_id(id))
+    return send_error(
+        res, ApiError{404, "not_found", "not a profile id: a profile id is 64 lower-case hex digits (SHA-256)", ""});
   const std::string reason = req.get_param_value("reason");
   if (auto e = check_metadata_text("reason", reason, kMaxLabelChars)) return send_error(res, *e);
   auto got = c.store.get_profile(id);
   if (!got) return send_error(res, db_failure(got.error()));
   if (!*got) return send_error(res, ApiError{404, "not_found", "no profile " + id + " in this registry", ""});
   if (!(*got)->first.deleted_at.empty())
-    return send_error(res, ApiError{410, "gone", "profile " + id + " was already deleted on " + (*got)->first.deleted_at + " by " + (*got)->first.deleted_by, ""});
+    return send_error(res, ApiError{410, "gone",
+                                    "profile " + id + " was already deleted on " + (*got)->first.deleted_at + " by " +
+                                        (*got)->first.deleted_by,
+                                    ""});
   auto done = c.store.delete_profile(id, token.name, reason);
   if (!done) return send_error(res, db_failure(done.error()));
-  if (!*done) return send_error(res, ApiError{410, "gone", "profile " + id + " was deleted by another request just now", ""});
+  if (!*done)
+    return send_error(res, ApiError{410, "gone", "profile " + id + " was deleted by another request just now", ""});
   send_json(res, 200, nlohmann::ordered_json{{"id", id}, {"deleted", true}, {"deleted_by", token.name}}.dump());
 }
 
@@ -239,11 +266,16 @@ ApiError method_not_allowed(Response& res, const std::string& allow) {
 void handle_get(Ctx& c, const Request& req, Response& res) {
   const Route r = route_of(req.path);
   switch (r.kind) {
-    case Kind::healthz: return handle_healthz(c, res);
-    case Kind::list: return handle_list(c, req, res);
-    case Kind::profile: return handle_profile(c, req, res, r.id);
-    case Kind::api_unknown: return send_error(res, ApiError{404, "not_found", "no such API path: " + req.path + " (docs/registry.md)", ""});
-    case Kind::site: return handle_site(c, req, res);
+    case Kind::healthz:
+      return handle_healthz(c, res);
+    case Kind::list:
+      return handle_list(c, req, res);
+    case Kind::profile:
+      return handle_profile(c, req, res, r.id);
+    case Kind::api_unknown:
+      return send_error(res, ApiError{404, "not_found", "no such API path: " + req.path + " (docs/registry.md)", ""});
+    case Kind::site:
+      return handle_site(c, req, res);
   }
 }
 
@@ -259,7 +291,8 @@ void handle_delete_route(Ctx& c, const Request& req, Response& res) {
   const Route r = route_of(req.path);
   if (r.kind == Kind::profile) return handle_delete(c, req, res, r.id);
   if (r.kind == Kind::list) return send_error(res, method_not_allowed(res, "GET, HEAD, POST"));
-  if (r.kind == Kind::api_unknown) return send_error(res, ApiError{404, "not_found", "no such API path: " + req.path, ""});
+  if (r.kind == Kind::api_unknown)
+    return send_error(res, ApiError{404, "not_found", "no such API path: " + req.path, ""});
   send_error(res, method_not_allowed(res, "GET, HEAD"));
 }
 
@@ -279,7 +312,12 @@ void handle_options(Ctx& c, const Request& req, Response& res) {
     return;
   }
   if (!origin_allowed(c, origin))
-    return send_error(res, ApiError{403, "cors_origin_not_allowed", "origin " + origin + " may not call this registry from a page; the server's operator allows origins with --cors-origin", ""});
+    return send_error(
+        res,
+        ApiError{403, "cors_origin_not_allowed",
+                 "origin " + origin +
+                     " may not call this registry from a page; the server's operator allows origins with --cors-origin",
+                 ""});
   res.set_header("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE");
   res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match");
   res.set_header("Access-Control-Max-Age", "600");
@@ -302,12 +340,22 @@ void add_common_headers(const Ctx& c, const Request& req, Response& res) {
 // empty body): a body over the limit (413), a malformed request (400), ...
 ApiError error_for_status(const Ctx& c, int status) {
   switch (status) {
-    case 400: return {400, "bad_request", "malformed HTTP request", ""};
-    case 404: return {404, "not_found", "not found", ""};
-    case 413: return {413, "too_large", "request body over the limit of " + std::to_string(c.cfg.max_body_bytes) + " bytes (a measured profile is about 110 KB)", ""};
-    case 414: return {414, "uri_too_long", "request line over 8192 bytes", ""};
-    case 416: return {416, "bad_range", "unsatisfiable Range header", ""};
-    default: return {status, status >= 500 ? "internal" : "http_" + std::to_string(status), "HTTP status " + std::to_string(status), ""};
+    case 400:
+      return {400, "bad_request", "malformed HTTP request", ""};
+    case 404:
+      return {404, "not_found", "not found", ""};
+    case 413:
+      return {413, "too_large",
+              "request body over the limit of " + std::to_string(c.cfg.max_body_bytes) +
+                  " bytes (a measured profile is about 110 KB)",
+              ""};
+    case 414:
+      return {414, "uri_too_long", "request line over 8192 bytes", ""};
+    case 416:
+      return {416, "bad_range", "unsatisfiable Range header", ""};
+    default:
+      return {status, status >= 500 ? "internal" : "http_" + std::to_string(status),
+              "HTTP status " + std::to_string(status), ""};
   }
 }
 
@@ -321,7 +369,8 @@ void install_routes(httplib::Server& svr, Store& store, const ServerConfig& cfg,
   svr.set_pre_routing_handler([c](const Request& req, Response& res) {
     const bool has_body_method = req.method == "POST" || req.method == "PUT" || req.method == "PATCH";
     if (has_body_method && (!req.has_header("Content-Length") || req.has_header("Transfer-Encoding"))) {
-      send_error(res, ApiError{411, "length_required", "send the body with a Content-Length (no chunked transfer encoding)", ""});
+      send_error(res, ApiError{411, "length_required",
+                               "send the body with a Content-Length (no chunked transfer encoding)", ""});
       return httplib::Server::HandlerResponse::Handled;
     }
     return httplib::Server::HandlerResponse::Unhandled;
@@ -342,8 +391,10 @@ void install_routes(httplib::Server& svr, Store& store, const ServerConfig& cfg,
   svr.Post(".*", [c](const Request& req, Response& res) { handle_post(*c, req, res); });
   svr.Delete(".*", [c](const Request& req, Response& res) { handle_delete_route(*c, req, res); });
   svr.Options(".*", [c](const Request& req, Response& res) { handle_options(*c, req, res); });
-  svr.Put(".*", [](const Request&, Response& res) { send_error(res, method_not_allowed(res, "GET, HEAD, POST, DELETE")); });
-  svr.Patch(".*", [](const Request&, Response& res) { send_error(res, method_not_allowed(res, "GET, HEAD, POST, DELETE")); });
+  svr.Put(".*",
+          [](const Request&, Response& res) { send_error(res, method_not_allowed(res, "GET, HEAD, POST, DELETE")); });
+  svr.Patch(".*",
+            [](const Request&, Response& res) { send_error(res, method_not_allowed(res, "GET, HEAD, POST, DELETE")); });
   svr.set_error_handler(httplib::Server::HandlerWithResponse([c](const Request&, Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;  // a handler's own JSON error
     send_error(res, error_for_status(*c, res.status));
@@ -364,7 +415,8 @@ void install_routes(httplib::Server& svr, Store& store, const ServerConfig& cfg,
   if (cfg.log_writes) {
     svr.set_logger([](const Request& req, const Response& res) {
       if (req.method == "POST" || req.method == "DELETE" || res.status >= 500)
-        std::fprintf(stderr, "llmcalc serve: %s %s %s -> %d\n", req.remote_addr.c_str(), req.method.c_str(), req.path.c_str(), res.status);
+        std::fprintf(stderr, "llmcalc serve: %s %s %s -> %d\n", req.remote_addr.c_str(), req.method.c_str(),
+                     req.path.c_str(), res.status);
     });
   }
 }

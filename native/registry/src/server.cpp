@@ -17,11 +17,13 @@ Result<int> RegistryServer::bind() {
     if (ec || !std::filesystem::is_directory(root)) return make_error("--site", "not a directory: " + cfg_.site_dir);
     site_root = root.string();
   }
-  if (cfg_.cert_file.empty() != cfg_.key_file.empty()) return make_error("--cert", "give both --cert and --key for HTTPS, or neither");
+  if (cfg_.cert_file.empty() != cfg_.key_file.empty())
+    return make_error("--cert", "give both --cert and --key for HTTPS, or neither");
   if (!cfg_.cert_file.empty()) {
     auto tls = std::make_unique<httplib::SSLServer>(cfg_.cert_file.c_str(), cfg_.key_file.c_str());
     if (!tls->is_valid())
-      return make_error("--cert", "cannot load the certificate " + cfg_.cert_file + " and key " + cfg_.key_file + " (PEM files; the key must match)");
+      return make_error("--cert", "cannot load the certificate " + cfg_.cert_file + " and key " + cfg_.key_file +
+                                      " (PEM files; the key must match)");
     svr_ = std::move(tls);
   } else {
     svr_ = std::make_unique<httplib::Server>();
@@ -38,7 +40,8 @@ Result<int> RegistryServer::bind() {
     port = svr_->bind_to_any_port(cfg_.host);
     if (port < 0) return make_error("--host", "cannot bind to " + cfg_.host);
   } else if (!svr_->bind_to_port(cfg_.host, port)) {
-    return make_error("--port", "cannot bind to " + cfg_.host + ":" + std::to_string(port) + " (in use, or not an address of this machine)");
+    return make_error("--port", "cannot bind to " + cfg_.host + ":" + std::to_string(port) +
+                                    " (in use, or not an address of this machine)");
   }
   return port;
 }

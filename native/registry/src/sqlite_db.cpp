@@ -6,7 +6,8 @@ namespace llmc::registry::sql {
 
 Error db_error(sqlite3* db, const std::string& what) {
   const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
-  return make_error(file && *file ? file : "registry database", what + ": " + (db ? sqlite3_errmsg(db) : "no connection"));
+  return make_error(file && *file ? file : "registry database",
+                    what + ": " + (db ? sqlite3_errmsg(db) : "no connection"));
 }
 
 Stmt::Stmt(sqlite3* db, const char* sql) {
@@ -63,9 +64,11 @@ Result<std::shared_ptr<Pool::Lease>> Pool::acquire() {
   }
   if (!db) {
     // NOMUTEX: a connection is used by one thread at a time (the lease).
-    const int rc = sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    const int rc =
+        sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
-      Error e = make_error(path_, std::string("cannot open the registry database: ") + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
+      Error e = make_error(
+          path_, std::string("cannot open the registry database: ") + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
       sqlite3_close_v2(db);
       return e;
     }

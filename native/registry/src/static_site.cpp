@@ -61,12 +61,20 @@ std::optional<ApiError> resolve_site_file(const std::string& root, const std::st
 
 std::string content_type_for(const std::string& path) {
   const std::string p = lower(path);
-  static const std::pair<const char*, const char*> types[] = {
-      {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"}, {".mjs", "text/javascript; charset=utf-8"},
-      {".css", "text/css; charset=utf-8"},   {".json", "application/json"},             {".wasm", "application/wasm"},
-      {".svg", "image/svg+xml"},             {".png", "image/png"},                      {".jpg", "image/jpeg"},
-      {".ico", "image/x-icon"},              {".txt", "text/plain; charset=utf-8"},      {".md", "text/plain; charset=utf-8"},
-      {".woff2", "font/woff2"},              {".ttf", "font/ttf"}};
+  static const std::pair<const char*, const char*> types[] = {{".html", "text/html; charset=utf-8"},
+                                                              {".js", "text/javascript; charset=utf-8"},
+                                                              {".mjs", "text/javascript; charset=utf-8"},
+                                                              {".css", "text/css; charset=utf-8"},
+                                                              {".json", "application/json"},
+                                                              {".wasm", "application/wasm"},
+                                                              {".svg", "image/svg+xml"},
+                                                              {".png", "image/png"},
+                                                              {".jpg", "image/jpeg"},
+                                                              {".ico", "image/x-icon"},
+                                                              {".txt", "text/plain; charset=utf-8"},
+                                                              {".md", "text/plain; charset=utf-8"},
+                                                              {".woff2", "font/woff2"},
+                                                              {".ttf", "font/ttf"}};
   for (const auto& [ext, type] : types)
     if (ends_with(p, ext)) return type;
   return "application/octet-stream";

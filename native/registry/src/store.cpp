@@ -16,7 +16,8 @@ using sql::Stmt;
 
 namespace {
 
-constexpr const char* kEntryColumns = "id, gpu, summary, label, notes, uploaded_at, uploader, length(body), deleted_at, deleted_by";
+constexpr const char* kEntryColumns =
+    "id, gpu, summary, label, notes, uploaded_at, uploader, length(body), deleted_at, deleted_by";
 
 ProfileEntry read_entry(const Stmt& st) {
   ProfileEntry e;
@@ -33,7 +34,8 @@ ProfileEntry read_entry(const Stmt& st) {
   return e;
 }
 
-Status audit(sqlite3* db, const std::string& actor, const std::string& action, const std::string& target, const std::string& detail) {
+Status audit(sqlite3* db, const std::string& actor, const std::string& action, const std::string& target,
+             const std::string& detail) {
   Stmt st(db, "INSERT INTO audit (at, actor, action, target, detail) VALUES (?, ?, ?, ?, ?)");
   if (!st.ok()) return sql::db_error(db, "cannot write the audit log");
   st.bind(1, sql::utc_now()).bind(2, actor).bind(3, action).bind(4, target).bind(5, detail);
@@ -111,7 +113,8 @@ Result<std::unique_ptr<Store>> Store::open_file(const std::string& db_path) {
   // WAL is a property of the file (kept once set): readers never wait for the writer.
   {
     Stmt wal(db, "PRAGMA journal_mode=WAL");
-    if (!wal.ok() || wal.step() != SQLITE_ROW || wal.text(0) != "wal") return sql::db_error(db, "cannot switch to WAL mode");
+    if (!wal.ok() || wal.step() != SQLITE_ROW || wal.text(0) != "wal")
+      return sql::db_error(db, "cannot switch to WAL mode");
   }
   if (Status st = sql::migrate(db); !st) return st.error();
   return s;
@@ -123,7 +126,8 @@ Result<int> Store::schema_version() {
   return sql::schema_version((*lease)->get());
 }
 
-Result<Store::Put> Store::put_profile(const Intake& in, const std::string& label, const std::string& notes, const std::string& uploader) {
+Result<Store::Put> Store::put_profile(const Intake& in, const std::string& label, const std::string& notes,
+                                      const std::string& uploader) {
   auto lease = pool_->acquire();
   if (!lease) return lease.error();
   sqlite3* db = (*lease)->get();
@@ -142,8 +146,10 @@ Result<Store::Put> Store::put_profile(const Intake& in, const std::string& label
     if (have.deleted_at.empty()) return Put{have, false};  // idempotent: first upload's metadata kept
   }
   const std::string now = sql::utc_now();
-  const char* write = exists ? "UPDATE profiles SET label = ?2, notes = ?3, uploaded_at = ?4, uploader = ?5, deleted_at = NULL, deleted_by = NULL WHERE id = ?1"
-                             : "INSERT INTO profiles (id, label, notes, uploaded_at, uploader, body, gpu, summary) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+  const char* write = exists ? "UPDATE profiles SET label = ?2, notes = ?3, uploaded_at = ?4, uploader = ?5, "
+                               "deleted_at = NULL, deleted_by = NULL WHERE id = ?1"
+                             : "INSERT INTO profiles (id, label, notes, uploaded_at, uploader, body, gpu, summary) "
+                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
   Stmt st(db, write);
   if (!st.ok()) return sql::db_error(db, "cannot store a profile");
   st.bind(1, in.id).bind(2, label).bind(3, notes).bind(4, now).bind(5, uploader);
@@ -183,8 +189,9 @@ Result<std::vector<ProfileEntry>> Store::list_profiles(const std::string& gpu) {
   auto lease = pool_->acquire();
   if (!lease) return lease.error();
   sqlite3* db = (*lease)->get();
-  const std::string sel = std::string("SELECT ") + kEntryColumns +
-                          " FROM profiles WHERE deleted_at IS NULL AND (?1 = '' OR gpu = ?1) ORDER BY uploaded_at DESC, rowid DESC";
+  const std::string sel =
+      std::string("SELECT ") + kEntryColumns +
+      " FROM profiles WHERE deleted_at IS NULL AND (?1 = '' OR gpu = ?1) ORDER BY uploaded_at DESC, rowid DESC";
   Stmt st(db, sel.c_str());
   if (!st.ok()) return sql::db_error(db, "cannot list profiles");
   st.bind(1, gpu);
@@ -239,7 +246,8 @@ Result<std::vector<AuditRecord>> Store::audit_log() {
   if (!st.ok()) return sql::db_error(db, "cannot read the audit log");
   std::vector<AuditRecord> out;
   int rc;
-  while ((rc = st.step()) == SQLITE_ROW) out.push_back({st.integer(0), st.text(1), st.text(2), st.text(3), st.text(4), st.text(5)});
+  while ((rc = st.step()) == SQLITE_ROW)
+    out.push_back({st.integer(0), st.text(1), st.text(2), st.text(3), st.text(4), st.text(5)});
   if (rc != SQLITE_DONE) return sql::db_error(db, "cannot read the audit log");
   return out;
 }
@@ -251,7 +259,8 @@ Status Store::backup_to(const std::string& file) {
   std::remove(partial.c_str());
   sqlite3* dest = nullptr;
   if (sqlite3_open_v2(partial.c_str(), &dest, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    Error e = make_error(file, std::string("cannot create the backup: ") + (dest ? sqlite3_errmsg(dest) : "out of memory"));
+    Error e =
+        make_error(file, std::string("cannot create the backup: ") + (dest ? sqlite3_errmsg(dest) : "out of memory"));
     sqlite3_close_v2(dest);
     return e;
   }

@@ -31,7 +31,8 @@ ojson positive_or_null(double v) { return v > 0 ? ojson(v) : ojson(nullptr); }
 
 ojson summary_fields(const HardwareProfile& p) {
   // metadata_json was validated by the loader as an object (or is empty).
-  const nlohmann::json meta = p.metadata_json.empty() ? nlohmann::json() : nlohmann::json::parse(p.metadata_json, nullptr, false);
+  const nlohmann::json meta =
+      p.metadata_json.empty() ? nlohmann::json() : nlohmann::json::parse(p.metadata_json, nullptr, false);
   ojson s;
   s["gpu"] = p.gpu_id;
   s["source"] = p.source;

@@ -20,7 +20,8 @@ Result<std::string> Store::add_token(const std::string& name, bool admin) {
   if (!find.ok()) return sql::db_error(db, "cannot read tokens");
   find.bind(1, name);
   if (find.step() == SQLITE_ROW)  // returns: the transaction rolls back
-    return make_error("token name", "'" + name + "' is taken" + (find.is_null(0) ? "" : " (revoked " + find.text(0) + ")") +
+    return make_error("token name", "'" + name + "' is taken" +
+                                        (find.is_null(0) ? "" : " (revoked " + find.text(0) + ")") +
                                         "; names are never reused, so every upload names one token: pick another");
   const std::string token = "llmc_" + random_hex(32);
   Stmt ins(db, "INSERT INTO tokens (name, sha256, admin, created_at) VALUES (?, ?, ?, ?)");
@@ -45,7 +46,8 @@ Status Store::revoke_token(const std::string& name) {
   if (!st.ok()) return sql::db_error(db, "cannot revoke a token");
   st.bind(1, sql::utc_now()).bind(2, name);
   if (st.step() != SQLITE_DONE) return sql::db_error(db, "cannot revoke a token");
-  if (sqlite3_changes(db) == 0) return make_error("token name", "no valid token named '" + name + "' (see `llmcalc serve token list`)");
+  if (sqlite3_changes(db) == 0)
+    return make_error("token name", "no valid token named '" + name + "' (see `llmcalc serve token list`)");
   Stmt log(db, "INSERT INTO audit (at, actor, action, target) VALUES (?, 'local', 'token_revoke', ?)");
   if (!log.ok()) return sql::db_error(db, "cannot write the audit log");
   log.bind(1, sql::utc_now()).bind(2, name);

@@ -36,7 +36,8 @@ struct Platform {
   // Fetch a URL (absolute, or relative to the page) as text, in the background; the platform later
   // calls App::fetched(tag, status, text, sha256) inside a frame: status is the HTTP status, or 0
   // when no answer came (then text says why); sha256 is the body's SHA-256 (hex) when the platform
-  // can compute it (web: crypto.subtle, in secure contexts: https and loopback), else "". May be empty (no registry: the desktop has its own menu).
+  // can compute it (web: crypto.subtle, in secure contexts: https and loopback), else "". May be empty (no registry:
+  // the desktop has its own menu).
   std::function<void(const std::string& url, const std::string& tag)> fetch_text;
   // A query parameter of the page URL ("" when absent), e.g. "registry"; may be empty.
   std::function<std::string(const std::string& name)> query_param;
@@ -68,7 +69,8 @@ class App {
   // stored. A bad one is reported in the banner like a user's file.
   void add_bundled_profile(const std::string& name, const std::string& text);
   // The answer to a Platform::fetch_text request (see there).
-  void fetched(Platform& platform, const std::string& tag, int status, const std::string& text, const std::string& sha256 = "");
+  void fetched(Platform& platform, const std::string& tag, int status, const std::string& text,
+               const std::string& sha256 = "");
   // Compact mode for embed.html: results only, scenario from the URL.
   void set_embedded(bool embedded);
   // Text the user pasted from the system clipboard (web: the browser's paste event, which is the

@@ -12,11 +12,11 @@
 namespace llmc::validate {
 
 enum class ConventionGroup {
-  throughput,  // in the throughput targets (MAE ≤ 5 %, max ≤ 10 %)
-  shown,       // compared and shown, outside every target (whole-run hours and days; unknown FLOP counts)
-  memory,      // model-state bytes
-  kernel,      // one kernel or collective alone (kernel benchmark records)
-  peak_memory, // a run's peak GPU memory per GPU (its own summary group, outside the throughput targets)
+  throughput,   // in the throughput targets (MAE ≤ 5 %, max ≤ 10 %)
+  shown,        // compared and shown, outside every target (whole-run hours and days; unknown FLOP counts)
+  memory,       // model-state bytes
+  kernel,       // one kernel or collective alone (kernel benchmark records)
+  peak_memory,  // a run's peak GPU memory per GPU (its own summary group, outside the throughput targets)
 };
 
 struct FlopConvention {
@@ -53,6 +53,7 @@ struct Prediction {
   double value = 0;
   std::vector<std::string> notes;
 };
-Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recompute_searched, const std::string& memory_kind = "");
+Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recompute_searched,
+                          const std::string& memory_kind = "");
 
 }  // namespace llmc::validate

@@ -15,11 +15,12 @@
 namespace llmc::validate {
 
 struct Measured {
-  std::string metric;      // the convention's metric ("tflops_per_gpu")
+  std::string metric;  // the convention's metric ("tflops_per_gpu")
   double value = 0;
   std::string unit;        // the convention's unit ("TFLOP/s/GPU")
   std::string convention;  // conventions.h id ("megatron2021")
-  std::string memory_kind; // peak_memory only: the counter the source read (allocated, reserved, device; conventions.h)
+  std::string
+      memory_kind;  // peak_memory only: the counter the source read (allocated, reserved, device; conventions.h)
 };
 
 // A choice made for the source: a record field it sets ("training.precision", "kernel.heads",
@@ -33,16 +34,17 @@ struct Judgment {
 
 // What a kernel benchmark timed: one kernel or one collective, alone on one GPU type.
 struct KernelSpec {
-  std::string op;        // gemm, attention, hbm_copy, hbm_triad, all_reduce, all_gather, reduce_scatter, all_to_all, send_recv
-  std::string gpu;       // catalog GPU id
-  Dtype dtype = Dtype::bf16;       // gemm, attention
-  double m = 0, n = 0, k = 0;      // gemm
+  std::string
+      op;  // gemm, attention, hbm_copy, hbm_triad, all_reduce, all_gather, reduce_scatter, all_to_all, send_recv
+  std::string gpu;                                         // catalog GPU id
+  Dtype dtype = Dtype::bf16;                               // gemm, attention
+  double m = 0, n = 0, k = 0;                              // gemm
   double batch = 0, seq_len = 0, heads = 0, head_dim = 0;  // attention
   bool causal = false, forward = false, backward = false;  // attention: direction fwd, bwd or fwd+bwd
-  bool ampere_kernel = false;      // attention: an Ampere-generation kernel (FlashAttention-2)
-  double bytes = 0;                // hbm: bytes moved; collectives: bytes per rank (nccl-tests' size)
-  int64_t ranks = 0;               // collectives
-  std::string algorithm;           // collectives: NCCL's ring (others are not modelled)
+  bool ampere_kernel = false;                              // attention: an Ampere-generation kernel (FlashAttention-2)
+  double bytes = 0;       // hbm: bytes moved; collectives: bytes per rank (nccl-tests' size)
+  int64_t ranks = 0;      // collectives
+  std::string algorithm;  // collectives: NCCL's ring (others are not modelled)
   bool is_collective() const;
 };
 

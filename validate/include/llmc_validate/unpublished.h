@@ -14,16 +14,16 @@
 namespace llmc::validate {
 
 struct UnpublishedChoice {
-  Scenario scenario;        // the record's scenario with the unpublished knobs chosen
-  bool searched = false;    // the rule ran (the record lists unpublished knobs)
-  bool fits = true;         // false: no layout over the knobs fits; the record's own values are timed
-  int64_t candidates = 0;   // layouts enumerated by the search
-  std::string note;         // what the rule did, for the row's notes ("" when nothing was unpublished)
+  Scenario scenario;       // the record's scenario with the unpublished knobs chosen
+  bool searched = false;   // the rule ran (the record lists unpublished knobs)
+  bool fits = true;        // false: no layout over the knobs fits; the record's own values are timed
+  int64_t candidates = 0;  // layouts enumerated by the search
+  std::string note;        // what the rule did, for the row's notes ("" when nothing was unpublished)
 };
 
 // Error: a field named (e.g. training.global_batch_seqs: the search keeps the global batch
 // fixed), or `unpublished` when the space is larger than `max_layouts`.
-Result<UnpublishedChoice> choose_unpublished_knobs(const Scenario& record_scenario, const std::vector<std::string>& unpublished,
-                                                   int64_t max_layouts);
+Result<UnpublishedChoice> choose_unpublished_knobs(const Scenario& record_scenario,
+                                                   const std::vector<std::string>& unpublished, int64_t max_layouts);
 
 }  // namespace llmc::validate

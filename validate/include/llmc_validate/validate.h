@@ -18,8 +18,8 @@ namespace llmc::validate {
 // One comparison (one record).
 struct ValidationRow {
   std::string id, family;
-  std::string kind;        // "training_run", "model_states", "peak_memory", or the kernel convention ("kernel_gemm", ...)
-  std::string status;      // "compared" (in a target), "shown" (compared, outside every target), "skipped"
+  std::string kind;    // "training_run", "model_states", "peak_memory", or the kernel convention ("kernel_gemm", ...)
+  std::string status;  // "compared" (in a target), "shown" (compared, outside every target), "skipped"
   std::string convention;  // conventions.h id ("" when skipped before one was read)
   std::string metric, unit;
   std::string memory_kind;  // peak_memory rows: the source's counter (allocated, reserved, device)
@@ -27,25 +27,25 @@ struct ValidationRow {
   // (predicted − measured) / measured; for a time metric the error of throughput, measured /
   // predicted − 1, so + means predicted faster on every row.
   double error = 0;
-  bool in_mae = false;     // part of the throughput MAE
-  bool kernel = false;     // a kernel benchmark record
-  std::string gpu;         // llmcalc GPU id
-  std::string regime;      // training rows: the error bars' regime of the run (llmc/error_bars.h)
-  std::string profile;     // "datasheet (core/data/gpus/...)", "published (site/profiles)", "file: ..."
-  std::string layout;      // "tp8 pp4 v3 cp1 dp32 mb2 gbs1792 zero0 rec=full sp=0 interleaved", or what a kernel row timed
-  double step_s = 0;       // the predicted step time (training rows)
-  Scenario scenario;       // what was estimated: the record's scenario with the rule's choices (the GPU alone for kernels)
+  bool in_mae = false;  // part of the throughput MAE
+  bool kernel = false;  // a kernel benchmark record
+  std::string gpu;      // llmcalc GPU id
+  std::string regime;   // training rows: the error bars' regime of the run (llmc/error_bars.h)
+  std::string profile;  // "datasheet (core/data/gpus/...)", "published (site/profiles)", "file: ..."
+  std::string layout;   // "tp8 pp4 v3 cp1 dp32 mb2 gbs1792 zero0 rec=full sp=0 interleaved", or what a kernel row timed
+  double step_s = 0;    // the predicted step time (training rows)
+  Scenario scenario;    // what was estimated: the record's scenario with the rule's choices (the GPU alone for kernels)
   std::string skip_field, skip_reason;
-  std::vector<Judgment> judgments;        // the record's, as written
-  std::vector<std::string> unpublished;   // the record's, as written
-  std::vector<std::string> notes;         // what the validator did: the rule's choice, fit, conversions, llmcalc's warnings
+  std::vector<Judgment> judgments;       // the record's, as written
+  std::vector<std::string> unpublished;  // the record's, as written
+  std::vector<std::string> notes;  // what the validator did: the rule's choice, fit, conversions, llmcalc's warnings
 };
 
 struct GroupSummary {
   int rows = 0;
-  double mae = 0;            // mean |error|
+  double mae = 0;  // mean |error|
   double max_abs_error = 0;
-  std::string worst;         // id of the row with the largest |error|
+  std::string worst;  // id of the row with the largest |error|
 };
 
 struct FamilySummary {
@@ -57,11 +57,11 @@ struct FamilySummary {
 
 struct ValidationSummary {
   int records = 0, modelled = 0, skipped = 0;
-  GroupSummary throughput;   // rows with in_mae
-  GroupSummary memory;       // model-state rows
-  GroupSummary peak_memory;  // a run's peak memory per GPU (conventions.h peak_memory)
-  GroupSummary shown;        // compared but outside every target
-  GroupSummary kernels;      // kernel benchmark records
+  GroupSummary throughput;              // rows with in_mae
+  GroupSummary memory;                  // model-state rows
+  GroupSummary peak_memory;             // a run's peak memory per GPU (conventions.h peak_memory)
+  GroupSummary shown;                   // compared but outside every target
+  GroupSummary kernels;                 // kernel benchmark records
   std::vector<FamilySummary> families;  // in order of first appearance
   // Targets from the issue: MAE ≤ 5 % (stretch ≤ 3 %), no record worse than 10 %.
   double target_mae = 0.05, stretch_mae = 0.03, target_max = 0.10;
@@ -79,7 +79,7 @@ struct ValidateOptions {
   // else the entry of `default_profiles` for g (the bundled published profiles), else the
   // datasheet profile. Each row says which.
   std::optional<HardwareProfile> override_profile;
-  std::string override_label;               // e.g. "file: my.json"
+  std::string override_label;  // e.g. "file: my.json"
   std::vector<HardwareProfile> default_profiles;
   std::string default_label = "published";  // how rows name a default profile
   std::string only_prefix;                  // only records whose id starts with this

@@ -15,10 +15,10 @@
 namespace llmc::bench {
 
 struct LayerShapeRequest {
-  std::string model;       // a preset id of the catalog, e.g. "llama3.1-8b"
-  int64_t tp = 1;          // tensor-parallel degree
+  std::string model;  // a preset id of the catalog, e.g. "llama3.1-8b"
+  int64_t tp = 1;     // tensor-parallel degree
   int64_t micro_batch = 1;
-  int64_t seq_len = 0;     // 0: the model's pre-training sequence length
+  int64_t seq_len = 0;  // 0: the model's pre-training sequence length
 };
 
 // fwd, bwd-data, bwd-weight GEMMs for qkv, out_proj, mlp_up_gate (gated MLPs fuse up and gate

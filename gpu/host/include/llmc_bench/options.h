@@ -15,17 +15,17 @@ inline const std::vector<std::string>& all_suites() {
 }
 
 struct Options {
-  bool quick = false;            // ≤ 2 min on one H100: fewer sizes, fewer samples
+  bool quick = false;  // ≤ 2 min on one H100: fewer sizes, fewer samples
   bool help = false;
   bool version = false;
-  std::string out;               // profile path; "" = site/profiles/<gpu>.json is chosen by the caller
-  std::string raw_out;           // every sample and telemetry; "" = <out without .json>.raw.json
+  std::string out;      // profile path; "" = site/profiles/<gpu>.json is chosen by the caller
+  std::string raw_out;  // every sample and telemetry; "" = <out without .json>.raw.json
   std::string model = "llama3.1-8b";
   int64_t tp = 1, micro_batch = 1, seq_len = 0;  // seq_len 0: the model's own
-  std::string attention_json;    // attention points from gpu/groundtruth/attention_bench.py
-  std::string gpu_id;            // catalog id; "" = derived from the device name
-  std::set<std::string> suites;  // empty = all
-  int device = 0;                // CUDA device for the single-GPU suites
+  std::string attention_json;                    // attention points from gpu/groundtruth/attention_bench.py
+  std::string gpu_id;                            // catalog id; "" = derived from the device name
+  std::set<std::string> suites;                  // empty = all
+  int device = 0;                                // CUDA device for the single-GPU suites
   // One process per GPU under an MPI launcher (mpirun): the collectives span every rank of
   // MPI_COMM_WORLD, across nodes; rank 0 also runs the single-GPU suites and writes the profile.
   bool mpi = false;

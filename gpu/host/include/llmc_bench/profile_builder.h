@@ -23,8 +23,9 @@ double attention_score_elements(int64_t batch, int64_t seq_len, int64_t heads, b
 // FLOPs of fused attention (FlashAttention's convention, the profile's): fwd 4·head_dim per score
 // element (QKᵀ and PV, 2 FLOPs per multiply-add), i.e. 4·b·s²·h·d, halved when causal.
 double attention_fwd_flops(int64_t batch, int64_t seq_len, int64_t heads, int64_t head_dim, bool causal);
-AttentionPoint attention_point(int64_t batch, int64_t seq_len, int64_t heads, int64_t kv_heads, int64_t head_dim, bool causal,
-                               const std::vector<double>& fwd_seconds, const std::vector<double>& bwd_seconds);
+AttentionPoint attention_point(int64_t batch, int64_t seq_len, int64_t heads, int64_t kv_heads, int64_t head_dim,
+                               bool causal, const std::vector<double>& fwd_seconds,
+                               const std::vector<double>& bwd_seconds);
 
 // The catalog GPU id for a CUDA device name ("NVIDIA H100 80GB HBM3" → h100-sxm); memory
 // separates A100 40/80 GB. An error says to pass --gpu when the name is not recognised.
@@ -50,7 +51,7 @@ struct RunMetadata {
   std::string clock_policy;  // e.g. "default application clocks, not locked; persistence mode on"
   int64_t gpu_count = 0;
   bool quick = false;
-  std::string model_shapes;  // "llama3.1-8b tp1 mb1 seq8192"
+  std::string model_shapes;        // "llama3.1-8b tp1 mb1 seq8192"
   std::vector<std::string> notes;  // skipped suites and their reasons, dropped points
   std::vector<TelemetryRecord> telemetry;
 };
@@ -68,7 +69,7 @@ std::vector<std::string> throttle_reason_names(uint64_t mask);
 //  - points above the spec (L2-resident sizes, boost clocks beyond the datasheet) are dropped and
 //    p90 above spec is clamped, each with a note in `notes`, so the profile passes validation.
 // Starts from datasheet_profile(gpu) for everything not measured.
-HardwareProfile finalize_profile(HardwareProfile measured, const GpuSpec& gpu, const std::vector<GemmShape>& model_shapes,
-                                 std::vector<std::string>& notes);
+HardwareProfile finalize_profile(HardwareProfile measured, const GpuSpec& gpu,
+                                 const std::vector<GemmShape>& model_shapes, std::vector<std::string>& notes);
 
 }  // namespace llmc::bench

@@ -9,7 +9,7 @@ namespace llmc::bench {
 struct RankLayout {
   std::vector<int> local_rank;  // per rank: its index among the ranks on the same host, in rank order
   int nodes = 0;                // distinct hosts
-  int max_ranks_per_node = 0;  // the most ranks on one host (each needs its own GPU)
+  int max_ranks_per_node = 0;   // the most ranks on one host (each needs its own GPU)
   // "intra_node" when every rank is on one host (NVLink / the scale-up domain), else
   // "inter_node": a collective is as slow as its slowest link, the network.
   std::string tier;

@@ -24,7 +24,7 @@ Status check_upload(const Options& opt);
 // After the run: uploads `profile_text` (written to `profile_path`) when --upload was given and
 // `run_passed`; says what happened on `log`. Returns 0, or kExitUploadFailed (nothing uploaded
 // because the registry refused or could not be reached; the file stays for a later push).
-int upload_after_run(const Options& opt, bool run_passed, const std::string& profile_path, const std::string& profile_text,
-                     std::FILE* log);
+int upload_after_run(const Options& opt, bool run_passed, const std::string& profile_path,
+                     const std::string& profile_text, std::FILE* log);
 
 }  // namespace llmc::bench

@@ -20,7 +20,7 @@ struct RegistryUrl {
 Result<RegistryUrl> parse_registry_url(const std::string& url);
 
 struct RetryPolicy {
-  int attempts = 5;           // tries in all (first + retries)
+  int attempts = 5;            // tries in all (first + retries)
   double first_delay_s = 0.5;  // before the 2nd try; doubled each time after
   double max_delay_s = 8;
 };
@@ -28,10 +28,10 @@ struct RetryPolicy {
 double backoff_delay_s(const RetryPolicy& p, int attempt);
 
 struct Outcome {
-  int status = 0;      // HTTP status of the last try; 0 = no answer
-  std::string body;    // its body
+  int status = 0;    // HTTP status of the last try; 0 = no answer
+  std::string body;  // its body
   int attempts = 0;
-  std::string error;   // "" for 2xx/304; else one line saying what went wrong (the server's message for 4xx)
+  std::string error;  // "" for 2xx/304; else one line saying what went wrong (the server's message for 4xx)
   bool ok() const { return error.empty(); }
   // The server refused (4xx): a problem of the input or the token, not of the network.
   bool refused() const { return status >= 400 && status < 500; }

@@ -16,9 +16,9 @@ constexpr int kMaxJsonDepth = 64;
 constexpr size_t kMaxLabelChars = 100, kMaxNotesChars = 2000;
 
 struct Intake {
-  std::string id;         // SHA-256 (hex) of `canonical`
-  std::string canonical;  // the stored and served bytes (see canonical_json)
-  std::string gpu;        // catalog id, for ?gpu= filtering
+  std::string id;                  // SHA-256 (hex) of `canonical`
+  std::string canonical;           // the stored and served bytes (see canonical_json)
+  std::string gpu;                 // catalog id, for ?gpu= filtering
   nlohmann::ordered_json summary;  // profile fields of a list entry (summary_fields)
 };
 

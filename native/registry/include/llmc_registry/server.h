@@ -16,14 +16,14 @@ class Server;
 namespace llmc::registry {
 
 struct ServerConfig {
-  std::string host = "127.0.0.1";  // loopback unless told otherwise
-  int port = 8080;                 // 0: any free port (tests)
-  std::string site_dir;            // "" = API only
+  std::string host = "127.0.0.1";         // loopback unless told otherwise
+  int port = 8080;                        // 0: any free port (tests)
+  std::string site_dir;                   // "" = API only
   std::vector<std::string> cors_origins;  // exact origins ("https://team.example") allowed to call the API from a page
   std::string cert_file, key_file;        // both: HTTPS (PEM files)
   size_t max_body_bytes = size_t(4) << 20;  // uploads; a measured profile is ~110 KB
-  int threads = 64;                // one per open connection (cpp-httplib keeps a thread per keep-alive connection)
-  bool log_writes = true;          // one stderr line per upload/delete and per server error
+  int threads = 64;        // one per open connection (cpp-httplib keeps a thread per keep-alive connection)
+  bool log_writes = true;  // one stderr line per upload/delete and per server error
 };
 
 // Puts the registry's handlers on `svr` (the server below, or a test/fuzz harness's own

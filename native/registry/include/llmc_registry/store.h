@@ -22,7 +22,7 @@ class Pool;
 struct ProfileEntry {
   std::string id, gpu, label, notes, uploaded_at, uploader;
   int64_t bytes = 0;
-  nlohmann::ordered_json summary;  // summary_fields()
+  nlohmann::ordered_json summary;      // summary_fields()
   std::string deleted_at, deleted_by;  // "" unless deleted
 };
 
@@ -59,7 +59,8 @@ class Store {
   };
   // Stores a checked profile. The same content again returns the stored entry unchanged; a
   // soft-deleted one is restored with this upload's label, notes and uploader.
-  Result<Put> put_profile(const Intake& in, const std::string& label, const std::string& notes, const std::string& uploader);
+  Result<Put> put_profile(const Intake& in, const std::string& label, const std::string& notes,
+                          const std::string& uploader);
   // The entry and its stored bytes; nothing when the id is unknown (deleted ones are returned,
   // with deleted_at set).
   Result<std::optional<std::pair<ProfileEntry, std::string>>> get_profile(const std::string& id);
