@@ -70,6 +70,9 @@ TEST_CASE("leave one family out: each family is predicted with the fraction fitt
   CHECK(r->bars[0].high == doctest::Approx(std::exp(q84)).epsilon(1e-12));
   CHECK(r->bars[0].rows == 3);
   CHECK(r->bars[0].max_gpus == 64);
+  // Coverage with bars made without each row's family: a's +25 % lies above the [1, e^(0.84·0.225)]
+  // of b and c, b's 0 inside a and c's [1, 1.25], c's like a's: one of three.
+  CHECK(r->coverage == doctest::Approx(1.0 / 3));
   const std::string md = validate::markdown_lofo(*r);
   CHECK(md.find("| a | 1 | 0.75 | 10.5 % | 25.2 % | +25.2 % |") != std::string::npos);
   const std::string cpp = validate::error_bars_source(*r);
@@ -143,4 +146,7 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   CHECK(r->lofo_mae <= 0.17);
   CHECK(r->lofo_median <= 0.12);
   CHECK(std::fabs(r->lofo_bias) <= 0.07);
+  // The 68 % ranges cover about two thirds of the rows out of sample (the issue's goal).
+  CHECK(r->coverage >= 0.55);
+  CHECK(r->coverage <= 0.80);
 }

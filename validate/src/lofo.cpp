@@ -53,6 +53,31 @@ ErrorBar bar_of(const std::string& regime, const std::vector<const LofoRow*>& ro
   return b;
 }
 
+// Bars for every row, each scale and each regime, in the order first seen.
+std::vector<ErrorBar> make_bars(const std::vector<const LofoRow*>& rows) {
+  auto scale = [](const std::string& regime) { return regime.substr(0, regime.find(',')); };
+  std::vector<std::string> groups = {"all"};
+  for (const LofoRow* x : rows)
+    for (const std::string& g : {scale(x->regime), x->regime})
+      if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  std::vector<ErrorBar> bars;
+  for (const std::string& g : groups) {
+    std::vector<const LofoRow*> in;
+    for (const LofoRow* x : rows)
+      if (g == "all" || x->regime == g || scale(x->regime) == g) in.push_back(x);
+    bars.push_back(bar_of(g, in));
+  }
+  return bars;
+}
+
+// The bar core's error_bar() would pick from `bars`: the regime's, its scale's, or all runs'.
+const ErrorBar& pick(const std::vector<ErrorBar>& bars, const std::string& regime) {
+  for (const std::string& name : {regime, regime.substr(0, regime.find(',')), std::string("all")})
+    for (const ErrorBar& b : bars)
+      if (b.regime == name && b.rows >= kMinRegimeRows) return b;
+  return bars.front();
+}
+
 }  // namespace
 
 std::vector<double> default_lofo_grid() {
@@ -143,17 +168,24 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
   std::sort(abs_lofo.begin(), abs_lofo.end());
   out.lofo_median = quantile(abs_lofo, 0.5);
 
-  // Bars: every row, each scale, each regime (in the order first seen).
-  std::vector<std::string> groups = {"all"};
-  for (const LofoRow& x : rows)
-    for (const std::string& g : {x.regime.substr(0, x.regime.find(',')), x.regime})
-      if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
-  for (const std::string& g : groups) {
-    std::vector<const LofoRow*> in;
+  std::vector<const LofoRow*> all_rows;
+  for (const LofoRow& x : rows) all_rows.push_back(&x);
+  out.bars = make_bars(all_rows);
+  // Coverage, out of sample twice over: each family's rows against bars made without it.
+  int covered = 0;
+  for (const std::string& f : families) {
+    std::vector<const LofoRow*> others;
     for (const LofoRow& x : rows)
-      if (g == "all" || x.regime == g || x.regime.substr(0, x.regime.find(',')) == g) in.push_back(&x);
-    out.bars.push_back(bar_of(g, in));
+      if (x.family != f) others.push_back(&x);
+    const std::vector<ErrorBar> bars = make_bars(others);
+    for (const LofoRow& x : rows) {
+      if (x.family != f) continue;
+      const ErrorBar& b = pick(bars, x.regime);
+      const double ratio = 1 + x.lofo;  // measured / predicted step time
+      covered += ratio >= std::max(0.1, std::min(1.0, b.low)) && ratio <= std::max(1.0, b.high) ? 1 : 0;
+    }
   }
+  out.coverage = rows.empty() ? 0 : double(covered) / double(rows.size());
   out.rows = std::move(rows);
   return out;
 }
@@ -175,6 +207,8 @@ std::string markdown_lofo(const LofoReport& r) {
       << abs_percent(r.lofo_median) << ", bias " << percent(r.lofo_bias)
       << " (in-sample: " << abs_percent(r.in_sample_mae) << ", bias " << percent(r.in_sample_bias)
       << "). Errors are of throughput: + means llmcalc predicted faster than measured.\n\n";
+  out << "Coverage: " << abs_percent(r.coverage) << " of the rows fall inside their 68 % range when both the fraction and the bars "
+      << "are made without the row's own family (the bars alone, without a profile's kernel spread, which only widens them).\n\n";
   out << "Error bars (llmcalc's `time.step_low_s` / `time.step_high_s`): the 16th and 84th percentile of measured / "
          "predicted step "
          "time of the left-out predictions, per regime; a regime with fewer than "

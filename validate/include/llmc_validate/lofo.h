@@ -38,6 +38,8 @@ struct LofoReport {
   std::vector<LofoFamily> families;
   std::vector<LofoRow> rows;
   double in_sample_mae = 0, in_sample_bias = 0, lofo_mae = 0, lofo_median = 0, lofo_bias = 0;
+  // The share of rows inside their 68 % range, with the bars also made without the row's family.
+  double coverage = 0;
   std::vector<ErrorBar> bars;  // "all", each scale, each regime, from the out-of-sample errors
 };
 
