@@ -1,4 +1,5 @@
-// resolve(): defaults and every cross-field rule. Field-level ranges live in fields.cpp.
+// resolve(): defaults and every cross-field rule. Field-level ranges live in fields.cpp; GPU
+// variants and the attention backend in resolve_hardware.cpp; enum names in enum_names.cpp.
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -9,150 +10,9 @@
 
 #include "common/detmath.h"
 #include "inputs/pipeline_split.h"
+#include "inputs/resolve_hardware.h"
 
 namespace llmc {
-
-const char* to_string(Precision v) {
-  switch (v) {
-    case Precision::fp32:
-      return "fp32";
-    case Precision::bf16_mixed:
-      return "bf16_mixed";
-    case Precision::fp16_mixed:
-      return "fp16_mixed";
-    case Precision::fp8_mixed:
-      return "fp8_mixed";
-    case Precision::bf16_pure:
-      return "bf16_pure";
-  }
-  return "?";
-}
-const char* to_string(Optimizer v) {
-  switch (v) {
-    case Optimizer::adamw:
-      return "adamw";
-    case Optimizer::adam8bit:
-      return "adam8bit";
-    case Optimizer::sgd_momentum:
-      return "sgd_momentum";
-    case Optimizer::adafactor:
-      return "adafactor";
-    case Optimizer::lion:
-      return "lion";
-  }
-  return "?";
-}
-const char* to_string(Recompute v) {
-  switch (v) {
-    case Recompute::none:
-      return "none";
-    case Recompute::selective:
-      return "selective";
-    case Recompute::full:
-      return "full";
-    case Recompute::selective_op:
-      return "selective_op";
-  }
-  return "?";
-}
-const char* to_string(Schedule v) {
-  switch (v) {
-    case Schedule::afab:
-      return "afab";
-    case Schedule::one_f_one_b:
-      return "1f1b";
-    case Schedule::interleaved:
-      return "interleaved";
-    case Schedule::zero_bubble:
-      return "zero_bubble";
-  }
-  return "?";
-}
-const char* to_string(FlopsFormula v) { return v == FlopsFormula::six_nd ? "6nd" : "detailed"; }
-const char* to_string(Finetune v) { return v == Finetune::lora ? "lora" : "full"; }
-const char* to_string(LoraTargets v) {
-  switch (v) {
-    case LoraTargets::all_linear:
-      return "all_linear";
-    case LoraTargets::attention:
-      return "attention";
-    case LoraTargets::qv:
-      return "qv";
-  }
-  return "?";
-}
-const char* to_string(OptimizerKernel v) {
-  switch (v) {
-    case OptimizerKernel::auto_:
-      return "auto";
-    case OptimizerKernel::fused:
-      return "fused";
-    case OptimizerKernel::foreach:
-      return "foreach";
-  }
-  return "?";
-}
-const char* to_string(UnfusedAttention v) {
-  switch (v) {
-    case UnfusedAttention::matmul:
-      return "matmul";
-    case UnfusedAttention::sdpa_math_tf32:
-      return "sdpa_math_tf32";
-    case UnfusedAttention::sdpa_math_fp32:
-      return "sdpa_math_fp32";
-  }
-  return "?";
-}
-const char* to_string(Fusion v) {
-  switch (v) {
-    case Fusion::auto_:
-      return "auto";
-    case Fusion::fused:
-      return "fused";
-    case Fusion::eager:
-      return "eager";
-  }
-  return "?";
-}
-const char* to_string(CpMethod v) {
-  switch (v) {
-    case CpMethod::p2p:
-      return "p2p";
-    case CpMethod::all_gather:
-      return "all_gather";
-    case CpMethod::a2a:
-      return "a2a";
-  }
-  return "?";
-}
-const char* to_string(AttentionBackend v) {
-  switch (v) {
-    case AttentionBackend::auto_:
-      return "auto";
-    case AttentionBackend::fa2:
-      return "fa2";
-    case AttentionBackend::fa3:
-      return "fa3";
-    case AttentionBackend::cudnn:
-      return "cudnn";
-    case AttentionBackend::sdpa_math:
-      return "sdpa_math";
-    case AttentionBackend::eager:
-      return "eager";
-  }
-  return "?";
-}
-const char* to_string(GradReduce v) {
-  switch (v) {
-    case GradReduce::auto_:
-      return "auto";
-    case GradReduce::micro_batch:
-      return "micro_batch";
-    case GradReduce::step:
-      return "step";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -281,83 +141,6 @@ Status check_model(const ModelSpec& m) {
   } else if (m.top_k > 0 || m.shared_experts > 0) {
     return make_error("model.experts", "model.top_k/model.shared_experts need model.experts > 0");
   }
-  return ok_status();
-}
-
-// hardware.memory_gib / hbm_tbps / power_limit_w: a variant of the catalog GPU, written into the
-// resolved GpuSpec (so the datasheet profile is built for it). Under a power limit below the TDP
-// the SM clock settles where the power fits: dynamic power ∝ C·V²·f with the voltage scaling with
-// the frequency along the DVFS curve, so f ∝ P^(1/3) (an approximation: static and HBM power do
-// not scale). A loaded profile measured the GPU at its own clocks and bandwidth: refused there.
-Status apply_gpu_variant(HardwareSpec& h, bool profile_loaded) {
-  for (auto [key, set] : {std::pair{"hardware.memory_gib", h.memory_gib.has_value()},
-                          {"hardware.hbm_tbps", h.hbm_tbps.has_value()},
-                          {"hardware.power_limit_w", h.power_limit_w.has_value()}})
-    if (set && profile_loaded)
-      return make_error(
-          key, std::string("a loaded hardware profile measured ") + h.gpu.name +
-                   " as it is; measure the variant with llmcalc-bench, or unload the profile to use the datasheet's");
-  if (h.memory_gib) h.gpu.memory_gib = *h.memory_gib;
-  if (h.hbm_tbps) h.gpu.hbm_bandwidth_gbps = *h.hbm_tbps * 1000;
-  if (h.power_limit_w) {
-    if (h.gpu.tdp_w > 0 && *h.power_limit_w > h.gpu.tdp_w)
-      return make_error("hardware.power_limit_w", "must be at most " + h.gpu.name + "'s TDP (" + num(h.gpu.tdp_w) +
-                                                      " W); got " + num(*h.power_limit_w));
-    if (h.gpu.tdp_w > 0 && *h.power_limit_w < 0.25 * h.gpu.tdp_w)
-      return make_error("hardware.power_limit_w",
-                        "must be at least a quarter of " + h.gpu.name + "'s TDP (" + num(0.25 * h.gpu.tdp_w) +
-                            " W), below which the clock no longer follows the power; got " + num(*h.power_limit_w));
-    if (h.gpu.tdp_w > 0) h.gpu.clock_ratio = detail::det_pow(*h.power_limit_w / h.gpu.tdp_w, 1.0 / 3.0);
-    h.gpu.tdp_w = *h.power_limit_w;
-  }
-  return ok_status();
-}
-
-// training.attention_backend: the kernel that runs attention. A named backend decides
-// flash_attention (and, for sdpa_math and eager, unfused_attention); auto takes the framework's
-// default. Fused backends need the GPU that runs them.
-Status resolve_attention_backend(Resolved& r) {
-  TrainingSpec& t = r.s.training;
-  const GpuSpec& gpu = r.s.hardware.gpu;
-  const bool hopper_or_later = gpu.compute_capability >= 9.0;
-  AttentionBackend b = t.attention_backend;
-  switch (b) {
-    case AttentionBackend::auto_:
-      if (!t.flash_attention)
-        b = t.unfused_attention == UnfusedAttention::matmul ? AttentionBackend::eager : AttentionBackend::sdpa_math;
-      else
-        b = t.fused_elementwise && hopper_or_later ? AttentionBackend::cudnn : AttentionBackend::fa2;
-      break;
-    case AttentionBackend::sdpa_math:
-      t.flash_attention = false;
-      if (t.unfused_attention == UnfusedAttention::matmul)
-        t.unfused_attention = UnfusedAttention::sdpa_math_fp32;  // PyTorch's default: no TF32
-      break;
-    case AttentionBackend::eager:
-      t.flash_attention = false;
-      t.unfused_attention = UnfusedAttention::matmul;
-      break;
-    case AttentionBackend::fa2:
-    case AttentionBackend::fa3:
-    case AttentionBackend::cudnn:
-      t.flash_attention = true;
-      t.unfused_attention = UnfusedAttention::matmul;
-      break;
-  }
-  const std::string name = to_string(b);
-  if (b == AttentionBackend::fa3 && !gpu.is_hopper())
-    return make_error("training.attention_backend",
-                      "fa3 (FlashAttention-3) runs on Hopper GPUs (compute capability 9.x) only; " + gpu.name +
-                          " is not one: use fa2 or cudnn");
-  if (b == AttentionBackend::cudnn && gpu.compute_capability < 8.0)
-    return make_error("training.attention_backend",
-                      "cudnn's fused attention needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " +
-                          gpu.name + " is not one: use fa2" +
-                          (gpu.has_fused_attention() ? "" : ", sdpa_math or eager"));
-  if (is_fused(b) && t.attention_backend != AttentionBackend::auto_ && !gpu.has_fused_attention())
-    return make_error("training.attention_backend",
-                      name + " needs bf16 tensor cores, which " + gpu.name + " lacks: use sdpa_math or eager");
-  r.attention_backend = b;
   return ok_status();
 }
 
@@ -569,7 +352,7 @@ Result<Resolved> resolve(const Scenario& in) {
     r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " +
                          to_string(r.compute_dtype) + " peak of " + h.gpu.name + " (" + num(peak) +
                          " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
-  if (auto st = resolve_attention_backend(r); !st) return st.error();
+  if (auto st = detail::resolve_attention_backend(r); !st) return st.error();
   r.fused_loss = t.fused_loss == Fusion::auto_ ? t.fused_elementwise : t.fused_loss == Fusion::fused;
   if (p.tp_overlap && p.tp > 1 && !t.sequence_parallel)
     r.warnings.push_back(
@@ -591,7 +374,7 @@ Result<Resolved> resolve(const Scenario& in) {
         "training.flash_attention: " + h.gpu.name +
         " runs neither FlashAttention nor cuDNN's fused attention (both need an "
         "Ampere or newer GPU); the time assumes a fused kernel: set training.flash_attention to false for this GPU");
-  if (auto st = apply_gpu_variant(h, h.profile_loaded); !st) return st.error();
+  if (auto st = detail::apply_gpu_variant(h, h.profile_loaded); !st) return st.error();
   if (h.profile_loaded && h.profile && h.profile->gpu_id != h.gpu.id)
     return make_error("hardware.profile",
                       "the loaded profile is for " + h.profile->gpu_id + " but hardware.gpu is " + h.gpu.id);
