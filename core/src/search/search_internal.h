@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "llmc/estimate.h"
+#include "llmc/search.h"
 
 namespace llmc::detail {
 
@@ -35,5 +36,9 @@ bool apply_layout(Resolved& r, const LayoutBase& base, const Layout& l);
 // whose bound cannot beat what it keeps. Owned by the search (core/src/search_bound.cpp); it must
 // stay below the time model's step time, which the search also checks on every layout it times.
 double step_time_lower_bound(const Resolved& r, const FlopCounts& f);
+
+// A search spec's checks (search_spec.cpp): each field named with its range; a spec without a
+// GPU count takes the base's.
+Status check_search_spec(SearchSpec& spec);
 
 }  // namespace llmc::detail

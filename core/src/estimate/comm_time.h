@@ -1,0 +1,20 @@
+// Internal: the time of one collective (comm_time.cpp), which the per-step communication
+// (comm.cpp) prices each of its items with.
+#pragma once
+#include <cstdint>
+
+#include "llmc/scenario.h"
+
+namespace llmc::detail {
+
+struct RingTime {
+  double seconds = 0;  // latency + bandwidth time / the protocol's share
+  double latency_s = 0;
+};
+
+// One collective over `group` ranks `stride` apart: NCCL's ring on NVLink inside a node and the
+// NICs across (hierarchical where the group spans nodes); `tier` names the one it crossed.
+RingTime collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes,
+                            const char** tier);
+
+}  // namespace llmc::detail
