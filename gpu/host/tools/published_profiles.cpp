@@ -211,8 +211,8 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
   for (const std::string& n : notes) std::cerr << rc.gpu << ": " << n << "\n";
 
   // A GEMM dtype with a single shape (H100 bf16: the maximum-achievable point only) has no fit
-  // of its own: the datasheet fit (0.86 × the max achievable matmul rate, or 0.75 × spec;
-  // docs/formulas.md) stands, the point corrects it near its shape.
+  // of its own: the datasheet fit (the fitted in-step fraction of the max achievable matmul
+  // rate, or of 0.87 × spec; docs/formulas.md) stands, the point corrects it near its shape.
   const HardwareProfile sheet = datasheet_profile(*gpu);
   for (Dtype dt : {Dtype::fp32, Dtype::tf32, Dtype::bf16, Dtype::fp16, Dtype::fp8}) {
     const std::string d = to_string(dt);
@@ -220,10 +220,13 @@ HardwareProfile build(const Recipe& rc, const std::map<std::string, json>& by_id
     if (it == p.gemm.end() || it->second.fit.peak > 0) continue;
     GemmTable& t = it->second;
     t.fit = sheet.gemm.at(d).fit;
+    const bool mamf = gpu->mamf_tflops(dt) > 0;
+    char share[96];
+    std::snprintf(share, sizeof share, " TFLOP/s = %.2f x %s, 4 us)",
+                  t.fit.peak / (mamf ? gpu->mamf_tflops(dt) : gpu->peak_tflops(dt)),
+                  mamf ? "max achievable matmul" : "spec");
     citations.push_back("gemm." + d + ".fit: one measured shape only, so the datasheet fit (" +
-                        std::to_string(int(t.fit.peak)) +
-                        (gpu->mamf_tflops(dt) > 0 ? " TFLOP/s = 0.86 x max achievable matmul, 4 us)"
-                                                  : " TFLOP/s = 0.75 x spec, 4 us)"));
+                        std::to_string(int(t.fit.peak)) + share);
   }
 
   // HBM: the asymptotic copy and triad bandwidths of a STREAM-type run. Its array size is not in
