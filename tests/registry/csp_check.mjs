@@ -43,7 +43,7 @@ await visit('embed.html#s=%7B%22model%22%3A%7B%22preset%22%3A%22llama3.1-70b%22%
 await visit('docs/embedding.html', async (page) => {
   await page.waitForFunction(() => window.llmcalc, null, { timeout: 30000 });
   await page.click('#run-js');
-  await page.waitForFunction(() => /GB per GPU/.test(document.getElementById('js-out').textContent), null, { timeout: 30000 });
+  await page.waitForFunction(() => /GiB per GPU/.test(document.getElementById('js-out').textContent), null, { timeout: 30000 });
   return 'its inline script ran the embed module: ' + (await page.textContent('#js-out'));
 });
 await browser.close();
