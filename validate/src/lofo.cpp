@@ -4,21 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <sstream>
+
+#include "json_read.h"
 
 namespace llmc::validate {
 namespace {
 
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
-std::string percent(double v) { return fmt("%+.1f %%", 100 * v); }
-std::string abs_percent(double v) { return fmt("%.1f %%", 100 * v); }
+std::string percent(double v) { return detail::number_text(100 * v, "%+.1f %%"); }
+std::string abs_percent(double v) { return detail::number_text(100 * v, "%.1f %%"); }
 
 // The p-th quantile (0-1) of sorted values, linearly interpolated.
 double quantile(const std::vector<double>& sorted, double p) {
@@ -193,30 +188,33 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
 std::string markdown_lofo(const LofoReport& r) {
   std::ostringstream out;
   out << "The in-step GEMM fraction of MAMF fitted on all " << r.families.size() << " families: **"
-      << fmt("%.2f", r.fraction) << "** (grid " << fmt("%.2f", r.grid.front()) << "-" << fmt("%.2f", r.grid.back())
-      << "; loss: the mean over families of their mean "
-      << "|ln(measured / predicted step time)|, " << fmt("%.3f", r.loss[argmin(r.loss)]) << " there).\n\n";
+      << detail::number_text(r.fraction, "%.2f") << "** (grid " << detail::number_text(r.grid.front(), "%.2f") << "-"
+      << detail::number_text(r.grid.back(), "%.2f") << "; loss: the mean over families of their mean "
+      << "|ln(measured / predicted step time)|, " << detail::number_text(r.loss[argmin(r.loss)], "%.3f")
+      << " there).\n\n";
   out << "| family | rows | fraction fitted without it | error, in-sample | error, left out | bias, left out "
          "|\n|---|---:|---:|---:|---:|---:|\n";
   for (const LofoFamily& f : r.families)
-    out << "| " << f.family << " | " << f.rows << " | " << fmt("%.2f", f.fraction) << " | "
+    out << "| " << f.family << " | " << f.rows << " | " << detail::number_text(f.fraction, "%.2f") << " | "
         << abs_percent(f.in_sample_mae) << " | " << abs_percent(f.lofo_mae) << " | " << percent(f.lofo_bias) << " |\n";
-  out << "| **all** | " << r.rows.size() << " | " << fmt("%.2f", r.fraction) << " | " << abs_percent(r.in_sample_mae)
-      << " | " << abs_percent(r.lofo_mae) << " | " << percent(r.lofo_bias) << " |\n\n";
+  out << "| **all** | " << r.rows.size() << " | " << detail::number_text(r.fraction, "%.2f") << " | "
+      << abs_percent(r.in_sample_mae) << " | " << abs_percent(r.lofo_mae) << " | " << percent(r.lofo_bias) << " |\n\n";
   out << "Left out, per row: mean absolute error " << abs_percent(r.lofo_mae) << ", median "
       << abs_percent(r.lofo_median) << ", bias " << percent(r.lofo_bias)
       << " (in-sample: " << abs_percent(r.in_sample_mae) << ", bias " << percent(r.in_sample_bias)
       << "). Errors are of throughput: + means llmcalc predicted faster than measured.\n\n";
-  out << "Coverage: " << abs_percent(r.coverage) << " of the rows fall inside their 68 % range when both the fraction and the bars "
-      << "are made without the row's own family (the bars alone, without a profile's kernel spread, which only widens them).\n\n";
+  out << "Coverage: " << abs_percent(r.coverage)
+      << " of the rows fall inside their 68 % range when both the fraction and the bars "
+      << "are made without the row's own family (the bars alone, without a profile's kernel spread, which only widens "
+         "them).\n\n";
   out << "Error bars (llmcalc's `time.step_low_s` / `time.step_high_s`): the 16th and 84th percentile of measured / "
          "predicted step "
          "time of the left-out predictions, per regime; a regime with fewer than "
       << kMinRegimeRows << " runs takes its scale's, else all runs'.\n\n";
   out << "| regime | runs | 16th percentile | 84th percentile | largest run (GPUs) |\n|---|---:|---:|---:|---:|\n";
   for (const ErrorBar& b : r.bars)
-    out << "| " << b.regime << " | " << b.rows << " | " << fmt("%.3f", b.low) << " | " << fmt("%.3f", b.high) << " | "
-        << b.max_gpus << " |\n";
+    out << "| " << b.regime << " | " << b.rows << " | " << detail::number_text(b.low, "%.3f") << " | "
+        << detail::number_text(b.high, "%.3f") << " | " << b.max_gpus << " |\n";
   return out.str();
 }
 
@@ -228,13 +226,13 @@ std::string error_bars_source(const LofoReport& r) {
          "#include \"estimate/error_bars_data.h\"\n\nnamespace llmc::detail {\n\nconst std::vector<ErrorBar> "
          "kErrorBars = {\n";
   for (const ErrorBar& b : r.bars)
-    out << "    {\"" << b.regime << "\", " << b.rows << ", " << fmt("%.4f", b.low) << ", " << fmt("%.4f", b.high)
-        << ", " << b.max_gpus << "},\n";
+    out << "    {\"" << b.regime << "\", " << b.rows << ", " << detail::number_text(b.low, "%.4f") << ", "
+        << detail::number_text(b.high, "%.4f") << ", " << b.max_gpus << "},\n";
   out << "};\nconst char* const kErrorBarsProvenance =\n    \"" << r.rows.size() << " step-time records of "
       << r.families.size()
       << " source families (validation/), each predicted with the in-step GEMM fraction fitted without its family; "
          "fitted on all: "
-      << fmt("%.2f", r.fraction) << "\";\n\n}  // namespace llmc::detail\n";
+      << detail::number_text(r.fraction, "%.2f") << "\";\n\n}  // namespace llmc::detail\n";
   return out.str();
 }
 

@@ -8,16 +8,13 @@
 #include "common/detmath.h"
 
 namespace llmc::detail {
-namespace {
 
-std::string num(double v) {
+std::string message_number(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
-
-}  // namespace
 
 // hardware.memory_gib / hbm_tbps / power_limit_w: a variant of the catalog GPU, written into the
 // resolved GpuSpec (so the datasheet profile is built for it). Under a power limit below the TDP
@@ -36,12 +33,14 @@ Status apply_gpu_variant(HardwareSpec& h, bool profile_loaded) {
   if (h.hbm_tbps) h.gpu.hbm_bandwidth_gbps = *h.hbm_tbps * 1000;
   if (h.power_limit_w) {
     if (h.gpu.tdp_w > 0 && *h.power_limit_w > h.gpu.tdp_w)
-      return make_error("hardware.power_limit_w", "must be at most " + h.gpu.name + "'s TDP (" + num(h.gpu.tdp_w) +
-                                                      " W); got " + num(*h.power_limit_w));
+      return make_error("hardware.power_limit_w", "must be at most " + h.gpu.name + "'s TDP (" +
+                                                      message_number(h.gpu.tdp_w) + " W); got " +
+                                                      message_number(*h.power_limit_w));
     if (h.gpu.tdp_w > 0 && *h.power_limit_w < 0.25 * h.gpu.tdp_w)
-      return make_error("hardware.power_limit_w",
-                        "must be at least a quarter of " + h.gpu.name + "'s TDP (" + num(0.25 * h.gpu.tdp_w) +
-                            " W), below which the clock no longer follows the power; got " + num(*h.power_limit_w));
+      return make_error("hardware.power_limit_w", "must be at least a quarter of " + h.gpu.name + "'s TDP (" +
+                                                      message_number(0.25 * h.gpu.tdp_w) +
+                                                      " W), below which the clock no longer follows the power; got " +
+                                                      message_number(*h.power_limit_w));
     if (h.gpu.tdp_w > 0) h.gpu.clock_ratio = detail::det_pow(*h.power_limit_w / h.gpu.tdp_w, 1.0 / 3.0);
     h.gpu.tdp_w = *h.power_limit_w;
   }

@@ -16,16 +16,10 @@ namespace llmc {
 
 namespace {
 
-std::string num(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 Error divisibility(const std::string& field, const std::string& what, double value, const std::string& by_what,
                    double by) {
-  return make_error(field, what + " (" + num(value) + ") must be divisible by " + by_what + " (" + num(by) + ")");
+  return make_error(field, what + " (" + detail::message_number(value) + ") must be divisible by " + by_what + " (" +
+                               detail::message_number(by) + ")");
 }
 
 // Precision recipes: storage dtypes and compute dtype (docs/formulas.md "Precision recipes").
@@ -119,14 +113,18 @@ Status check_model(const ModelSpec& m) {
                         "model.vocab) or model.params");
     return ok_status();
   }
-  if (m.hidden <= 0) return make_error("model.hidden", "required with model.layers; got " + num(m.hidden));
-  if (m.heads <= 0) return make_error("model.heads", "required with model.layers; got " + num(m.heads));
-  if (m.vocab <= 0) return make_error("model.vocab", "required with model.layers; got " + num(m.vocab));
+  if (m.hidden <= 0)
+    return make_error("model.hidden", "required with model.layers; got " + detail::message_number(m.hidden));
+  if (m.heads <= 0)
+    return make_error("model.heads", "required with model.layers; got " + detail::message_number(m.heads));
+  if (m.vocab <= 0)
+    return make_error("model.vocab", "required with model.layers; got " + detail::message_number(m.vocab));
   if (m.head_dim == 0 && m.attention == AttentionKind::standard && m.hidden % m.heads != 0)
     return divisibility("model.hidden", "model.hidden", m.hidden, "model.heads (or set model.head_dim)", m.heads);
   const int64_t kv = m.kv_heads ? m.kv_heads : m.heads;
   if (kv > m.heads)
-    return make_error("model.kv_heads", "must be at most model.heads (" + num(m.heads) + "); got " + num(kv));
+    return make_error("model.kv_heads", "must be at most model.heads (" + detail::message_number(m.heads) + "); got " +
+                                            detail::message_number(kv));
   if (m.heads % kv != 0) return divisibility("model.heads", "model.heads", m.heads, "model.kv_heads", kv);
   if (m.attention == AttentionKind::mla && (m.kv_lora_rank <= 0 || m.qk_nope_head_dim <= 0 || m.v_head_dim <= 0))
     return make_error(
@@ -134,10 +132,11 @@ Status check_model(const ModelSpec& m) {
         "MLA needs model.kv_lora_rank, model.qk_nope_head_dim, model.qk_rope_head_dim and model.v_head_dim > 0");
   if (m.is_moe()) {
     if (m.top_k < 1 || m.top_k > m.experts)
-      return make_error("model.top_k", "must be in [1, model.experts = " + num(m.experts) + "]; got " + num(m.top_k));
+      return make_error("model.top_k", "must be in [1, model.experts = " + detail::message_number(m.experts) +
+                                           "]; got " + detail::message_number(m.top_k));
     if (m.moe_first_dense >= m.layers)
-      return make_error("model.moe_first_dense",
-                        "must be less than model.layers (" + num(m.layers) + "); got " + num(m.moe_first_dense));
+      return make_error("model.moe_first_dense", "must be less than model.layers (" + detail::message_number(m.layers) +
+                                                     "); got " + detail::message_number(m.moe_first_dense));
   } else if (m.top_k > 0 || m.shared_experts > 0) {
     return make_error("model.experts", "model.top_k/model.shared_experts need model.experts > 0");
   }
@@ -166,16 +165,18 @@ Result<Resolved> resolve(const Scenario& in) {
   if (m.has_shape()) {
     if (m.heads % p.tp != 0) return divisibility("parallel.tp", "model.heads", m.heads, "parallel.tp", p.tp);
     if (m.kv_heads % p.tp != 0)
-      return make_error("parallel.tp", "model.kv_heads (" + num(m.kv_heads) + ") must be divisible by parallel.tp (" +
-                                           num(p.tp) + "): each tensor-parallel rank needs whole key/value groups");
+      return make_error("parallel.tp", "model.kv_heads (" + detail::message_number(m.kv_heads) +
+                                           ") must be divisible by parallel.tp (" + detail::message_number(p.tp) +
+                                           "): each tensor-parallel rank needs whole key/value groups");
     if (m.ffn_hidden % p.tp != 0)
       return divisibility("parallel.tp", "model.ffn_hidden", m.ffn_hidden, "parallel.tp", p.tp);
     const int64_t chunks = p.pp * p.virtual_stages, fewest = detail::fewest_layers(p.pp, p.virtual_stages);
     if (m.layers < fewest)
       return make_error(
           "parallel.pp",
-          "model.layers (" + num(m.layers) + ") must be at least " + num(fewest) + " for parallel.pp = " + num(p.pp) +
-              " × parallel.virtual_stages = " + num(p.virtual_stages) +
+          "model.layers (" + detail::message_number(m.layers) + ") must be at least " + detail::message_number(fewest) +
+              " for parallel.pp = " + detail::message_number(p.pp) +
+              " × parallel.virtual_stages = " + detail::message_number(p.virtual_stages) +
               ": every pipeline chunk holds a layer, except that the first may hold only the embedding and the last "
               "only the output layer and loss");
     r.layers_per_stage = detail::full_stage_layers(m.layers, p.pp, p.virtual_stages);
@@ -193,27 +194,32 @@ Result<Resolved> resolve(const Scenario& in) {
                                            : "";
       const std::string split =
           p.pp == 2
-              ? (first == last
-                     ? "each stage takes " + num(first) + " of a full stage's " + num(r.layers_per_stage) + " layers"
-                     : "the first stage takes " + num(first) + " layers and the last " + num(last) +
-                           " (time and memory per stage; the slower stage sets the pace)")
-              : "stages are uneven; the middle stages take " + num(r.layers_per_stage) + " layers, the first " +
-                    num(first) + " and the last " + num(last) +
-                    " (time and memory per stage; the slowest stage sets the pace)";
-      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" +
-                           num(chunks) + "): " + split + bare);
+              ? (first == last ? "each stage takes " + detail::message_number(first) + " of a full stage's " +
+                                     detail::message_number(r.layers_per_stage) + " layers"
+                               : "the first stage takes " + detail::message_number(first) + " layers and the last " +
+                                     detail::message_number(last) +
+                                     " (time and memory per stage; the slower stage sets the pace)")
+              : "stages are uneven; the middle stages take " + detail::message_number(r.layers_per_stage) +
+                    " layers, the first " + detail::message_number(first) + " and the last " +
+                    detail::message_number(last) + " (time and memory per stage; the slowest stage sets the pace)";
+      r.warnings.push_back("model.layers (" + detail::message_number(m.layers) +
+                           ") is not divisible by parallel.pp × virtual_stages (" + detail::message_number(chunks) +
+                           "): " + split + bare);
     } else if (m.layers % chunks != 0)
-      r.warnings.push_back("model.layers (" + num(m.layers) + ") is not divisible by parallel.pp × virtual_stages (" +
-                           num(chunks) + "): the " + num(p.virtual_stages) + " chunks of a stage's " +
-                           num(r.layers_per_stage) + " layers are uneven; time and memory count whole stages");
+      r.warnings.push_back("model.layers (" + detail::message_number(m.layers) +
+                           ") is not divisible by parallel.pp × virtual_stages (" + detail::message_number(chunks) +
+                           "): the " + detail::message_number(p.virtual_stages) + " chunks of a stage's " +
+                           detail::message_number(r.layers_per_stage) +
+                           " layers are uneven; time and memory count whole stages");
     if (t.seq_len % (2 * p.cp) != 0 && p.cp > 1)
       return divisibility("parallel.cp", "training.seq_len", t.seq_len, "2 × parallel.cp (load-balanced causal chunks)",
                           2 * p.cp);
     if (p.cp > 1 && p.cp_method == CpMethod::a2a && (m.heads / p.tp % p.cp != 0 || m.kv_heads / p.tp % p.cp != 0))
       return make_error("parallel.cp_method",
                         "a2a (Ulysses) splits the attention heads over the cp ranks: model.heads / tp (" +
-                            num(m.heads / p.tp) + ") and model.kv_heads / tp (" + num(m.kv_heads / p.tp) +
-                            ") must be divisible by parallel.cp (" + num(p.cp) + "); use p2p or all_gather");
+                            detail::message_number(m.heads / p.tp) + ") and model.kv_heads / tp (" +
+                            detail::message_number(m.kv_heads / p.tp) + ") must be divisible by parallel.cp (" +
+                            detail::message_number(p.cp) + "); use p2p or all_gather");
   } else {
     r.layers_per_stage = 0;
   }
@@ -222,12 +228,14 @@ Result<Resolved> resolve(const Scenario& in) {
         "parallel.virtual_stages",
         "virtual stages > 1 need parallel.schedule=interleaved; got schedule " + std::string(to_string(p.schedule)));
   if (p.schedule == Schedule::interleaved && p.pp < 2)
-    return make_error("parallel.schedule", "interleaved needs parallel.pp >= 2; got pp " + num(p.pp));
+    return make_error("parallel.schedule",
+                      "interleaved needs parallel.pp >= 2; got pp " + detail::message_number(p.pp));
 
   // Experts.
   r.etp = p.etp > 0 ? p.etp : p.tp;
   if (p.ep > 1 && !m.is_moe())
-    return make_error("parallel.ep", "expert parallelism needs an MoE model (model.experts > 0); got ep " + num(p.ep));
+    return make_error("parallel.ep", "expert parallelism needs an MoE model (model.experts > 0); got ep " +
+                                         detail::message_number(p.ep));
   if (m.is_moe() && m.experts % p.ep != 0)
     return divisibility("parallel.ep", "model.experts", m.experts, "parallel.ep", p.ep);
   if (m.is_moe() && m.expert_ffn_hidden % r.etp != 0)
@@ -240,19 +248,21 @@ Result<Resolved> resolve(const Scenario& in) {
       p.dp = 1;
     } else {
       if (h.gpu_count % model_parallel != 0)
-        return make_error("hardware.gpu_count", "must be a multiple of parallel.tp × pp × cp = " + num(model_parallel) +
-                                                    "; got " + num(h.gpu_count));
+        return make_error("hardware.gpu_count",
+                          "must be a multiple of parallel.tp × pp × cp = " + detail::message_number(model_parallel) +
+                              "; got " + detail::message_number(h.gpu_count));
       p.dp = h.gpu_count / model_parallel;
     }
   }
   r.gpu_count = model_parallel * p.dp;
   if (h.gpu_count != 0 && h.gpu_count != r.gpu_count)
-    return make_error("parallel.dp",
-                      "tp × pp × cp × dp = " + num(r.gpu_count) + " but hardware.gpu_count = " + num(h.gpu_count));
+    return make_error("parallel.dp", "tp × pp × cp × dp = " + detail::message_number(r.gpu_count) +
+                                         " but hardware.gpu_count = " + detail::message_number(h.gpu_count));
   h.gpu_count = r.gpu_count;
   if ((p.tp * p.cp * p.dp) % (r.etp * p.ep) != 0)
-    return make_error("parallel.ep", "tp × cp × dp (" + num(p.tp * p.cp * p.dp) + ") must be divisible by ep × etp (" +
-                                         num(r.etp * p.ep) + ")");
+    return make_error("parallel.ep", "tp × cp × dp (" + detail::message_number(p.tp * p.cp * p.dp) +
+                                         ") must be divisible by ep × etp (" + detail::message_number(r.etp * p.ep) +
+                                         ")");
   r.gpus_per_node = h.gpus_per_node.value_or(h.gpu.gpus_per_node);
   if (r.gpus_per_node < 1) r.gpus_per_node = 1;
 
@@ -261,27 +271,30 @@ Result<Resolved> resolve(const Scenario& in) {
     const double seqs = t.global_batch_tokens / static_cast<double>(t.seq_len);
     if (seqs != std::floor(seqs) || seqs < 1)
       return make_error("training.global_batch_tokens", "must be a whole number of sequences of training.seq_len (" +
-                                                            num(t.seq_len) + " tokens); got " +
-                                                            num(t.global_batch_tokens));
+                                                            detail::message_number(t.seq_len) + " tokens); got " +
+                                                            detail::message_number(t.global_batch_tokens));
     t.global_batch_seqs = static_cast<int64_t>(seqs);
   }
   if (t.global_batch_seqs == 0) {
     t.global_batch_seqs = t.micro_batch * p.dp;
     if (p.pp > 1)
-      r.warnings.push_back("training.global_batch_seqs not set: using micro_batch × dp = " + num(t.global_batch_seqs) +
+      r.warnings.push_back("training.global_batch_seqs not set: using micro_batch × dp = " +
+                           detail::message_number(t.global_batch_seqs) +
                            ", one micro-batch per step, so the pipeline bubble is (pp−1)/1; set the global batch");
   }
   const int64_t per_step = t.micro_batch * p.dp;
   if (t.global_batch_seqs % per_step != 0)
     return make_error("training.global_batch_seqs",
-                      "must be a multiple of training.micro_batch × parallel.dp = " + num(t.micro_batch) + " × " +
-                          num(p.dp) + " = " + num(per_step) + "; got " + num(t.global_batch_seqs));
+                      "must be a multiple of training.micro_batch × parallel.dp = " +
+                          detail::message_number(t.micro_batch) + " × " + detail::message_number(p.dp) + " = " +
+                          detail::message_number(per_step) + "; got " + detail::message_number(t.global_batch_seqs));
   r.micro_batches = t.global_batch_seqs / per_step;
   t.global_batch_tokens = static_cast<double>(t.global_batch_seqs) * static_cast<double>(t.seq_len);
   if (p.schedule == Schedule::interleaved && r.micro_batches % p.pp != 0)
     return make_error("training.global_batch_seqs", "the interleaved schedule needs the number of micro-batches (" +
-                                                        num(r.micro_batches) + ") to be a multiple of parallel.pp (" +
-                                                        num(p.pp) + ")");
+                                                        detail::message_number(r.micro_batches) +
+                                                        ") to be a multiple of parallel.pp (" +
+                                                        detail::message_number(p.pp) + ")");
 
   // ZeRO / FSDP.
   r.grad_reduce_per_micro_batch = reduces_every_micro_batch(t.grad_reduce, t.zero_stage);
@@ -310,7 +323,8 @@ Result<Resolved> resolve(const Scenario& in) {
                       "applies to training.recompute=full; got recompute " + std::string(to_string(t.recompute)));
   if (t.recompute_layers > r.layers_per_stage && m.has_shape())
     return make_error("training.recompute_layers", "must be at most the layers per pipeline stage (" +
-                                                       num(r.layers_per_stage) + "); got " + num(t.recompute_layers));
+                                                       detail::message_number(r.layers_per_stage) + "); got " +
+                                                       detail::message_number(t.recompute_layers));
   if (auto st = resolve_recompute_modules(r); !st) return st.error();
   if (t.finetune == Finetune::lora && !m.has_shape())
     return make_error("training.finetune",
@@ -339,18 +353,19 @@ Result<Resolved> resolve(const Scenario& in) {
                                                 " has no tensor-core peak for; pick another precision or GPU");
   // 0 means unset; a set value below these is a typo, not a plan (and would overflow totals).
   if (h.mfu > 0 && h.mfu < 1e-3)
-    return make_error("hardware.mfu", "must be 0 (unset) or in [0.001, 1]; got " + num(h.mfu));
+    return make_error("hardware.mfu", "must be 0 (unset) or in [0.001, 1]; got " + detail::message_number(h.mfu));
   if (h.achieved_tflops > 0 && h.achieved_tflops < 1e-3)
     return make_error("hardware.achieved_tflops",
-                      "must be 0 (unset) or in [0.001, 100000]; got " + num(h.achieved_tflops));
+                      "must be 0 (unset) or in [0.001, 100000]; got " + detail::message_number(h.achieved_tflops));
   if (h.compute_efficiency > 0 && h.compute_efficiency < 1e-3)
     return make_error("hardware.compute_efficiency",
-                      "must be 0 (profile) or in [0.001, 1]; got " + num(h.compute_efficiency));
+                      "must be 0 (profile) or in [0.001, 1]; got " + detail::message_number(h.compute_efficiency));
   if (h.achieved_tflops > 0 && h.mfu > 0)
     return make_error("hardware.mfu", "give hardware.mfu or hardware.achieved_tflops, not both");
   if (h.achieved_tflops > peak)
-    r.warnings.push_back("hardware.achieved_tflops (" + num(h.achieved_tflops) + ") is above the dense " +
-                         to_string(r.compute_dtype) + " peak of " + h.gpu.name + " (" + num(peak) +
+    r.warnings.push_back("hardware.achieved_tflops (" + detail::message_number(h.achieved_tflops) +
+                         ") is above the dense " + to_string(r.compute_dtype) + " peak of " + h.gpu.name + " (" +
+                         detail::message_number(peak) +
                          " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
   if (auto st = detail::resolve_attention_backend(r); !st) return st.error();
   r.fused_loss = t.fused_loss == Fusion::auto_ ? t.fused_elementwise : t.fused_loss == Fusion::fused;

@@ -41,6 +41,20 @@ std::vector<int64_t> divisors(int64_t n) {
 }
 
 // A layout that fits, with what pass 1 learnt about it.
+// A layout's time and memory figures, from the search's own timing or a full estimate().
+void set_figures(SearchLayout& s, const TimeEstimate& t, const MemoryPerGpu& m) {
+  s.step_s = t.step_s;
+  s.compute_s = t.compute_s;
+  s.bubble_s = t.bubble_s;
+  s.comm_exposed_s = t.comm_exposed_s;
+  s.total_days = t.total_days;
+  s.cost_usd = t.cost_usd;
+  s.mfu = t.mfu;
+  s.memory_bytes = m.total_bytes;
+  s.capacity_bytes = m.capacity_bytes;
+  s.headroom_bytes = m.headroom_bytes;
+}
+
 struct Candidate {
   Layout l;
   double key1 = 0, key2 = 0;  // bound on the objective key (primary, secondary)
@@ -224,16 +238,7 @@ SearchLayout Searcher::time_layout(const Candidate& c, bool& bound_ok) {
   s.recompute = c.l.rec;
   s.zero_stage = c.l.zero;
   s.schedule = work_.s.parallel.schedule;
-  s.step_s = te.step_s;
-  s.compute_s = te.compute_s;
-  s.bubble_s = te.bubble_s;
-  s.comm_exposed_s = te.comm_exposed_s;
-  s.total_days = te.total_days;
-  s.cost_usd = te.cost_usd;
-  s.mfu = te.mfu;
-  s.memory_bytes = c.mem.total_bytes;
-  s.capacity_bytes = c.mem.capacity_bytes;
-  s.headroom_bytes = c.mem.headroom_bytes;
+  set_figures(s, te, c.mem);
   return s;
 }
 
@@ -401,18 +406,9 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
   for (SearchLayout& l : out.top) {
     Result<Estimate> e = estimate(apply_search_layout(spec.base, l));
     if (!e) return make_error("search", "a top layout does not estimate: " + e.error().text());
-    l.step_s = e->time.step_s;
-    l.step_low_s = e->time.step_low_s;
+    set_figures(l, e->time, e->mem);
+    l.step_low_s = e->time.step_low_s;  // the range only where the figures come from a full estimate
     l.step_high_s = e->time.step_high_s;
-    l.compute_s = e->time.compute_s;
-    l.bubble_s = e->time.bubble_s;
-    l.comm_exposed_s = e->time.comm_exposed_s;
-    l.total_days = e->time.total_days;
-    l.cost_usd = e->time.cost_usd;
-    l.mfu = e->time.mfu;
-    l.memory_bytes = e->mem.total_bytes;
-    l.capacity_bytes = e->mem.capacity_bytes;
-    l.headroom_bytes = e->mem.headroom_bytes;
   }
   out.why = explain_best(out, spec.objective);
   return out;
