@@ -2,8 +2,9 @@
 # Bit-identical results native vs wasm: no FMA contraction, no fast-math, IEEE doubles only.
 add_compile_options(-ffp-contract=off)
 if(EMSCRIPTEN)
-  # Exceptions are on, since the JSON parser reports errors by exception (caught inside core),
-  # and the flag must match on every object and every link (toolchain.md). WebAssembly's own
+  # Exceptions are on (the test framework and a few library calls use them; core itself reports
+  # errors as values), and the flag must match on every object and every link (toolchain.md), except
+  # for targets built without them (llmc_without_exceptions below). WebAssembly's own
   # exception handling, not Emscripten's JavaScript emulation (-fexceptions), which routes every
   # call that may throw through a JS trampoline: one estimate() took 7-14 us under node with the
   # emulation and 4-8 us with -fwasm-exceptions (docs/benchmarks.md, "estimate() as wasm").
@@ -12,6 +13,23 @@ if(EMSCRIPTEN)
   add_compile_options(-fwasm-exceptions)
   add_link_options(-fwasm-exceptions)
 endif()
+
+# llmc_without_exceptions(target): build `target` with no exception support (the embed module and
+# the core library it links; -Os-sized code without landing pads). Core reports errors as values
+# and parses JSON without exceptions (common/json_util.h); a throw left in nlohmann or the C++
+# library aborts instead. The flag must match on the target's objects and its link, so it applies
+# to a whole chain: a library and every executable that links it.
+function(llmc_without_exceptions target)
+  foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
+    get_target_property(opts ${target} ${prop})
+    if(opts)
+      list(REMOVE_ITEM opts -fwasm-exceptions)
+      set_target_properties(${target} PROPERTIES ${prop} "${opts}")
+    endif()
+  endforeach()
+  target_compile_options(${target} PRIVATE -fno-exceptions)
+  target_compile_definitions(${target} PRIVATE JSON_NOEXCEPTION)
+endfunction()
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   add_compile_options(-Wall -Wextra -Wno-missing-field-initializers)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

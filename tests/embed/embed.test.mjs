@@ -57,6 +57,26 @@ test('bad input gives an error object naming the field', async () => {
   assert.equal(junk.error.field, 'scenario');
 });
 
+// The module is built without C++ exceptions (cmake/platform.cmake): JSON errors come back as
+// values with the parser's position, and the module goes on working after them.
+test('malformed JSON is reported with its position, without aborting the module', async () => {
+  const m = await module();
+  const cases = [
+    ['{"training": {"tokens": 1e400}}', /not valid JSON: number overflow parsing '1e400'/],
+    ['{"model": "llama3.1-8b"} trailing', /not valid JSON: parse error at line 1, column 28: .*expected end of input/],
+    ['{"training": [1, 2,', /not valid JSON: parse error at line 1, column 20: .*unexpected end of input/],
+    ['', /not valid JSON: parse error at line 1, column 1/],
+  ];
+  for (const [text, message] of cases) {
+    const r = JSON.parse(m.estimate(text));
+    assert.equal(r.error.field, 'scenario', text);
+    assert.match(r.error.message, message, text);
+    assert.equal(m.shareFragment(text), '', text);
+    assert.match(m.explain(text, 'params'), /^error: scenario: not valid JSON/, text);
+  }
+  assert.ok(JSON.parse(m.estimate(JSON.stringify(scenario))).time.step_s > 0);
+});
+
 test('shareFragment() round-trips through the calculator\'s URL state', async () => {
   const m = await module();
   const frag = m.shareFragment(JSON.stringify(scenario));

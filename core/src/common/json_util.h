@@ -13,17 +13,34 @@ namespace llmc::detail {
 // instantiations keeps the embed module small).
 using json = nlohmann::ordered_json;
 
-// Parse without letting an exception escape; the error names the document and the position.
-inline Result<json> parse_json(const std::string& text, const std::string& what) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
-    // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the tag.
-    std::string message = e.what();
-    if (message.rfind("[json.exception.", 0) == 0 && message.find("] ") != std::string::npos)
-      message.erase(0, message.find("] ") + 2);
-    return make_error(what, "not valid JSON: " + message);
+// Parse without exceptions (the embed module is built with none): nlohmann's DOM builder, with
+// its parse_error hook replaced to keep the message it would have thrown ("parse error at line 3,
+// column 5: ...", or "number overflow parsing '1e400'").
+class MessageKeepingParser : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  explicit MessageKeepingParser(json& out) : json_sax_dom_parser<json>(out, false) {}
+  // Hides the base's hook: sax_parse calls it through this class's type.
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& ex) {
+    message = ex.what();
+    return false;
   }
+  std::string message;
+};
+
+// The document, or an error that names it and the position.
+inline Result<json> parse_json(const std::string& text, const std::string& what) {
+  json out;
+  MessageKeepingParser sax(out);
+  // The text parser itself: json::sax_parse would also instantiate the binary formats' readers.
+  auto input = nlohmann::detail::input_adapter(text);
+  nlohmann::detail::parser<json, decltype(input)> parser(std::move(input), nullptr, false);
+  if (parser.sax_parse(&sax, /*strict=*/true)) return out;
+  // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." without the tag.
+  std::string message = sax.message;
+  if (message.rfind("[json.exception.", 0) == 0 && message.find("] ") != std::string::npos)
+    message.erase(0, message.find("] ") + 2);
+  return make_error(what, "not valid JSON: " + message);
 }
 
 // A JSON scalar as the text set_field() parses; objects, arrays and null are refused.

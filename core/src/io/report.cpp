@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_util.h"
+#include "io/scenario_json.h"
 
 #include "llmc/fields.h"
 
@@ -42,7 +43,7 @@ struct Obj {
 std::string estimate_to_json(const Estimate& e, bool include_terms, int indent) {
   ojson j = ojson::object();
   j["llmcalc_version"] = kVersion;
-  j["scenario"] = ojson::parse(scenario_to_json(e.r.s));
+  j["scenario"] = detail::scenario_json_value(e.r.s);
   const ParamCounts& p = e.params;
   Obj{j["params"]}
       .n("total", p.total)

@@ -1,6 +1,8 @@
 // Scenario JSON files: read through the field registry, written from it.
 #include <nlohmann/json.hpp>
 
+#include "io/scenario_json.h"
+
 #include "common/json_util.h"
 #include "llmc/fields.h"
 
@@ -49,8 +51,8 @@ Status apply_scenario_json(Scenario& s, const std::string& json_text) {
   return ok_status();
 }
 
-std::string scenario_to_json(const Scenario& s) {
-  detail::json out = detail::json::object();
+detail::json detail::scenario_json_value(const Scenario& s) {
+  json out = json::object();
   out["model"] = detail::json::object();
   out["training"] = detail::json::object();
   out["parallel"] = detail::json::object();
@@ -78,7 +80,9 @@ std::string scenario_to_json(const Scenario& s) {
         break;
     }
   }
-  return detail::safe_dump(out, 2);
+  return out;
 }
+
+std::string scenario_to_json(const Scenario& s) { return detail::safe_dump(detail::scenario_json_value(s), 2); }
 
 }  // namespace llmc

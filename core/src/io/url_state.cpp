@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_util.h"
+#include "io/scenario_json.h"
 
 #include "llmc/fields.h"
 #include "llmc/registry_list.h"
@@ -52,9 +53,9 @@ namespace {
 
 // The scenario's fields that differ from a default scenario (and its GPU), as compact JSON.
 std::string diff_from_defaults(const Scenario& s) {
-  const detail::json full = detail::json::parse(scenario_to_json(s));
+  const detail::json full = detail::scenario_json_value(s);
   Scenario d = default_scenario();
-  const detail::json defaults = detail::json::parse(scenario_to_json(d));
+  const detail::json defaults = detail::scenario_json_value(d);
   detail::json diff = detail::json::object();
   for (auto sec = full.begin(); sec != full.end(); ++sec) {
     for (auto it = sec.value().begin(); it != sec.value().end(); ++it) {
