@@ -1,6 +1,7 @@
 // The step as timed kernels (core/src/estimate/compute_times.cpp, reading the layer plan): what
 // each pass and each recompute rule adds, per stage.
 #include <memory>
+#include <string>
 
 #include "estimate/compute_times.h"
 #include "estimate/kernel_time.h"
@@ -70,6 +71,25 @@ TEST_CASE("compute times: Megatron's selective recompute re-runs the flash atten
   CHECK(b.ct.stage_bwd.attention_s - a.ct.stage_bwd.attention_s ==
         doctest::Approx(32 * a.attention_fwd_s).epsilon(1e-12));
   CHECK(b.ct.stage_bwd.gemm_s == doctest::Approx(a.ct.stage_bwd.gemm_s).epsilon(1e-15));
+}
+
+TEST_CASE("compute times: ring attention runs cp blocks per layer, at any cp") {
+  // One kernel spec run cp times (KernelSpec::repeat): cp 256 once overflowed the plan's 256
+  // kernel slots and lost blocks.
+  for (const char* cp : {"4", "256"}) {
+    INFO(std::string(cp));
+    const Timed t = timed({{"model.preset", "llama3.1-8b"},
+                           {"parallel.cp", cp},
+                           {"parallel.cp_method", "p2p"},
+                           {"hardware.gpu_count", cp},
+                           {"training.seq_len", "131072"},
+                           {"training.global_batch_seqs", "1"}});
+    const double blocks = 32.0 * std::stod(cp);  // layers × ring steps
+    REQUIRE(t.attention_fwd_s > 0);
+    CHECK(t.ct.stage_fwd.attention_s == doctest::Approx(blocks * t.attention_fwd_s).epsilon(1e-12));
+    // Kernels counted once per layer: the cp runs of the block among them.
+    CHECK(t.ct.stage_fwd.by_basis[0] + t.ct.stage_fwd.by_basis[1] + t.ct.stage_fwd.by_basis[2] > std::stod(cp));
+  }
 }
 
 TEST_CASE("compute times: the optimizer step and the stage kernels are counted apart") {

@@ -3,9 +3,11 @@
 // that the plan itself says what those readings rely on.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "estimate/estimate_parts.h"
 #include "estimate/layer_plan.h"
+#include "estimate/memory.h"
 #include "estimate/precision.h"
 #include "test_util.h"
 
@@ -99,6 +101,41 @@ TEST_CASE("layer plan: the recompute rules as tags") {
   CHECK((find_op(plan, "out_proj")->tags & kTagOpPolicy) != 0);
   CHECK((find_op(plan, "qkv_proj")->tags & kTagOpPolicy) == 0);
   CHECK((find_op(plan, "qkv_proj")->extra_tags & kTagOpPolicy) != 0);  // torchtitan's separate wk
+}
+
+TEST_CASE("layer plan: kept activations do not depend on the ZeRO stage") {
+  // The layout search builds one plan for the four ZeRO stages of a layout (search.cpp).
+  const std::vector<test::Sets> cases = {
+      {{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective"}},
+      {{"model.preset", "gpt3-175b"}, {"training.flash_attention", "false"}, {"parallel.tp", "8"}},
+      {{"model.preset", "mixtral-8x7b"},
+       {"training.precision", "bf16_mixed"},
+       {"training.weight_dtype", "fp32"},
+       {"training.master_weights", "false"},
+       {"training.fused_elementwise", "false"},
+       {"parallel.ep", "8"}},
+      {{"model.preset", "llama3.1-70b"}, {"training.precision", "fp8_mixed"}, {"training.recompute", "selective_op"}},
+  };
+  for (const test::Sets& base : cases) {
+    INFO(base.front().second);
+    LayerActivations first;
+    for (int zero = 0; zero <= 3; ++zero) {
+      test::Sets sets = base;
+      sets.push_back({"hardware.gpu_count", "64"});
+      sets.push_back({"training.zero_stage", std::to_string(zero)});
+      const Resolved r = resolve_or_fail(sets);
+      const LayerActivations a = layer_activations(r, count_params(r, nullptr), 2);
+      CHECK(a.full_layer > 0);
+      if (zero == 0) {
+        first = a;
+        continue;
+      }
+      CHECK(a.full_layer == first.full_layer);
+      CHECK(a.checkpoint == first.checkpoint);
+      CHECK(a.selective_op == first.selective_op);
+      CHECK(a.loss == first.loss);
+    }
+  }
 }
 
 TEST_CASE("Adafactor: memory and the optimizer step count the same factored states") {

@@ -8,9 +8,10 @@
 
 namespace llmc {
 
+// Trivial (no initialisers): a term's unused input slots are never written nor read (n_inputs).
 struct TermInput {
-  const char* name = "";
-  double value = 0;
+  const char* name;
+  double value;
 };
 
 struct Term {
@@ -23,7 +24,7 @@ struct Term {
   const char* unit = "";     // "bytes", "FLOPs", "s", "" ...
   const char* source = "";   // paper / seed / assumption the formula comes from
   double value = 0;
-  std::array<TermInput, 8> inputs{};
+  std::array<TermInput, 8> inputs;  // the first n_inputs are set; not zero-filled (16 stores per term)
   int n_inputs = 0;
 };
 

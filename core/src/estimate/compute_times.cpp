@@ -53,6 +53,13 @@ KernelTime time_of(const KernelProfile& kp, const KernelSpec& k) {
 }
 
 void tally(OpTally& t, const KernelSpec& k, const KernelTime& kt) {
+  if (k.repeat > 1) {  // back-to-back runs of one kernel, each with its own error, in closed form
+    const double n = k.repeat, sd = kt.s * kt.rel_err;
+    (k.kind == Kind::gemm ? t.gemm_s : k.kind == Kind::attention ? t.attention_s : t.memory_s) += kt.s * n;
+    t.var_s2 += n * sd * sd;
+    t.by_basis[int(kt.basis)] += k.repeat;
+    return;
+  }
   switch (k.kind) {
     case Kind::gemm:
       t.add_gemm(kt);
@@ -83,7 +90,7 @@ PassTimes read(const KernelProfile& kp, const Plan& plan, uint32_t tags) {
       if (k.pass == Pass::fwd) tally(t.fwd, k, kt);
       if (k.pass == Pass::bwd) tally(t.bwd, k, kt);
       if (rerun) tally(t.rerun, k, kt);
-      if (op.tp_window && k.pass == Pass::fwd && k.kind == Kind::gemm) t.tp_window_s += kt.s;
+      if (op.tp_window && k.pass == Pass::fwd && k.kind == Kind::gemm) t.tp_window_s += kt.s * k.repeat;
     }
   return t;
 }

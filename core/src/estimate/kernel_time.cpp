@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "common/detmath.h"
 
@@ -98,8 +100,8 @@ const AttentionTable* KernelProfile::attention(Dtype d, AttentionBackend backend
 // pipeline fill). Partial tiles are not charged (libraries carry tile widths such as 64 or 192
 // that fit the output), nor is the split partial sums' reduction. Large training GEMMs lose
 // under 1 %; a 1024×2145×1024 GEMM keeps 55 % of 132 SMs busy.
-double tile_efficiency(double m, double n, double k, double batch, double sms) {
-  if (sms <= 0) return 1;
+namespace {
+double tile_efficiency_uncached(double m, double n, double k, double batch, double sms) {
   double best = 0;
   for (const auto& [tm, tn] : {std::pair{128.0, 128.0}, {128.0, 256.0}, {256.0, 128.0}}) {
     const double tiles = std::ceil(m / tm) * std::ceil(n / tn) * batch;
@@ -110,6 +112,38 @@ double tile_efficiency(double m, double n, double k, double batch, double sms) {
     }
   }
   return best;
+}
+}  // namespace
+
+double tile_efficiency(double m, double n, double k, double batch, double sms) {
+  if (sms <= 0) return 1;
+  // Remembered per thread, 128 shapes in 32 sets of 4 (newest first): the search's layouts, the
+  // micro-batch candidates and a re-estimate after an edit repeat a step's few GEMM shapes, and
+  // the 24 divisions above were a sixth of an estimate's time (docs/benchmarks.md).
+  struct Entry {
+    double m, n, k, batch, sms, value;
+    bool is(double m_, double n_, double k_, double b_, double s_) const {
+      return sms == s_ && m == m_ && n == n_ && k == k_ && batch == b_;
+    }
+  };
+  constexpr int kWays = 4, kSets = 32;
+  thread_local Entry memo[kSets * kWays] = {};  // sms = 0 marks an empty slot (never stored)
+  auto bits = [](double x) {
+    uint64_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  };
+  // Whole numbers have zero low mantissa bits: mix (MurmurHash3's finaliser), index by the top bits.
+  uint64_t h = bits(m) + bits(n) * 0x9E3779B97F4A7C15ull + bits(k) * 0xC2B2AE3D27D4EB4Full +
+               bits(batch) * 0x165667B19E3779F9ull + bits(sms);
+  h = (h ^ (h >> 33)) * 0xFF51AFD7ED558CCDull;
+  h = (h ^ (h >> 33)) * 0xC4CEB9FE1A85EC53ull;
+  Entry* set = &memo[(h >> 59) * kWays];
+  for (int i = 0; i < kWays; ++i)
+    if (set[i].is(m, n, k, batch, sms)) return set[i].value;
+  for (int i = kWays - 1; i > 0; --i) set[i] = set[i - 1];
+  set[0] = {m, n, k, batch, sms, tile_efficiency_uncached(m, n, k, batch, sms)};
+  return set[0].value;
 }
 
 KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, double k, double batch) {

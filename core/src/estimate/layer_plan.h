@@ -54,6 +54,7 @@ struct KernelSpec {
   // attention (fused, causal): `batch` sequences, q_len queries against kv_len keys
   double q_len, kv_len, heads, kv_heads, head_dim;
   double bytes;  // memory: read + written
+  int repeat;    // runs this many times in a row (ring attention's cp blocks): timed once
 };
 
 struct Op {

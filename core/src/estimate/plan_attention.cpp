@@ -167,10 +167,8 @@ void core_attention(const Ctx& c, bool sdpa_math_attention) {
     // Ring attention: cp blocks of s/cp queries against s/cp keys as the K,V chunks come round,
     // each a kernel of its own at the rate of that shorter length; load-balanced causal chunks
     // (Megatron's zigzag split) give every rank the same work, half of the full blocks'.
-    for (int i = 0; i < int(cp); ++i) {
-      c.b->attention(Pass::fwd, rerun, c.attn_dtype, r.attention_backend, b, q, q, heads, kv / tp, d_qk);
-      c.b->attention(Pass::bwd, 0, c.attn_dtype, r.attention_backend, b, q, q, heads, kv / tp, d_qk);
-    }
+    c.b->attention(Pass::fwd, rerun, c.attn_dtype, r.attention_backend, b, q, q, heads, kv / tp, d_qk, int(cp));
+    c.b->attention(Pass::bwd, 0, c.attn_dtype, r.attention_backend, b, q, q, heads, kv / tp, d_qk, int(cp));
   } else if (ts.flash_attention && cp > 1 && r.s.parallel.cp_method == CpMethod::a2a) {
     // Ulysses: after the all-to-all each rank attends over the whole sequence with heads/cp heads.
     c.b->attention(Pass::fwd, rerun, c.attn_dtype, r.attention_backend, b, s, s, heads / cp, kv / tp / cp, d_qk);

@@ -27,10 +27,10 @@ class Builder {
     if (KernelSpec* s = next(Kind::gemm, pass, rerun_by)) s->dtype = d, s->m = m, s->n = n, s->k = k, s->batch = batch;
   }
   void attention(Pass pass, uint32_t rerun_by, Dtype d, AttentionBackend backend, double batch, double q, double kv,
-                 double heads, double kv_heads, double dim) {
+                 double heads, double kv_heads, double dim, int repeat = 1) {
     if (KernelSpec* s = next(Kind::attention, pass, rerun_by))
       s->dtype = d, s->backend = backend, s->batch = batch, s->q_len = q, s->kv_len = kv, s->heads = heads,
-      s->kv_heads = kv_heads, s->head_dim = dim;
+      s->kv_heads = kv_heads, s->head_dim = dim, s->repeat = repeat;
   }
   void memory(Pass pass, uint32_t rerun_by, MemKernel k, double bytes) {
     if (bytes <= 0) return;
@@ -46,7 +46,7 @@ class Builder {
       return nullptr;
     }
     KernelSpec& s = p_.kernels[size_t(p_.n_kernels++)];
-    s.kind = kind, s.pass = pass, s.rerun_by = rerun_by;
+    s.kind = kind, s.pass = pass, s.rerun_by = rerun_by, s.repeat = 1;
     ++p_.ops[size_t(p_.n_ops - 1)].kernels;
     return &s;
   }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "estimate/estimate_parts.h"
 #include "estimate/layer_plan.h"
@@ -182,7 +183,10 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
         for (int64_t ep : eps)
           for (int64_t v : vs)
             for (int64_t b : bs)
-              for (Recompute rec : recs)
+              for (Recompute rec : recs) {
+                // Kept activations do not depend on the ZeRO stage (the plan does not read it;
+                // tests/test_layer_plan.cpp): one plan for the four stages.
+                std::optional<detail::LayerActivations> act;
                 for (int zero : zeros) {
                   Layout l{gpus, tp, pp, cp, ep, v, b, rec, zero, spec_.vary_recompute ? 0 : bt.recompute_layers};
                   if (!detail::apply_layout(work_, lb_, l)) {
@@ -193,8 +197,8 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
                   Candidate cand;
                   cand.l = l;
                   int64_t peak_stage = 0;
-                  cand.mem = detail::memory_per_gpu(work_, params_, detail::layer_activations(work_, params_, b),
-                                                    nullptr, &peak_stage);
+                  if (!act) act = detail::layer_activations(work_, params_, b);
+                  cand.mem = detail::memory_per_gpu(work_, params_, *act, nullptr, &peak_stage);
                   if (cand.mem.headroom_bytes < 0) {
                     ++c.does_not_fit;
                     const double over = -cand.mem.headroom_bytes;
@@ -211,6 +215,7 @@ void Searcher::enumerate(int64_t gpus, std::vector<Candidate>& fits, SearchCount
                       key(cand.bound_step, cand.bound_step * cost_per_step_second(gpus), gpus);
                   fits.push_back(cand);
                 }
+              }
       }
     }
   }
