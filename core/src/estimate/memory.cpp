@@ -29,15 +29,23 @@ double kept_bytes(const Plan& plan, uint32_t tags) {
   return bytes;
 }
 
-StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k,
-                         const LayerActivations& act, Trace* t) {
+// Trace's interface with nothing behind it: the memory searches evaluate stages silently, and
+// with a body the compiler sees, the terms' input lists are never built (they were half of a
+// stage's cost through a non-recording Trace).
+struct NoTrace {
+  double add(const char*, const char*, const char*, const char*, double value, std::initializer_list<TermInput>) const {
+    return value;
+  }
+};
+
+template <class Tr>
+StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k,
+                              const LayerActivations& act, Tr& tr) {
   const int64_t b = k.b;
   const TrainingSpec& ts = r.s.training;
   const ParallelSpec& par = r.s.parallel;
   const HardwareSpec& hw = r.s.hardware;
   const ModelSpec& m = r.m;
-  Trace scratch(false);
-  Trace& tr = t ? *t : scratch;
   StageMemory out;
   out.stage = stage;
   MemoryPerGpu& mem = out.mem;
@@ -242,6 +250,13 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
       {{"memory_gib", hw.gpu.memory_gib}, {"usable_memory_bytes", usable}, {"cuda_context", mem.cuda_context_bytes}});
   mem.headroom_bytes = mem.capacity_bytes - mem.total_bytes;
   return out;
+}
+
+StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k,
+                         const LayerActivations& act, Trace* t) {
+  if (t) return stage_memory_with(r, p, stage, k, act, *t);
+  NoTrace silent;
+  return stage_memory_with(r, p, stage, k, act, silent);
 }
 
 }  // namespace
