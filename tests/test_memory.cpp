@@ -2,6 +2,7 @@
 #include "test_util.h"
 
 #include <cmath>
+#include <string>
 
 using namespace llmc;
 using namespace llmc::test;
@@ -239,6 +240,48 @@ TEST_CASE("training.grad_reduce: sharded gradients under ZeRO-2 need a reduction
   z1.push_back({"training.zero_stage", "1"});
   CHECK_FALSE(run(z1).r.grad_reduce_per_micro_batch);
   CHECK(run(z1).mem.gradients_bytes == doctest::Approx(grads_whole).epsilon(1e-12));
+}
+
+// FSDP2's reshard_after_forward = false (torchtitan's default with pipeline parallelism): every
+// layer of the stage stays gathered from its forward to its backward, and the all-gathers drop
+// from two per layer and micro-batch to one per micro-batch, or one per step when the gradient
+// sync waits for the last micro-batch (PyTorch pipelining's set_requires_gradient_sync(False)).
+TEST_CASE("training.reshard_after_forward: ZeRO-3 keeps the stage's weights gathered") {
+  Sets base = {{"model.preset", "llama3.1-70b"},     {"hardware.gpu_count", "64"},
+               {"parallel.tp", "8"},                 {"parallel.pp", "4"},
+               {"training.seq_len", "4096"},         {"training.global_batch_seqs", "32"},
+               {"training.zero_stage", "3"},         {"training.recompute", "full"}};  // dp 2, m = 16
+  auto input = [](const Estimate& e, const char* key, const char* name) {
+    const Term* t = e.trace.find(key);
+    REQUIRE(t);
+    for (int i = 0; i < t->n_inputs; ++i)
+      if (std::string(t->inputs[size_t(i)].name) == name) return t->inputs[size_t(i)].value;
+    FAIL("no input " << name);
+    return 0.0;
+  };
+  auto gathers = [](const Estimate& e) {
+    for (const CommItem& c : e.comm)
+      if (c.name == "fsdp") return c.calls;
+    return 0.0;
+  };
+  const Estimate resharded = run(base);
+  const double layer = input(resharded, "memory.per_gpu.model_states_bytes", "largest_layer");
+  CHECK(input(resharded, "memory.per_gpu.model_states_bytes", "gather_buffers") == 2 * layer * 2);  // bf16 weights
+  CHECK(gathers(resharded) == 2 * 16 * 20);  // forward and backward, every micro-batch, 20 layers per stage
+
+  Sets kept = base;
+  kept.push_back({"training.reshard_after_forward", "false"});
+  const Estimate k = run(kept);
+  // The first stage: 20 layers and the embedding, 2 bytes per weight, unsharded.
+  CHECK(input(k, "memory.per_gpu.model_states_bytes", "gather_buffers") ==
+        doctest::Approx(k.params.per_gpu * 2).epsilon(1e-12));
+  CHECK(k.params.per_gpu > 20 * layer);
+  CHECK(k.mem.total_bytes > resharded.mem.total_bytes + 15 * layer * 2);
+  CHECK(gathers(k) == 16 * 20);  // forwards only (gradients reduced every micro-batch, the ZeRO-3 default)
+  kept.push_back({"training.grad_reduce", "step"});
+  const Estimate step = run(kept);
+  CHECK(gathers(step) == 20);  // once per step
+  CHECK(step.mem.gradients_bytes == doctest::Approx(step.params.per_gpu * 4).epsilon(1e-12));  // fp32, whole
 }
 
 // Gradients reduced once per step are held whole while two micro-batches accumulate, sharded

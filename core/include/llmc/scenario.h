@@ -97,6 +97,9 @@ struct TrainingSpec {
   int64_t zero_shard_group = 0;  // hybrid shard: shard within groups of this many dp ranks (0: all dp)
   bool cpu_offload_optimizer = false;
   GradReduce grad_reduce = GradReduce::auto_;
+  // ZeRO-3: free a layer's gathered weights after its forward and gather them again for its
+  // backward (FSDP2 fully_shard's reshard_after_forward); false keeps them until the backward.
+  bool reshard_after_forward = true;
   OptimizerKernel optimizer_kernel = OptimizerKernel::auto_;
   Recompute recompute = Recompute::none;
   int64_t recompute_layers = 0;  // with full: recompute only this many layers per stage (0: all)

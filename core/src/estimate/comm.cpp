@@ -116,9 +116,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     const double grad_bytes = local_params * bytes_of(r.grad_dtype);
     // FP8 parameters (training.fp8_params) are gathered as they are stored: the linear weights in
     // one byte (Megatron's --fp8-param-gather), the rest in weight_dtype.
-    const bool fp8_gather = ts.fp8_params && ts.finetune != Finetune::lora;
-    const double weight_bytes =
-        local_params * bytes_of(r.weight_dtype) - (fp8_gather ? held.linear * (bytes_of(r.weight_dtype) - 1.0) : 0.0);
+    const double weight_bytes = gathered_weight_bytes(r, local_params, held.linear);
     // Gradient reductions per step: one per micro-batch, each hiding behind that micro-batch's
     // backward (ZeRO-2/3 keep only their shard, so they cannot wait; DeepSpeed ZeRO-2/3 and FSDP
     // by default), or one after the last (training.grad_reduce; memory.cpp holds whole gradients).
@@ -148,15 +146,22 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       // passes, and the reduce-scatter behind what the last backward's gathers leave free. One
       // FSDP unit per transformer layer (the usual wrap policy), so one collective per layer:
       // the same bytes, but each call pays its ring latency (on thousands of GPUs, milliseconds).
+      // Without resharding after forward (training.reshard_after_forward = false) a layer's
+      // weights stay gathered until its backward: one gather per micro-batch, hidden behind the
+      // forwards; with once-per-step gradient reduction they stay for the whole step (PyTorch's
+      // pipelining keeps them across micro-batches with the gradient sync: one gather per step).
       const double units = std::max(1.0, L);
-      CommItem ag = make(r, "fsdp", "all_gather", shard, par.tp, weight_bytes / units, 2 * mb * units);
+      const bool reshard = ts.reshard_after_forward;
+      const double rounds = reshard || r.grad_reduce_per_micro_batch ? mb : 1.0;
+      CommItem ag = make(r, "fsdp", "all_gather", shard, par.tp, weight_bytes / units, (reshard ? 2 : 1) * rounds * units);
       ag.overlapped = true;
       const double half = ag.time_s / 2;
-      ag.exposed_s = std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb);
+      ag.exposed_s = reshard ? std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb)
+                             : std::max(0.0, ag.time_s - fwd_micro * rounds);
       out.push_back(ag);
       CommItem rs = make(r, "dp", "reduce_scatter", shard, par.tp, grad_bytes / units, units * reductions);
       rs.overlapped = par.dp_overlap;
-      const double rs_window = std::max(0.0, bwd_micro - half / mb);
+      const double rs_window = std::max(0.0, bwd_micro - (reshard ? half / mb : 0.0));  // backward gathers first
       rs.exposed_s = rs.overlapped ? reductions * std::max(0.0, rs.time_s / reductions - rs_window) : rs.time_s;
       out.push_back(rs);
       if (replicas > 1) replicate(rs, rs_window);

@@ -75,6 +75,14 @@ inline std::pair<double, double> amp_cast_bytes(const Resolved& r, double zero3_
   return {(w + e) / zero3_shard, bwd / zero3_shard};
 }
 
+// Bytes of `params` weights as ZeRO-3 / FSDP all-gathers them: the weight dtype, the `linear`
+// ones in FP8 when training.fp8_params gathers them so (torchao's float8 all-gather).
+inline double gathered_weight_bytes(const Resolved& r, double params, double linear) {
+  const double wb = bytes_of(r.weight_dtype);
+  const bool fp8_gather = r.s.training.fp8_params && r.s.training.finetune != Finetune::lora;
+  return params * wb - (fp8_gather ? linear * (wb - 1.0) : 0.0);
+}
+
 // AdamW and 8-bit Adam keep m and v (bitsandbytes: 1 byte each, block scales ≈ 0.2 %; resolve()
 // sets the int8 state dtype), SGD with momentum and Lion one momentum (Chen et al. 2023), and
 // Adafactor a factored second moment: a row and a column vector per matrix ≈ 2/h of the

@@ -180,6 +180,10 @@ std::vector<FieldInfo> make_fields() {
              "ZeRO-2/3, FSDP) or once per step, "
              "accumulating whole gradients locally (DDP, Megatron, FSDP no_sync); auto: micro_batch under ZeRO-2/3, "
              "step under ZeRO-0/1"),
+      BOOL("training.reshard_after_forward", s.training.reshard_after_forward,
+           "ZeRO-3: free each layer's gathered weights after its forward and gather them again in backward (FSDP2 "
+           "default); false keeps the stage's layers gathered: one all-gather per micro-batch, or per step with "
+           "grad_reduce=step (torchtitan with pipeline parallelism)"),
       BOOL("training.cpu_offload_optimizer", s.training.cpu_offload_optimizer, "optimizer states in host memory"),
       CHOICE("training.recompute", s.training.recompute, Recompute, "none|selective|full|selective_op",
              "activation recomputation: selective = Megatron's (training.recompute_modules; default the attention "
