@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "llmc/error_bars.h"
 #include "llmc/search.h"
 #include "test_util.h"
 
@@ -328,6 +329,30 @@ TEST_CASE("search: the why names the runner-up and the step-time terms") {
   CHECK(says_within);
   const std::string j = search_to_json(spec_for(kDense, 8, 8), *r);
   CHECK(contains(j, "\"step_high_s\""));
+  // A dense layout on one node is a validated kind of run.
+  CHECK(b.regime.rfind("1 node, dense", 0) == 0);
+  CHECK(b.regime_validated);
+  CHECK(contains(j, "\"regime_validated\": true"));
+}
+
+TEST_CASE("search: a winner of a kind with few validated runs is flagged") {
+  // Mixtral on one node: fewer than 8 published single-node MoE runs are validated
+  // (core/src/estimate/error_bars_data.cpp), so the range is borrowed and the why says so.
+  SearchSpec spec = spec_for(
+      {{"model.preset", "mixtral-8x7b"}, {"hardware.gpu", "h200"}, {"training.seq_len", "4096"},
+       {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}},
+      8, 8);
+  spec.vary_ep = true;
+  Result<SearchResult> r = search_layouts(spec);
+  REQUIRE(r.ok());
+  REQUIRE(!r->top.empty());
+  const SearchLayout& b = r->top[0];
+  CHECK(b.regime.rfind("1 node, MoE", 0) == 0);
+  CHECK_FALSE(b.regime_validated);
+  CHECK(error_bar(b.regime).regime == "1 node");
+  bool flagged = false;
+  for (const std::string& w : r->why) flagged = flagged || contains(w, "fewer than 8 validated published runs (" + b.regime + ")");
+  CHECK(flagged);
 }
 
 TEST_CASE("the 22B preset (Korthikanti 2022 / Calculon) has Calculon's 22.074 G parameters") {

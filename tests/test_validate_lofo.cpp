@@ -84,7 +84,7 @@ TEST_CASE("leave one family out: each family is predicted with the fraction fitt
   CHECK(!validate::leave_one_family_out(synthetic({{"a", 0.6}, {"b", 0.7}}), {}).ok());
 }
 
-TEST_CASE("error bars: a regime with few validated runs borrows its scale's bar, else all runs'") {
+TEST_CASE("error bars: a regime with few validated runs borrows a broader regime's bar, else all runs'") {
   const std::vector<ErrorBar>& bars = error_bars();
   REQUIRE(!bars.empty());
   CHECK(bars.front().regime == "all");
@@ -107,7 +107,24 @@ TEST_CASE("error bars: a regime with few validated runs borrows its scale's bar,
   CHECK(flat.time.step_high_s == doctest::Approx(flat.time.step_s * std::max(1.0, b.high)).epsilon(1e-12));
   CHECK(flat.time.step_low_s == doctest::Approx(flat.time.step_s * std::max(0.1, std::min(1.0, b.low))).epsilon(1e-12));
   const Estimate moe_one = run({{"model.preset", "mixtral-8x7b"}, {"hardware.gpu_count", "8"}, {"parallel.ep", "8"}});
-  CHECK(error_regime(moe_one.r) == "1 node, MoE");
+  CHECK(error_regime(moe_one.r) == "1 node, MoE, expert parallel");
+  // Each comma-separated prefix is a broader regime; a narrow one with few runs borrows the
+  // longest prefix that has enough.
+  CHECK(regime_and_prefixes("multi-node, MoE, expert parallel, context parallel") ==
+        std::vector<std::string>{"multi-node, MoE, expert parallel, context parallel", "multi-node, MoE, expert parallel",
+                                 "multi-node, MoE", "multi-node", "all"});
+  const std::vector<ErrorBar> made = {{"all", 30, 0.8, 1.2, 64},
+                                      {"multi-node", 20, 0.85, 1.15, 64},
+                                      {"multi-node, dense", 9, 0.9, 1.1, 64},
+                                      {"multi-node, dense, context parallel", 3, 0.5, 2.0, 64}};
+  CHECK(pick_error_bar(made, "multi-node, dense, context parallel").regime == "multi-node, dense");
+  CHECK(pick_error_bar(made, "multi-node, MoE, expert parallel").regime == "multi-node");
+  CHECK(pick_error_bar(made, "1 GPU, dense").regime == "all");
+  const Estimate cp = run({{"model.preset", "llama3.1-8b"},
+                           {"hardware.gpu_count", "16"},
+                           {"parallel.cp", "2"},
+                           {"training.seq_len", "16384"}});
+  CHECK(error_regime(cp.r) == "multi-node, dense, context parallel");
 }
 
 // The records themselves: the fraction core ships is the one the fit picks on every family, each

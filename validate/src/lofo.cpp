@@ -48,29 +48,24 @@ ErrorBar bar_of(const std::string& regime, const std::vector<const LofoRow*>& ro
   return b;
 }
 
-// Bars for every row, each scale and each regime, in the order first seen.
+// Bars for every row's regime and each of its broader regimes, in the order first seen.
 std::vector<ErrorBar> make_bars(const std::vector<const LofoRow*>& rows) {
-  auto scale = [](const std::string& regime) { return regime.substr(0, regime.find(',')); };
   std::vector<std::string> groups = {"all"};
-  for (const LofoRow* x : rows)
-    for (const std::string& g : {scale(x->regime), x->regime})
-      if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  for (const LofoRow* x : rows) {
+    const std::vector<std::string> names = regime_and_prefixes(x->regime);
+    for (auto g = names.rbegin(); g != names.rend(); ++g)  // broadest first
+      if (std::find(groups.begin(), groups.end(), *g) == groups.end()) groups.push_back(*g);
+  }
   std::vector<ErrorBar> bars;
   for (const std::string& g : groups) {
     std::vector<const LofoRow*> in;
-    for (const LofoRow* x : rows)
-      if (g == "all" || x->regime == g || scale(x->regime) == g) in.push_back(x);
+    for (const LofoRow* x : rows) {
+      const std::vector<std::string> names = regime_and_prefixes(x->regime);
+      if (std::find(names.begin(), names.end(), g) != names.end()) in.push_back(x);
+    }
     bars.push_back(bar_of(g, in));
   }
   return bars;
-}
-
-// The bar core's error_bar() would pick from `bars`: the regime's, its scale's, or all runs'.
-const ErrorBar& pick(const std::vector<ErrorBar>& bars, const std::string& regime) {
-  for (const std::string& name : {regime, regime.substr(0, regime.find(',')), std::string("all")})
-    for (const ErrorBar& b : bars)
-      if (b.regime == name && b.rows >= kMinRegimeRows) return b;
-  return bars.front();
 }
 
 }  // namespace
@@ -175,7 +170,7 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
     const std::vector<ErrorBar> bars = make_bars(others);
     for (const LofoRow& x : rows) {
       if (x.family != f) continue;
-      const ErrorBar& b = pick(bars, x.regime);
+      const ErrorBar& b = pick_error_bar(bars, x.regime);
       const double ratio = 1 + x.lofo;  // measured / predicted step time
       covered += ratio >= std::max(0.1, std::min(1.0, b.low)) && ratio <= std::max(1.0, b.high) ? 1 : 0;
     }

@@ -19,15 +19,22 @@ struct ErrorBar {
   int64_t max_gpus = 0;  // the largest run among them
 };
 
-// A run's regime: its scale ("1 GPU", "1 node" within one scale-up domain, "multi-node") and its
-// architecture (", dense" or ", MoE"), e.g. "multi-node, MoE".
+// A run's regime: its scale ("1 GPU", "1 node" within one scale-up domain, "multi-node"), its
+// architecture (", dense" or ", MoE") and the parallelisms whose modelling is least validated
+// (", expert parallel" with ep > 1, ", context parallel" with cp > 1), e.g. "multi-node, MoE,
+// expert parallel". Each comma-separated prefix is a broader regime.
 std::string error_regime(const Resolved& r);
 
-// Regimes with fewer records than this borrow their scale's bar, else every record's.
+// Regimes with fewer records than this borrow the bar of their longest prefix that has enough,
+// else every record's.
 constexpr int kMinRegimeRows = 8;
 
-// The bar for a regime: its own, its scale's, or "all" (ErrorBar::regime says which).
+// The bar for a regime from `bars`: its own, a prefix's, or "all" (ErrorBar::regime says which).
+const ErrorBar& pick_error_bar(const std::vector<ErrorBar>& bars, const std::string& regime);
+// The same from the bars core ships.
 const ErrorBar& error_bar(const std::string& regime);
+// `regime` and its broader regimes, narrowest first, ending with "all".
+std::vector<std::string> regime_and_prefixes(const std::string& regime);
 // Every bar, as generated from the validation records (core/src/estimate/error_bars_data.cpp).
 const std::vector<ErrorBar>& error_bars();
 // Where the bars came from: commit, date, records, fitted value.

@@ -48,6 +48,10 @@ struct SearchLayout {
   double total_days = 0, cost_usd = 0, mfu = 0;
   double memory_bytes = 0, capacity_bytes = 0, headroom_bytes = 0;
   double step_low_s = 0, step_high_s = 0;  // the step's 68 % range (top layouts only; 0 elsewhere)
+  // Top layouts only: the kind of run (llmc/error_bars.h) and whether enough published runs of
+  // that kind were validated for its range to be its own (else a broader kind's is borrowed).
+  std::string regime;
+  bool regime_validated = true;
 };
 
 // The base scenario with a layout applied: estimate() it to see every figure of the layout.

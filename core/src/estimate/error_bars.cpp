@@ -7,25 +7,33 @@
 namespace llmc {
 
 std::string error_regime(const Resolved& r) {
-  const std::string scale = r.gpu_count <= 1 ? "1 GPU" : r.gpu_count <= r.gpus_per_node ? "1 node" : "multi-node";
-  return scale + (r.m.experts > 0 ? ", MoE" : ", dense");
+  std::string regime = r.gpu_count <= 1 ? "1 GPU" : r.gpu_count <= r.gpus_per_node ? "1 node" : "multi-node";
+  regime += r.m.experts > 0 ? ", MoE" : ", dense";
+  if (r.s.parallel.ep > 1) regime += ", expert parallel";
+  if (r.s.parallel.cp > 1) regime += ", context parallel";
+  return regime;
+}
+
+std::vector<std::string> regime_and_prefixes(const std::string& regime) {
+  std::vector<std::string> out = {regime};
+  for (size_t comma = regime.rfind(','); comma != std::string::npos && comma > 0; comma = regime.rfind(',', comma - 1))
+    out.push_back(regime.substr(0, comma));
+  if (regime != "all") out.push_back("all");
+  return out;
 }
 
 const std::vector<ErrorBar>& error_bars() { return detail::kErrorBars; }
 
 const char* error_bars_provenance() { return detail::kErrorBarsProvenance; }
 
-const ErrorBar& error_bar(const std::string& regime) {
-  auto find = [](const std::string& name) -> const ErrorBar* {
-    for (const ErrorBar& b : detail::kErrorBars)
-      if (b.regime == name && b.rows >= kMinRegimeRows) return &b;
-    return nullptr;
-  };
-  if (const ErrorBar* b = find(regime)) return *b;
-  if (const ErrorBar* b = find(regime.substr(0, regime.find(',')))) return *b;
-  if (const ErrorBar* b = find("all")) return *b;
+const ErrorBar& pick_error_bar(const std::vector<ErrorBar>& bars, const std::string& regime) {
+  for (const std::string& name : regime_and_prefixes(regime))
+    for (const ErrorBar& b : bars)
+      if (b.regime == name && b.rows >= kMinRegimeRows) return b;
   static const ErrorBar none{"none", 0, 1, 1, 0};
   return none;
 }
+
+const ErrorBar& error_bar(const std::string& regime) { return pick_error_bar(detail::kErrorBars, regime); }
 
 }  // namespace llmc

@@ -9,12 +9,17 @@ const std::vector<ErrorBar> kErrorBars = {
     {"all", 318, 0.8715, 1.2219, 16384},
     {"multi-node", 175, 0.8981, 1.1933, 16384},
     {"multi-node, dense", 154, 0.9023, 1.1704, 16384},
+    {"multi-node, dense, context parallel", 18, 0.8493, 1.1019, 16384},
     {"1 node", 128, 0.8527, 1.2991, 72},
     {"1 node, dense", 121, 0.8526, 1.2897, 72},
+    {"1 node, dense, context parallel", 9, 0.8671, 1.2063, 72},
     {"1 GPU", 15, 0.7787, 0.9666, 1},
     {"1 GPU, dense", 15, 0.7787, 0.9666, 1},
     {"multi-node, MoE", 21, 0.7667, 1.6879, 1024},
+    {"multi-node, MoE, expert parallel", 21, 0.7667, 1.6879, 1024},
     {"1 node, MoE", 7, 1.0947, 1.3853, 64},
+    {"1 node, MoE, expert parallel", 7, 1.0947, 1.3853, 64},
+    {"multi-node, MoE, expert parallel, context parallel", 1, 1.1225, 1.1225, 256},
 };
 const char* const kErrorBarsProvenance =
     "318 step-time records of 26 source families (validation/), each predicted with the in-step GEMM fraction fitted without its family; fitted on all: 0.74";

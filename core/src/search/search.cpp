@@ -14,6 +14,7 @@
 #include "estimate/memory.h"
 #include "inputs/pipeline_split.h"
 #include "estimate/placement.h"
+#include "llmc/error_bars.h"
 #include "llmc/search.h"
 #include "search/search_internal.h"
 
@@ -414,6 +415,8 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
     set_figures(l, e->time, e->mem);
     l.step_low_s = e->time.step_low_s;  // the range only where the figures come from a full estimate
     l.step_high_s = e->time.step_high_s;
+    l.regime = error_regime(e->r);
+    l.regime_validated = error_bar(l.regime).regime == l.regime;
   }
   out.why = explain_best(out, spec.objective);
   return out;

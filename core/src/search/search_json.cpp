@@ -54,6 +54,8 @@ std::string search_to_json(const SearchSpec& spec, const SearchResult& r) {
     detail::json row = layout_json(l);
     row["step_low_s"] = l.step_low_s;  // the top layouts were fully estimated: they have a range
     row["step_high_s"] = l.step_high_s;
+    row["regime"] = l.regime;
+    row["regime_validated"] = l.regime_validated;
     top.push_back(row);
   }
   j["top"] = top;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "llmc/error_bars.h"
 #include "llmc/search.h"
 
 namespace llmc {
@@ -106,6 +107,16 @@ std::vector<std::string> explain_best(const SearchResult& r, SearchObjective obj
                   seconds(best.step_low_s) + " to " + seconds(best.step_high_s) +
                   ", the model's out-of-sample error on published runs of this kind): the model cannot rank them "
                   "apart; measure before choosing among them.");
+  // A winner of a kind llmcalc has few published runs of may win on a mechanism it models badly.
+  if (!best.regime_validated) {
+    int validated = 0;
+    for (const SearchLayout& l : r.top) validated += l.regime_validated ? 1 : 0;
+    why.push_back("The best layout is of a kind with fewer than " + std::to_string(kMinRegimeRows) +
+                  " validated published runs (" + best.regime + "), so its lead may rest on a mechanism the model "
+                  "has not been checked on; its range is borrowed from " + error_bar(best.regime).regime + " runs. " +
+                  (validated > 0 ? std::to_string(validated) + " of the listed layouts are of validated kinds."
+                                 : std::string("None of the listed layouts is of a validated kind.")));
+  }
   return why;
 }
 
