@@ -498,6 +498,33 @@ TEST_CASE("training.fused_loss: compiled blocks with an eager loss hold 12 bytes
   CHECK(run(fused_loss).mem.logits_bytes == doctest::Approx((2 + 4) * logits));
 }
 
+// A DTensor output layer whose output is Replicate (KempnerForge's TP plan) gathers the whole
+// logits on every tp rank: the loss keeps and reads s × V per rank instead of s × V / t, and an
+// all-gather of the logits runs in every micro-batch's forward.
+TEST_CASE("training.loss_parallel: without it every tp rank holds the whole logits") {
+  const Sets base = {{"model.preset", "llama3.1-8b"},
+                     {"hardware.gpu_count", "4"},
+                     {"parallel.tp", "4"},
+                     {"training.sequence_parallel", "true"},
+                     {"training.global_batch_seqs", "2"}};  // micro-batch 1, m = 2
+  const double logits = 8192.0 * 128256;                     // s × V, one sequence
+  Sets gathered = base;
+  gathered.push_back({"training.loss_parallel", "false"});
+  const Estimate split = run(base), whole = run(gathered);
+  CHECK(split.mem.logits_bytes == doctest::Approx((2 + 4) * logits / 4));
+  CHECK(whole.mem.logits_bytes == doctest::Approx((2 + 4) * logits));
+  const CommItem* g = nullptr;
+  for (const CommItem& c : whole.comm) g = c.name == "tp_logits" ? &c : g;
+  REQUIRE(g);
+  CHECK(g->collective == "all_gather");
+  CHECK(g->calls == 2);
+  CHECK(g->bytes_per_step == doctest::Approx(2 * 2 * logits));  // bf16, two micro-batches
+  CHECK(g->exposed_s == g->time_s);
+  for (const CommItem& c : split.comm) CHECK(c.name != "tp_logits");
+  CHECK(whole.time.memory_bound_s > split.time.memory_bound_s);  // the loss over the whole vocabulary
+  CHECK(whole.time.step_s > split.time.step_s);
+}
+
 // LoRA: frozen matrices without an adapter need only their weight in backward (dX = dY·Wᵀ), so
 // they keep no input; the adapters' targets decide which inputs stay. QLoRA stores the frozen
 // base in 4 bits (NF4, here fp4's 0.5 bytes) and dequantises it before every GEMM.

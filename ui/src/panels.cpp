@@ -165,11 +165,13 @@ void training_panel(State& st) {
   field_editor(st, "training.zero_stage", "ZeRO stage (3 = FSDP)");
   field_editor(st, "training.zero_shard_group", "hybrid shard group (0: all)");
   field_editor(st, "training.grad_reduce", "gradient reduction");
+  field_editor(st, "training.reshard_after_forward", "ZeRO-3: reshard after forward");
   field_editor(st, "training.cpu_offload_optimizer", "optimizer in CPU memory");
   field_editor(st, "training.recompute", "activation recompute");
   field_editor(st, "training.recompute_modules", "selective recompute modules (empty: core_attn)");
   field_editor(st, "training.recompute_layers", "recomputed layers (0: all)");
   field_editor(st, "training.sequence_parallel", "sequence parallel");
+  field_editor(st, "training.loss_parallel", "loss parallel (vocabulary split over tp)");
   heading("Kernels");
   field_editor(st, "training.attention_backend", "attention kernel (auto: the framework's)");
   field_editor(st, "training.flash_attention", "flash attention");

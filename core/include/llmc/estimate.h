@@ -45,7 +45,7 @@ struct MemoryPerGpu {
 };
 
 struct CommItem {
-  std::string name;           // "tp", "dp", "fsdp", "pp", "cp", "ep"
+  std::string name;           // "tp", "tp_logits", "dp", "fsdp", "hsdp", "pp", "cp", "ep", "etp"
   std::string collective;     // all_reduce, all_gather, reduce_scatter, send_recv, all_to_all
   int64_t group = 1;          // ranks in the collective
   std::string tier;           // intra_node | inter_node

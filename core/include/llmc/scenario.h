@@ -100,6 +100,9 @@ struct TrainingSpec {
   // ZeRO-3: free a layer's gathered weights after its forward and gather them again for its
   // backward (FSDP2 fully_shard's reshard_after_forward); false keeps them until the backward.
   bool reshard_after_forward = true;
+  // Tensor parallelism: the loss on each rank's vocabulary shard (Megatron's vocab-parallel
+  // cross-entropy, torchtitan's loss_parallel); false gathers the whole logits on every tp rank.
+  bool loss_parallel = true;
   OptimizerKernel optimizer_kernel = OptimizerKernel::auto_;
   Recompute recompute = Recompute::none;
   int64_t recompute_layers = 0;  // with full: recompute only this many layers per stage (0: all)

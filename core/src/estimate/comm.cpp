@@ -107,6 +107,15 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     }
     c.in_micro_batch = true;
     out.push_back(c);
+    if (!ts.loss_parallel) {
+      // The output layer's vocabulary shards gathered whole on every rank for the loss (forward
+      // only: the gradient of a replicated output is sliced back locally), on the last stage.
+      const double logits_bytes = e * tokens_micro * double(m.vocab);
+      CommItem g = make(r, "tp_logits", "all_gather", par.tp, 1, logits_bytes, mb);
+      g.exposed_s = g.time_s;
+      g.in_micro_batch = true;
+      out.push_back(g);
+    }
   }
   const int64_t dpg = par.dp * par.cp;
   if (dpg > 1) {
@@ -296,7 +305,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   }
   if (t) {
     for (const CommItem& c : out) {
-      const char* key = c.name == "tp"     ? "comm.tp_s"
+      const char* key = c.name == "tp"          ? "comm.tp_s"
+                        : c.name == "tp_logits" ? "comm.tp_logits_gather_s"
                         : c.name == "pp"   ? (c.collective == "all_gather" ? "comm.pp_gather_s" : "comm.pp_s")
                         : c.name == "cp"   ? "comm.cp_s"
                         : c.name == "ep"   ? "comm.ep_s"

@@ -7,7 +7,7 @@ namespace llmc::detail {
 
 const std::vector<ErrorBar> kErrorBars = {
     {"all", 318, 0.8715, 1.2219, 16384},
-    {"multi-node", 175, 0.8981, 1.1933, 16384},
+    {"multi-node", 175, 0.8981, 1.1853, 16384},
     {"multi-node, dense", 154, 0.9023, 1.1704, 16384},
     {"multi-node, dense, context parallel", 18, 0.8493, 1.1019, 16384},
     {"1 node", 128, 0.8527, 1.2991, 72},

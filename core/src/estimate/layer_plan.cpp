@@ -304,11 +304,14 @@ void head(Ctx c, Plan& plan, bool kernels) {
   Op& out = b.op("output_layer");
   out.weight_flops = 2.0 * V * c.h;
   linear(c, c.attn_dtype, c.T, c.h, V / c.tp, 1, Fp8Input::cast, 0, false);  // FP8 recipes keep it in 16 bits
+  // Without loss parallelism the tp ranks' vocabulary shards are all-gathered (comm.cpp) and
+  // every rank computes the loss over the whole vocabulary.
+  const double vocab_share = r.s.training.loss_parallel ? c.tp : 1.0;
   Op& loss = b.op("loss");
-  loss.saved_bytes = loss_bytes_per_logit(r) * c.tok_saved * V / c.tp;
+  loss.saved_bytes = loss_bytes_per_logit(r) * c.tok_saved * V / vocab_share;
   // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,
   // log-softmax's backward and the cast back.
-  const double logits = c.T * V / c.tp;
+  const double logits = c.T * V / vocab_share;
   if (eager)
     eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
   else

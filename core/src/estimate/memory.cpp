@@ -222,14 +222,15 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
     const double logits = last_stage ? act.loss : 0;
     mem.logits_bytes = tr.add(
         "memory.per_gpu.logits_bytes",
-        "bytes_per_logit × s/cp × b × V / t on the last stage (fused loss: act_bytes + 4, logits + fp32 copy; "
-        "eager: 12, fp32 log-softmax output + its gradient + its input's gradient)",
+        "bytes_per_logit × s/cp × b × V / t on the last stage, t = 1 without loss parallelism (fused loss: act_bytes "
+        "+ 4, logits + fp32 copy; eager: 12, fp32 log-softmax output + its gradient + its input's gradient)",
         "bytes", "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)",
         logits,
         {{"s", double(ts.seq_len)},
          {"b", double(b)},
          {"V", double(m.vocab)},
          {"t", double(par.tp)},
+         {"loss_parallel", ts.loss_parallel ? 1.0 : 0.0},
          {"bytes_per_logit", per_logit}});
   }
   int groups = 0;

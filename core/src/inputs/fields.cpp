@@ -184,6 +184,9 @@ std::vector<FieldInfo> make_fields() {
            "ZeRO-3: free each layer's gathered weights after its forward and gather them again in backward (FSDP2 "
            "default); false keeps the stage's layers gathered: one all-gather per micro-batch, or per step with "
            "grad_reduce=step (torchtitan with pipeline parallelism)"),
+      BOOL("training.loss_parallel", s.training.loss_parallel,
+           "tensor parallelism: cross-entropy on each rank's vocabulary shard (Megatron, torchtitan); false "
+           "all-gathers the whole logits on every tp rank first (a DTensor output layer with Replicate output)"),
       BOOL("training.cpu_offload_optimizer", s.training.cpu_offload_optimizer, "optimizer states in host memory"),
       CHOICE("training.recompute", s.training.recompute, Recompute, "none|selective|full|selective_op",
              "activation recomputation: selective = Megatron's (training.recompute_modules; default the attention "
