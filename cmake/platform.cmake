@@ -15,7 +15,7 @@ if(EMSCRIPTEN)
 endif()
 
 # llmc_without_exceptions(target): build `target` with no exception support (the embed module and
-# the core library it links; -Os-sized code without landing pads). Core reports errors as values
+# the core library it links: no landing pads, 10.6 KB less gzipped wasm). Core reports errors as values
 # and parses JSON without exceptions (common/json_util.h); a throw left in nlohmann or the C++
 # library aborts instead. The flag must match on the target's objects and its link, so it applies
 # to a whole chain: a library and every executable that links it.
