@@ -2,6 +2,8 @@
 // (error_bars_data.cpp, written by `llmcalc validate --lofo --write-error-bars`).
 #include "llmc/error_bars.h"
 
+#include <string_view>
+
 #include "estimate/error_bars_data.h"
 
 namespace llmc {
@@ -27,9 +29,19 @@ const std::vector<ErrorBar>& error_bars() { return detail::kErrorBars; }
 const char* error_bars_provenance() { return detail::kErrorBarsProvenance; }
 
 const ErrorBar& pick_error_bar(const std::vector<ErrorBar>& bars, const std::string& regime) {
-  for (const std::string& name : regime_and_prefixes(regime))
+  // regime_and_prefixes() without its allocations: every estimate picks a bar.
+  auto find = [&](std::string_view name) -> const ErrorBar* {
     for (const ErrorBar& b : bars)
-      if (b.regime == name && b.rows >= kMinRegimeRows) return b;
+      if (b.rows >= kMinRegimeRows && b.regime == name) return &b;
+    return nullptr;
+  };
+  for (std::string_view name = regime;;) {
+    if (const ErrorBar* b = find(name)) return *b;
+    const size_t comma = name.rfind(',');
+    if (comma == std::string_view::npos || comma == 0) break;
+    name = name.substr(0, comma);
+  }
+  if (const ErrorBar* b = find("all")) return *b;
   static const ErrorBar none{"none", 0, 1, 1, 0};
   return none;
 }
