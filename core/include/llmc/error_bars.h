@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "llmc/scenario.h"
@@ -33,6 +34,8 @@ constexpr int kMinRegimeRows = 8;
 const ErrorBar& pick_error_bar(const std::vector<ErrorBar>& bars, const std::string& regime);
 // The same from the bars core ships.
 const ErrorBar& error_bar(const std::string& regime);
+// The next broader regime: `regime` without its last ", ..." part, or "all" when it has none.
+std::string_view broader_regime(std::string_view regime);
 // `regime` and its broader regimes, narrowest first, ending with "all".
 std::vector<std::string> regime_and_prefixes(const std::string& regime);
 // Every bar, as generated from the validation records (core/src/estimate/error_bars_data.cpp).

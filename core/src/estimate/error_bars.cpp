@@ -16,12 +16,17 @@ std::string error_regime(const Resolved& r) {
   return regime;
 }
 
+std::string_view broader_regime(std::string_view regime) {
+  const size_t comma = regime.rfind(',');
+  return comma == std::string_view::npos || comma == 0 ? std::string_view("all") : regime.substr(0, comma);
+}
+
 std::vector<std::string> regime_and_prefixes(const std::string& regime) {
-  std::vector<std::string> out = {regime};
-  for (size_t comma = regime.rfind(','); comma != std::string::npos && comma > 0; comma = regime.rfind(',', comma - 1))
-    out.push_back(regime.substr(0, comma));
-  if (regime != "all") out.push_back("all");
-  return out;
+  std::vector<std::string> out;
+  for (std::string_view name = regime;; name = broader_regime(name)) {
+    out.emplace_back(name);
+    if (name == "all") return out;
+  }
 }
 
 const std::vector<ErrorBar>& error_bars() { return detail::kErrorBars; }
@@ -29,19 +34,12 @@ const std::vector<ErrorBar>& error_bars() { return detail::kErrorBars; }
 const char* error_bars_provenance() { return detail::kErrorBarsProvenance; }
 
 const ErrorBar& pick_error_bar(const std::vector<ErrorBar>& bars, const std::string& regime) {
-  // regime_and_prefixes() without its allocations: every estimate picks a bar.
-  auto find = [&](std::string_view name) -> const ErrorBar* {
+  // Walked with broader_regime() rather than regime_and_prefixes(): every estimate picks a bar.
+  for (std::string_view name = regime;; name = broader_regime(name)) {
     for (const ErrorBar& b : bars)
-      if (b.rows >= kMinRegimeRows && b.regime == name) return &b;
-    return nullptr;
-  };
-  for (std::string_view name = regime;;) {
-    if (const ErrorBar* b = find(name)) return *b;
-    const size_t comma = name.rfind(',');
-    if (comma == std::string_view::npos || comma == 0) break;
-    name = name.substr(0, comma);
+      if (b.rows >= kMinRegimeRows && b.regime == name) return b;
+    if (name == "all") break;
   }
-  if (const ErrorBar* b = find("all")) return *b;
   static const ErrorBar none{"none", 0, 1, 1, 0};
   return none;
 }

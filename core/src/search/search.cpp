@@ -42,7 +42,6 @@ std::vector<int64_t> divisors(int64_t n) {
   return lo;
 }
 
-// A layout that fits, with what pass 1 learnt about it.
 // A layout's time and memory figures, from the search's own timing or a full estimate().
 void set_figures(SearchLayout& s, const TimeEstimate& t, const MemoryPerGpu& m) {
   s.step_s = t.step_s;
@@ -57,6 +56,7 @@ void set_figures(SearchLayout& s, const TimeEstimate& t, const MemoryPerGpu& m) 
   s.headroom_bytes = m.headroom_bytes;
 }
 
+// A layout that fits, with what pass 1 learnt about it.
 struct Candidate {
   Layout l;
   double key1 = 0, key2 = 0;  // bound on the objective key (primary, secondary)
