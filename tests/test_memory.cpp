@@ -247,40 +247,40 @@ TEST_CASE("training.grad_reduce: sharded gradients under ZeRO-2 need a reduction
 // from two per layer and micro-batch to one per micro-batch, or one per step when the gradient
 // sync waits for the last micro-batch (PyTorch pipelining's set_requires_gradient_sync(False)).
 TEST_CASE("training.reshard_after_forward: ZeRO-3 keeps the stage's weights gathered") {
-  Sets base = {{"model.preset", "llama3.1-70b"},     {"hardware.gpu_count", "64"},
-               {"parallel.tp", "8"},                 {"parallel.pp", "4"},
-               {"training.seq_len", "4096"},         {"training.global_batch_seqs", "32"},
-               {"training.zero_stage", "3"},         {"training.recompute", "full"}};  // dp 2, m = 16
-  auto input = [](const Estimate& e, const char* key, const char* name) {
-    const Term* t = e.trace.find(key);
+  Sets base = {{"model.preset", "llama3.1-70b"},
+               {"hardware.gpu_count", "64"},
+               {"parallel.tp", "8"},
+               {"parallel.pp", "4"},
+               {"training.seq_len", "4096"},
+               {"training.global_batch_seqs", "32"},
+               {"training.zero_stage", "3"},
+               {"training.recompute", "full"}};  // dp 2, m = 16
+  auto input = [](const Estimate& e, const char* name) {
+    const Term* t = e.trace.find("memory.per_gpu.model_states_bytes");
     REQUIRE(t);
-    for (int i = 0; i < t->n_inputs; ++i)
-      if (std::string(t->inputs[size_t(i)].name) == name) return t->inputs[size_t(i)].value;
-    FAIL("no input " << name);
-    return 0.0;
+    return term_input(*t, name);
   };
   auto gathers = [](const Estimate& e) {
-    for (const CommItem& c : e.comm)
-      if (c.name == "fsdp") return c.calls;
-    return 0.0;
+    const CommItem* c = find_comm(e, "fsdp");
+    REQUIRE(c);
+    return c->calls;
   };
   const Estimate resharded = run(base);
-  const double layer = input(resharded, "memory.per_gpu.model_states_bytes", "largest_layer");
-  CHECK(input(resharded, "memory.per_gpu.model_states_bytes", "gather_buffers") == 2 * layer * 2);  // bf16 weights
+  const double layer = input(resharded, "largest_layer");
+  CHECK(input(resharded, "gather_buffers") == 2 * layer * 2);  // bf16 weights
   CHECK(gathers(resharded) == 2 * 16 * 20);  // forward and backward, every micro-batch, 20 layers per stage
 
   Sets kept = base;
   kept.push_back({"training.reshard_after_forward", "false"});
   const Estimate k = run(kept);
   // The first stage: 20 layers and the embedding, 2 bytes per weight, unsharded.
-  CHECK(input(k, "memory.per_gpu.model_states_bytes", "gather_buffers") ==
-        doctest::Approx(k.params.per_gpu * 2).epsilon(1e-12));
+  CHECK(input(k, "gather_buffers") == doctest::Approx(k.params.per_gpu * 2).epsilon(1e-12));
   CHECK(k.params.per_gpu > 20 * layer);
   CHECK(k.mem.total_bytes > resharded.mem.total_bytes + 15 * layer * 2);
   CHECK(gathers(k) == 16 * 20);  // forwards only (gradients reduced every micro-batch, the ZeRO-3 default)
   kept.push_back({"training.grad_reduce", "step"});
   const Estimate step = run(kept);
-  CHECK(gathers(step) == 20);  // once per step
+  CHECK(gathers(step) == 20);                                                                  // once per step
   CHECK(step.mem.gradients_bytes == doctest::Approx(step.params.per_gpu * 4).epsilon(1e-12));  // fp32, whole
 }
 
@@ -507,20 +507,19 @@ TEST_CASE("training.loss_parallel: without it every tp rank holds the whole logi
                      {"parallel.tp", "4"},
                      {"training.sequence_parallel", "true"},
                      {"training.global_batch_seqs", "2"}};  // micro-batch 1, m = 2
-  const double logits = 8192.0 * 128256;                     // s × V, one sequence
+  const double logits = 8192.0 * 128256;                    // s × V, one sequence
   Sets gathered = base;
   gathered.push_back({"training.loss_parallel", "false"});
   const Estimate split = run(base), whole = run(gathered);
   CHECK(split.mem.logits_bytes == doctest::Approx((2 + 4) * logits / 4));
   CHECK(whole.mem.logits_bytes == doctest::Approx((2 + 4) * logits));
-  const CommItem* g = nullptr;
-  for (const CommItem& c : whole.comm) g = c.name == "tp_logits" ? &c : g;
+  const CommItem* g = find_comm(whole, "tp_logits");
   REQUIRE(g);
   CHECK(g->collective == "all_gather");
   CHECK(g->calls == 2);
   CHECK(g->bytes_per_step == doctest::Approx(2 * 2 * logits));  // bf16, two micro-batches
   CHECK(g->exposed_s == g->time_s);
-  for (const CommItem& c : split.comm) CHECK(c.name != "tp_logits");
+  CHECK(find_comm(split, "tp_logits") == nullptr);
   CHECK(whole.time.memory_bound_s > split.time.memory_bound_s);  // the loss over the whole vocabulary
   CHECK(whole.time.step_s > split.time.step_s);
 }

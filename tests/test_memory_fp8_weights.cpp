@@ -27,12 +27,6 @@ Sets llama70b(Sets extra) {
 
 double weights(Sets extra) { return run(llama70b(std::move(extra))).mem.weights_bytes; }
 
-double input(const Term& t, const std::string& name) {
-  for (int i = 0; i < t.n_inputs; ++i)
-    if (name == t.inputs[size_t(i)].name) return t.inputs[size_t(i)].value;
-  FAIL("no input " << name << " in " << t.key);
-  return 0;
-}
 }  // namespace
 
 TEST_CASE("FP8 weights: Transformer Engine's cached copy and transpose, 2 bytes per linear weight") {
@@ -61,8 +55,8 @@ TEST_CASE("FP8 weights: the trace names the linear weights and the extra bytes")
   const Term* w = e.trace.find("memory.per_gpu.weights_bytes");
   REQUIRE(w != nullptr);
   CHECK(contains(w->formula, "linear_weights_local × (base_bytes + fp8_extra_bytes)"));
-  CHECK(input(*w, "fp8_extra_bytes") == 2.0);
-  CHECK(input(*w, "linear_weights_local") == doctest::Approx(kLinearPerGpu).epsilon(1e-12));
+  CHECK(term_input(*w, "fp8_extra_bytes") == 2.0);
+  CHECK(term_input(*w, "linear_weights_local") == doctest::Approx(kLinearPerGpu).epsilon(1e-12));
 }
 
 TEST_CASE("FP8 parameters are gathered in FP8 by ZeRO's parameter all-gather") {

@@ -338,10 +338,12 @@ TEST_CASE("search: the why names the runner-up and the step-time terms") {
 TEST_CASE("search: a winner of a kind with few validated runs is flagged") {
   // Mixtral on one node: fewer than 8 published single-node MoE runs are validated
   // (core/src/estimate/error_bars_data.cpp), so the range is borrowed and the why says so.
-  SearchSpec spec = spec_for(
-      {{"model.preset", "mixtral-8x7b"}, {"hardware.gpu", "h200"}, {"training.seq_len", "4096"},
-       {"training.global_batch_seqs", "64"}, {"training.zero_stage", "1"}},
-      8, 8);
+  SearchSpec spec = spec_for({{"model.preset", "mixtral-8x7b"},
+                              {"hardware.gpu", "h200"},
+                              {"training.seq_len", "4096"},
+                              {"training.global_batch_seqs", "64"},
+                              {"training.zero_stage", "1"}},
+                             8, 8);
   spec.vary_ep = true;
   Result<SearchResult> r = search_layouts(spec);
   REQUIRE(r.ok());
@@ -351,7 +353,8 @@ TEST_CASE("search: a winner of a kind with few validated runs is flagged") {
   CHECK_FALSE(b.regime_validated);
   CHECK(error_bar(b.regime).regime == "1 node");
   bool flagged = false;
-  for (const std::string& w : r->why) flagged = flagged || contains(w, "fewer than 8 validated published runs (" + b.regime + ")");
+  for (const std::string& w : r->why)
+    flagged = flagged || contains(w, "fewer than 8 validated published runs (" + b.regime + ")");
   CHECK(flagged);
 }
 

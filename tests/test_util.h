@@ -50,6 +50,14 @@ inline const CommItem* find_comm(const Estimate& e, const std::string& name, con
   return nullptr;
 }
 
+// The value of input `name` of term `t` (fails the test if the term has no such input).
+inline double term_input(const Term& t, const std::string& name) {
+  for (int i = 0; i < t.n_inputs; ++i)
+    if (name == t.inputs[size_t(i)].name) return t.inputs[size_t(i)].value;
+  FAIL("no input " << name << " in " << t.key);
+  return 0;
+}
+
 // The error estimate() reports for these settings (fails the test if it succeeds).
 inline Error run_error(const Sets& sets) {
   Result<Estimate> e = estimate(scenario(sets));

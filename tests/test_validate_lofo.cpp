@@ -111,8 +111,8 @@ TEST_CASE("error bars: a regime with few validated runs borrows a broader regime
   // Each comma-separated prefix is a broader regime; a narrow one with few runs borrows the
   // longest prefix that has enough.
   CHECK(regime_and_prefixes("multi-node, MoE, expert parallel, context parallel") ==
-        std::vector<std::string>{"multi-node, MoE, expert parallel, context parallel", "multi-node, MoE, expert parallel",
-                                 "multi-node, MoE", "multi-node", "all"});
+        std::vector<std::string>{"multi-node, MoE, expert parallel, context parallel",
+                                 "multi-node, MoE, expert parallel", "multi-node, MoE", "multi-node", "all"});
   const std::vector<ErrorBar> made = {{"all", 30, 0.8, 1.2, 64},
                                       {"multi-node", 20, 0.85, 1.15, 64},
                                       {"multi-node, dense", 9, 0.9, 1.1, 64},

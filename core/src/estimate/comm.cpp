@@ -162,7 +162,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       const double units = std::max(1.0, L);
       const bool reshard = ts.reshard_after_forward;
       const double rounds = reshard || r.grad_reduce_per_micro_batch ? mb : 1.0;
-      CommItem ag = make(r, "fsdp", "all_gather", shard, par.tp, weight_bytes / units, (reshard ? 2 : 1) * rounds * units);
+      CommItem ag =
+          make(r, "fsdp", "all_gather", shard, par.tp, weight_bytes / units, (reshard ? 2 : 1) * rounds * units);
       ag.overlapped = true;
       const double half = ag.time_s / 2;
       ag.exposed_s = reshard ? std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb)
@@ -307,12 +308,12 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     for (const CommItem& c : out) {
       const char* key = c.name == "tp"          ? "comm.tp_s"
                         : c.name == "tp_logits" ? "comm.tp_logits_gather_s"
-                        : c.name == "pp"   ? (c.collective == "all_gather" ? "comm.pp_gather_s" : "comm.pp_s")
-                        : c.name == "cp"   ? "comm.cp_s"
-                        : c.name == "ep"   ? "comm.ep_s"
-                        : c.name == "etp"  ? "comm.etp_s"
-                        : c.name == "fsdp" ? "comm.fsdp_param_gather_s"
-                        : c.name == "hsdp" ? "comm.hsdp_grad_all_reduce_s"
+                        : c.name == "pp"        ? (c.collective == "all_gather" ? "comm.pp_gather_s" : "comm.pp_s")
+                        : c.name == "cp"        ? "comm.cp_s"
+                        : c.name == "ep"        ? "comm.ep_s"
+                        : c.name == "etp"       ? "comm.etp_s"
+                        : c.name == "fsdp"      ? "comm.fsdp_param_gather_s"
+                        : c.name == "hsdp"      ? "comm.hsdp_grad_all_reduce_s"
                         : c.collective == "all_gather" ? "comm.dp_param_gather_s"
                                                        : "comm.dp_grad_reduce_s";
       t->add(key,

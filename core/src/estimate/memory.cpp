@@ -142,24 +142,24 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
   // ZeRO-3 gather buffers: the layer in use and the prefetched one (FSDP); without resharding
   // after forward every layer of the stage stays gathered from its forward to its backward.
   const bool keep_gathered = !ts.reshard_after_forward;
-  const double gather = z < 3 || d <= 1    ? 0
+  const double gather = z < 3 || d <= 1 ? 0
                         : keep_gathered ? gathered_weight_bytes(r, sh.dense + sh.expert, sh.linear)
                                         : 2 * sh.max_layer * wb;
-  mem.model_states_bytes =
-      tr.add("memory.per_gpu.model_states_bytes",
-             "weights + gradients + optimizer + reference + ZeRO-3 gather buffers (2 × largest layer × bytes_per_param; "
-             "the stage's gathered weights when not resharded after forward)",
-             "bytes",
-             "ZeRO paper's 'model states'; FSDP2 fully_shard(reshard_after_forward) (torchtitan keeps weights gathered "
-             "with pipeline parallelism)",
-             mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather,
-             {{"weights", mem.weights_bytes},
-              {"gradients", mem.gradients_bytes},
-              {"optimizer", mem.optimizer_bytes},
-              {"reference", mem.reference_model_bytes},
-              {"gather_buffers", gather},
-              {"largest_layer", sh.max_layer},
-              {"reshard_after_forward", keep_gathered ? 0.0 : 1.0}});
+  mem.model_states_bytes = tr.add(
+      "memory.per_gpu.model_states_bytes",
+      "weights + gradients + optimizer + reference + ZeRO-3 gather buffers (2 × largest layer × bytes_per_param; "
+      "the stage's gathered weights when not resharded after forward)",
+      "bytes",
+      "ZeRO paper's 'model states'; FSDP2 fully_shard(reshard_after_forward) (torchtitan keeps weights gathered "
+      "with pipeline parallelism)",
+      mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather,
+      {{"weights", mem.weights_bytes},
+       {"gradients", mem.gradients_bytes},
+       {"optimizer", mem.optimizer_bytes},
+       {"reference", mem.reference_model_bytes},
+       {"gather_buffers", gather},
+       {"largest_layer", sh.max_layer},
+       {"reshard_after_forward", keep_gathered ? 0.0 : 1.0}});
 
   // Activations.
   if (m.has_shape()) {

@@ -112,8 +112,10 @@ std::vector<std::string> explain_best(const SearchResult& r, SearchObjective obj
     int validated = 0;
     for (const SearchLayout& l : r.top) validated += l.regime_validated ? 1 : 0;
     why.push_back("The best layout is of a kind with fewer than " + std::to_string(kMinRegimeRows) +
-                  " validated published runs (" + best.regime + "), so its lead may rest on a mechanism the model "
-                  "has not been checked on; its range is borrowed from " + error_bar(best.regime).regime + " runs. " +
+                  " validated published runs (" + best.regime +
+                  "), so its lead may rest on a mechanism the model "
+                  "has not been checked on; its range is borrowed from " +
+                  error_bar(best.regime).regime + " runs. " +
                   (validated > 0 ? std::to_string(validated) + " of the listed layouts are of validated kinds."
                                  : std::string("None of the listed layouts is of a validated kind.")));
   }
