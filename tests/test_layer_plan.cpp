@@ -1,6 +1,7 @@
 // The layer plan (core/src/estimate/layer_plan.h): one description of a layer read as FLOPs, memory and
 // kernels. The readings' published figures are tested in test_params/test_memory/test_time; here,
 // that the plan itself says what those readings rely on.
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -134,6 +135,42 @@ TEST_CASE("layer plan: kept activations do not depend on the ZeRO stage") {
       CHECK(a.checkpoint == first.checkpoint);
       CHECK(a.selective_op == first.selective_op);
       CHECK(a.loss == first.loss);
+    }
+  }
+}
+
+TEST_CASE("layer plan: kept activations are proportional to the micro-batch") {
+  // The micro-batch search scales the scenario's own activations to each candidate
+  // (at_micro_batch) instead of building a plan per candidate: that holds only while every kept
+  // tensor is proportional to the micro-batch's tokens. Cases reach each op kind: MLA and MoE,
+  // math attention's scores, FP8 saved inputs, LoRA, context and sequence parallelism (tp 3: a
+  // divisor that is no power of two), the per-op and the full recompute.
+  const std::vector<test::Sets> cases = {
+      {{"model.preset", "llama3.1-8b"}, {"training.recompute", "selective"}},
+      {{"model.preset", "deepseek-v3"}, {"parallel.ep", "8"}, {"parallel.tp", "2"}},
+      {{"model.preset", "gpt3-175b"}, {"training.flash_attention", "false"}, {"parallel.tp", "8"}},
+      {{"model.preset", "mixtral-8x7b"}, {"training.fused_elementwise", "false"}, {"parallel.ep", "8"}},
+      {{"model.preset", "llama3.1-70b"}, {"training.precision", "fp8_mixed"}, {"training.recompute", "selective_op"}},
+      {{"model.preset", "llama2-7b"}, {"training.finetune", "lora"}},
+      {{"model.preset", "gemma2-9b"}, {"parallel.cp", "2"}, {"training.recompute", "full"}},
+      {{"model.preset", "narayanan2021-18b"}, {"parallel.tp", "3"}, {"training.sequence_parallel", "true"}},
+  };
+  auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-12 * std::fabs(want); };
+  for (const test::Sets& base : cases) {
+    INFO(base.front().second);
+    test::Sets sets = base;
+    sets.push_back({"hardware.gpu_count", "96"});
+    const Resolved r = resolve_or_fail(sets);
+    const ParamCounts p = count_params(r, nullptr);
+    const LayerActivations two = layer_activations(r, p, 2);
+    CHECK(two.full_layer > 0);
+    for (int64_t b : {1, 3, 4, 16}) {
+      INFO("micro-batch " << b);
+      const LayerActivations built = layer_activations(r, p, b), scaled = at_micro_batch(two, 2, b);
+      CHECK(near(scaled.full_layer, built.full_layer));
+      CHECK(near(scaled.checkpoint, built.checkpoint));
+      CHECK(near(scaled.selective_op, built.selective_op));
+      CHECK(near(scaled.loss, built.loss));
     }
   }
 }

@@ -2,7 +2,10 @@
 #include "test_util.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
+
+#include "llmc/fields.h"
 
 using namespace llmc;
 using namespace llmc::test;
@@ -364,6 +367,70 @@ TEST_CASE("fits, the largest micro-batch that fits, and the fewest GPUs that fit
                         {"training.seq_len", "4096"},
                         {"hardware.gpu_count", std::to_string(big.min_gpus - 8)}});
   CHECK_FALSE(fewer.fits);
+}
+
+TEST_CASE("a layout that fits needs at most its own GPUs: min_gpus over the broad scenario set") {
+  // Memory never grows with dp, so a scenario that fits has 0 < min_gpus ≤ its GPU count. An
+  // interleaved pp = 2 Mixtral 8x22B (below, one of the broad set) fitted on 64 GPUs and was
+  // reported as fitting on none: the search solved A + B/dp from dp = 2 and 4 alone, a line that
+  // the larger of two stages' curves is not.
+  const nlohmann::json all = nlohmann::json::parse(source_text("tests/golden/broad_scenarios.json"));
+  int fitting = 0;
+  for (const nlohmann::json& doc : all) {
+    Scenario s = default_scenario();
+    if (!apply_scenario_json(s, doc.dump())) continue;
+    const Result<Estimate> e = estimate(s);
+    if (!e || !e->fits) continue;
+    CAPTURE(doc.dump());
+    ++fitting;
+    CHECK(e->min_gpus > 0);
+    CHECK(e->min_gpus <= s.hardware.gpu_count);
+  }
+  CHECK(fitting > 100);
+  const Estimate mixtral = run({{"model.preset", "mixtral-8x22b"},
+                                {"training.precision", "fp32"},
+                                {"training.zero_stage", "2"},
+                                {"training.optimizer", "adam8bit"},
+                                {"training.reference_model", "true"},
+                                {"training.recompute", "none"},
+                                {"training.sequence_parallel", "false"},
+                                {"training.seq_len", "2048"},
+                                {"training.micro_batch", "1"},
+                                {"training.global_batch_seqs", "128"},
+                                {"parallel.tp", "2"},
+                                {"parallel.pp", "2"},
+                                {"parallel.ep", "4"},
+                                {"parallel.schedule", "interleaved"},
+                                {"parallel.virtual_stages", "3"},
+                                {"hardware.gpu", "h200"},
+                                {"hardware.gpu_count", "64"}});
+  REQUIRE(mixtral.fits);
+  CHECK(mixtral.min_gpus == 64);
+  // The same search from a layout that does not fit: DeepSeek-V3 on 16 GPUs (also of the set) was
+  // reported as fitting on none, and fits on 64 (dp 16, the same four micro-batches per replica).
+  const test::Sets deepseek = {{"model.preset", "deepseek-v3"},
+                               {"training.precision", "bf16_pure"},
+                               {"training.recompute", "full"},
+                               {"training.fused_elementwise", "false"},
+                               {"training.sequence_parallel", "true"},
+                               {"training.zero_stage", "3"},
+                               {"training.optimizer", "sgd_momentum"},
+                               {"training.seq_len", "2048"},
+                               {"training.micro_batch", "1"},
+                               {"parallel.tp", "2"},
+                               {"parallel.pp", "2"},
+                               {"parallel.ep", "4"}};
+  auto on = [&](int gpus) {
+    test::Sets sets = deepseek;
+    sets.push_back({"hardware.gpu_count", std::to_string(gpus)});
+    sets.push_back({"training.global_batch_seqs", std::to_string(gpus)});
+    return run(sets);
+  };
+  const Estimate small = on(16);
+  CHECK_FALSE(small.fits);
+  CHECK(small.min_gpus == 64);
+  CHECK(on(64).fits);
+  CHECK_FALSE(on(48).fits);
 }
 
 TEST_CASE("ZeRO-0 cannot be rescued by more data parallelism: min_gpus is 0 when one replica does not fit") {

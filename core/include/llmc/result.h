@@ -18,6 +18,9 @@ class Result {
  public:
   Result(T value) : v_(std::move(value)) {}
   Result(Error error) : v_(std::move(error)) {}
+  // A default value built in place, to be filled where it lies (estimates are too large to move
+  // cheaply: estimate.cpp).
+  explicit Result(std::in_place_t) : v_(std::in_place_index<0>) {}
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   const T& value() const& { return std::get<0>(v_); }

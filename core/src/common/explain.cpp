@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,10 +12,11 @@ double Trace::record(const char* key, const char* formula, const char* unit, con
   // Built in place: a Term built on the stack and copied in cost more than the rest of
   // recording (store-forwarding stalls on the 176-byte copy; docs/benchmarks.md).
   Term& t = terms_.emplace_back(key, formula, unit, source, value);
-  for (const TermInput& in : inputs) {
-    if (t.n_inputs == static_cast<int>(t.inputs.size())) break;
-    t.inputs[t.n_inputs++] = in;
-  }
+  // The count in a local: stores into t.inputs could alias t.n_inputs for all the compiler knows.
+  const int n = static_cast<int>(std::min(inputs.size(), t.inputs.size()));
+  const TermInput* in = inputs.begin();
+  for (int i = 0; i < n; ++i) t.inputs[size_t(i)] = in[i];
+  t.n_inputs = n;
   return value;
 }
 

@@ -45,6 +45,7 @@ CommItem make(const Resolved& r, const char* name, const char* collective, int64
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan,
                                     const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct, Trace* t) {
   std::vector<CommItem> out;
+  out.reserve(16);  // more than any layout has: one allocation, no regrowth
   const ParallelSpec& par = r.s.parallel;
   const TrainingSpec& ts = r.s.training;
   const ModelSpec& m = r.m;
@@ -106,7 +107,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       c.exposed_s = c.time_s;
     }
     c.in_micro_batch = true;
-    out.push_back(c);
+    out.push_back(std::move(c));
     if (!ts.loss_parallel) {
       // The output layer's vocabulary shards gathered whole on every rank for the loss (forward
       // only: the gradient of a replicated output is sliced back locally), on the last stage.
@@ -114,7 +115,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       CommItem g = make(r, "tp_logits", "all_gather", par.tp, 1, logits_bytes, mb);
       g.exposed_s = g.time_s;
       g.in_micro_batch = true;
-      out.push_back(g);
+      out.push_back(std::move(g));
     }
   }
   const int64_t dpg = par.dp * par.cp;
@@ -146,7 +147,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
           ar.overlapped
               ? std::max(0.0, reductions * std::max(0.0, (rs.time_s + ar.time_s) / reductions - window) - rs.exposed_s)
               : ar.time_s;
-      out.push_back(ar);
+      out.push_back(std::move(ar));
     };
     if (ts.zero_stage >= 3) {
       // FSDP: all-gather parameters before each forward and backward of every micro-batch,
@@ -168,7 +169,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       const double half = ag.time_s / 2;
       ag.exposed_s = reshard ? std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb)
                              : std::max(0.0, ag.time_s - fwd_micro * rounds);
-      out.push_back(ag);
+      out.push_back(std::move(ag));
       CommItem rs = make(r, "dp", "reduce_scatter", shard, par.tp, grad_bytes / units, units * reductions);
       rs.overlapped = par.dp_overlap;
       const double rs_window = std::max(0.0, bwd_micro - (reshard ? half / mb : 0.0));  // backward gathers first
@@ -198,7 +199,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                            1);  // updated params back to every rank of the group
         ag.overlapped = par.dp_overlap;
         ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - fwd_micro) : ag.time_s;
-        out.push_back(ag);
+        out.push_back(std::move(ag));
       }
     }
   }
@@ -212,11 +213,11 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     const double count = 2 * (mb * double(par.virtual_stages) + double(par.pp) - 1);
     CommItem c = make(r, "pp", "send_recv", 2, par.tp * par.cp * par.dp, tensor_bytes / double(par.tp), count);
     c.exposed_s = c.time_s;
-    out.push_back(c);
+    out.push_back(std::move(c));
     if (par.tp > 1 && !ts.sequence_parallel) {
       CommItem g = make(r, "pp", "all_gather", par.tp, 1, tensor_bytes, count);
       g.exposed_s = g.time_s;
-      out.push_back(g);
+      out.push_back(std::move(g));
     }
   }
   if (par.cp > 1 && m.has_shape()) {
@@ -268,7 +269,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       }
     }
     c.in_micro_batch = true;
-    out.push_back(c);
+    out.push_back(std::move(c));
   }
   // Each tp rank routes its own 1/tp of the micro-batch's tokens (Megatron-core requires sequence
   // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
@@ -285,7 +286,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     c.overlapped = par.ep_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
     c.in_micro_batch = true;
-    out.push_back(c);
+    out.push_back(std::move(c));
   }
   if (r.etp > 1 && m.is_moe()) {
     // Expert tensor parallelism: the etp ranks of an expert all-gather the tokens before its ffn
@@ -302,7 +303,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     c.overlapped = par.ep_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
     c.in_micro_batch = true;
-    out.push_back(c);
+    out.push_back(std::move(c));
   }
   if (t) {
     for (const CommItem& c : out) {

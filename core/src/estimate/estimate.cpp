@@ -6,14 +6,14 @@
 #include "estimate/estimate_parts.h"
 #include "estimate/layer_plan.h"
 #include "estimate/placement.h"
+#include "inputs/resolve_into.h"
 
 namespace llmc {
 
-Result<Estimate> estimate(const Scenario& s) {
-  Result<Resolved> rr = resolve(s);
-  if (!rr) return rr.error();
-  Estimate e;
-  e.r = std::move(rr).value();
+namespace {
+
+Status estimate_into(const Scenario& s, Estimate& e) {
+  if (Status st = detail::resolve_into(s, e.r); !st) return st;
   e.trace.reserve(96);
   Resolved& r = e.r;
   e.warnings = r.warnings;
@@ -50,7 +50,7 @@ Result<Estimate> estimate(const Scenario& s) {
     e.warnings.push_back("does not fit: needs " + format_value(e.mem.total_bytes, "bytes") + " per GPU of " +
                          format_value(e.mem.capacity_bytes, "bytes") + "; time is still estimated");
   e.max_micro_batch = detail::max_micro_batch_that_fits(r, e.params, act, e.fits);
-  e.min_gpus = detail::min_gpus_that_fit(r, e.params, act);
+  e.min_gpus = detail::min_gpus_that_fit(r, e.params, act, e.mem);
 
   e.time =
       detail::step_time(r, e.params, plan, {held.all(), held.linear}, e.flops, tokens, &e.trace, e.warnings, &e.comm);
@@ -63,7 +63,17 @@ Result<Estimate> estimate(const Scenario& s) {
     if (!std::isfinite(t.value))
       return make_error(t.key, std::string("the inputs give a non-finite ") + t.key +
                                    "; check the sizes, tokens and rates for extreme values");
-  return e;
+  return ok_status();
+}
+
+}  // namespace
+
+Result<Estimate> estimate(const Scenario& s) {
+  // Built where the caller receives it: an Estimate (trace, comm items, scenario) costs about a
+  // thousand instructions to move, a sixth of the simplest estimate (docs/benchmarks.md).
+  Result<Estimate> out{std::in_place};
+  if (Status st = estimate_into(s, out.value()); !st) out = st.error();
+  return out;
 }
 
 }  // namespace llmc

@@ -43,7 +43,9 @@ MemoryPerGpu memory_per_gpu(const Resolved& r, const ParamCounts& p, const Layer
 // current_fits: whether the scenario's own micro-batch fits (already known), to narrow the search.
 int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, const LayerActivations& own,
                                   bool current_fits);
-int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerActivations& own);
+// own_mem: the memory at the scenario's own dp (memory_per_gpu), a point of the search.
+int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerActivations& own,
+                          const MemoryPerGpu& own_mem);
 
 // The parameters of the GPU whose step is timed (before ZeRO shards them), and of them the
 // layers' linear weights: what its optimizer step updates and its data-parallel group reduces.

@@ -38,6 +38,17 @@ struct NoTrace {
   }
 };
 
+// The knobs' slot for this stage (MemoryKnobs::stages), filled on first use; a middle stage past
+// the second is computed afresh.
+MemoryKnobs::StageFacts stage_facts(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k) {
+  const int64_t pp = r.s.parallel.pp;
+  const int slot = stage == pp - 1 ? 2 : stage <= 1 ? int(stage) : -1;
+  if (slot >= 0 && k.stages[size_t(slot)].m == k.m) return k.stages[size_t(slot)];
+  const MemoryKnobs::StageFacts f{k.m, r.m.has_shape() ? in_flight(r, k.m, stage) : 0.0, stage_params(r, p, stage)};
+  if (slot >= 0) k.stages[size_t(slot)] = f;
+  return f;
+}
+
 template <class Tr>
 StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k,
                               const LayerActivations& act, Tr& tr) {
@@ -49,7 +60,8 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
   StageMemory out;
   out.stage = stage;
   MemoryPerGpu& mem = out.mem;
-  const StageParams sh = stage_params(r, p, stage);
+  const MemoryKnobs::StageFacts facts = stage_facts(r, p, stage, k);
+  const StageParams& sh = facts.params;
   const ShardGroups zero = zero_shard_groups(r, k.dp);
   const double d = zero.dense, d_experts = zero.expert;
   const int z = ts.zero_stage;
@@ -197,9 +209,7 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
       working = full_layer;  // the layer whose re-runs are live during its backward
     }
     const bool last_stage = stage == par.pp - 1;
-    if (last_stage && k.last_stage_in_flight_m != k.m)
-      k.last_stage_in_flight = in_flight(r, k.m, stage), k.last_stage_in_flight_m = k.m;
-    const double flights = last_stage ? k.last_stage_in_flight : in_flight(r, k.m, stage);
+    const double flights = facts.in_flight;
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
     const double autocast = autocast_weights * amp_copy;
     mem.activations_bytes =
@@ -291,6 +301,12 @@ LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int6
   StepPlan plan;
   build_step_plan(plan, r, p, PlanShape{b, 1, false});
   return layer_activations(r, plan, b);
+}
+
+LayerActivations at_micro_batch(const LayerActivations& a, int64_t from, int64_t to) {
+  if (from == to) return a;
+  const double f = double(from), t = double(to);
+  return {a.full_layer * t / f, a.checkpoint * t / f, a.selective_op * t / f, a.loss * t / f};
 }
 
 MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const MemoryKnobs& b, const LayerActivations& act,

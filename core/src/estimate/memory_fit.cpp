@@ -29,7 +29,7 @@ int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, const
   const int64_t own = r.s.training.micro_batch;
   auto fits = [&](int64_t b) {
     const MemoryKnobs k{b, per_replica / b, par.dp};
-    return peak_memory(r, p, k, b == own ? own_act : layer_activations(r, p, b), nullptr, nullptr).headroom_bytes >= 0;
+    return peak_memory(r, p, k, at_micro_batch(own_act, own, b), nullptr, nullptr).headroom_bytes >= 0;
   };
   const bool single_holds_less = r.s.training.zero_stage >= 2 && !r.grad_reduce_per_micro_batch;
   if (single_holds_less && !divisors.empty() && divisors.back() == per_replica) {
@@ -54,11 +54,15 @@ int64_t max_micro_batch_that_fits(const Resolved& r, const ParamCounts& p, const
   return divisors[lo];
 }
 
-int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerActivations& act) {
+int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerActivations& act,
+                          const MemoryPerGpu& own) {
   // Keep tp, pp, cp, ep and the ZeRO stage; grow dp. Memory never grows with dp, so the first dp
-  // that fits is the answer.
+  // that fits is the answer. `own`, the memory at the scenario's own dp, is reused: when it does
+  // not fit, no smaller dp does (dp = 1 included), and it is one of the two points below.
+  const int64_t own_dp = r.s.parallel.dp;
   MemoryKnobs k{r.s.training.micro_batch, r.micro_batches, 1};
   auto total = [&](int64_t dp) {
+    if (dp == own_dp) return own;
     k.dp = dp;
     return peak_memory(r, p, k, act, nullptr, nullptr);
   };
@@ -67,22 +71,34 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerAc
     return (r.s.parallel.tp * r.s.parallel.cp * dp) % (r.etp * r.s.parallel.ep) == 0;
   };
   int64_t hi = 1;
-  if (!fits(1)) {
+  if (own.headroom_bytes < 0 || !fits(1)) {
     // For dp ≥ 2 memory is A + B/dp exactly (ZeRO shards B; comm buffers, context and
     // fragmentation do not depend on dp), so two evaluations give the answer; a few more confirm it.
-    const MemoryPerGpu m2 = total(2), m4 = total(4);
-    const double b = 4 * (m2.total_bytes - m4.total_bytes), a = m4.total_bytes - b / 4, room = m2.capacity_bytes - a;
+    constexpr int64_t kMaxDp = int64_t(1) << 20;
+    const int64_t far = own_dp > 2 ? own_dp : 4;
+    const MemoryPerGpu m2 = total(2), m_far = total(far);
+    const double b = (m2.total_bytes - m_far.total_bytes) / (0.5 - 1.0 / double(far));
+    const double a = m_far.total_bytes - b / double(far), room = m2.capacity_bytes - a;
+    int64_t lo = 1;
     if (b <= 0 || room <= 0) {
-      if (m4.headroom_bytes < 0) return 0;  // more data parallelism does not shrink this layout
-      hi = m2.headroom_bytes >= 0 ? 2 : fits(3) ? 3 : 4;
+      // The two points see too little shrinking to fit. With pp > 1 the peak is the larger of
+      // the stages' curves, not one A + B/dp, so the largest dp decides (memory never grows with dp).
+      if (m_far.headroom_bytes >= 0) {
+        if (m2.headroom_bytes >= 0)
+          hi = 2;
+        else
+          lo = 2, hi = far;
+      } else {
+        if (!fits(kMaxDp)) return 0;  // more data parallelism does not shrink this layout enough
+        lo = far, hi = std::min(2 * far, kMaxDp);
+        while (!fits(hi)) lo = hi, hi = std::min(2 * hi, kMaxDp);
+      }
     } else {
-      constexpr int64_t kMaxDp = int64_t(1) << 20;
       const double guess = std::ceil(b / room);
       if (guess > double(kMaxDp)) return 0;
       hi = std::max<int64_t>(2, static_cast<int64_t>(guess));
       // Confirm: the guess fits and one less does not. With pp > 1 the peak is the larger of two
       // stages, so the guess can be off; then bracket by doubling and bisect.
-      int64_t lo = 1;
       if (fits(hi)) {
         if (hi > 2 && fits(hi - 1))
           hi = hi - 1;
@@ -96,10 +112,10 @@ int64_t min_gpus_that_fit(const Resolved& r, const ParamCounts& p, const LayerAc
           if (hi > kMaxDp) return 0;
         }
       }
-      while (hi - lo > 1) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        (fits(mid) ? hi : lo) = mid;
-      }
+    }
+    while (hi - lo > 1) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      (fits(mid) ? hi : lo) = mid;
     }
   }
   // Round up to a dp the expert layout accepts (memory only shrinks, so it still fits).

@@ -52,23 +52,6 @@ const char* to_string(MemKernel k) {
   return "?";
 }
 
-double bytes_of(Dtype d) {
-  switch (d) {
-    case Dtype::fp32:
-    case Dtype::tf32:
-      return 4;
-    case Dtype::bf16:
-    case Dtype::fp16:
-      return 2;
-    case Dtype::fp8:
-    case Dtype::int8:
-      return 1;
-    case Dtype::fp4:
-      return 0.5;
-  }
-  return 0;
-}
-
 double GpuSpec::peak_tflops(Dtype d) const {
   switch (d) {
     case Dtype::fp32:

@@ -11,6 +11,7 @@
 #include "common/detmath.h"
 #include "inputs/pipeline_split.h"
 #include "inputs/resolve_hardware.h"
+#include "inputs/resolve_into.h"
 
 namespace llmc {
 
@@ -145,8 +146,9 @@ Status check_model(const ModelSpec& m) {
 
 }  // namespace
 
-Result<Resolved> resolve(const Scenario& in) {
-  Resolved r;
+namespace detail {
+
+Status resolve_into(const Scenario& in, Resolved& r) {
   r.s = in;
   if (auto st = check_model(in.model); !st) return st.error();
   r.m = resolved(in.model);
@@ -187,24 +189,30 @@ Result<Resolved> resolve(const Scenario& in) {
       const bool even_chunks = v > 1 && lps % v == 0;
       const bool bare_first = even_chunks && detail::first_chunks_units(lps, v, lps - first, true, 1) == 0;
       const bool bare_last = even_chunks && detail::first_chunks_units(lps, v, lps - last, false, v - 1) == last * v;
-      const std::string bare = bare_first && bare_last ? "; the first chunk holds only the embedding and the last only "
-                                                         "the output layer and loss (Llama 3 §3.3.2)"
-                               : bare_first            ? "; the first chunk holds only the embedding (Llama 3 §3.3.2)"
-                               : bare_last ? "; the last chunk holds only the output layer and loss (Llama 3 §3.3.2)"
-                                           : "";
-      const std::string split =
-          p.pp == 2
-              ? (first == last ? "each stage takes " + detail::message_number(first) + " of a full stage's " +
-                                     detail::message_number(r.layers_per_stage) + " layers"
-                               : "the first stage takes " + detail::message_number(first) + " layers and the last " +
-                                     detail::message_number(last) +
-                                     " (time and memory per stage; the slower stage sets the pace)")
-              : "stages are uneven; the middle stages take " + detail::message_number(r.layers_per_stage) +
-                    " layers, the first " + detail::message_number(first) + " and the last " +
-                    detail::message_number(last) + " (time and memory per stage; the slowest stage sets the pace)";
-      r.warnings.push_back("model.layers (" + detail::message_number(m.layers) +
-                           ") is not divisible by parallel.pp × virtual_stages (" + detail::message_number(chunks) +
-                           "): " + split + bare);
+      const char* bare = bare_first && bare_last ? "; the first chunk holds only the embedding and the last only "
+                                                   "the output layer and loss (Llama 3 §3.3.2)"
+                         : bare_first            ? "; the first chunk holds only the embedding (Llama 3 §3.3.2)"
+                         : bare_last ? "; the last chunk holds only the output layer and loss (Llama 3 §3.3.2)"
+                                     : "";
+      // Appended into one buffer: a chain of `+` built a dozen temporaries on every estimate of
+      // such a layout, a tenth of the 405B benchmark's estimate (docs/benchmarks.md).
+      using detail::message_number;
+      std::string w;
+      w.reserve(320);
+      w.append("model.layers (").append(message_number(m.layers));
+      w.append(") is not divisible by parallel.pp × virtual_stages (").append(message_number(chunks)).append("): ");
+      if (p.pp == 2 && first == last) {
+        w.append("each stage takes ").append(message_number(first)).append(" of a full stage's ");
+        w.append(message_number(r.layers_per_stage)).append(" layers");
+      } else if (p.pp == 2) {
+        w.append("the first stage takes ").append(message_number(first)).append(" layers and the last ");
+        w.append(message_number(last)).append(" (time and memory per stage; the slower stage sets the pace)");
+      } else {
+        w.append("stages are uneven; the middle stages take ").append(message_number(r.layers_per_stage));
+        w.append(" layers, the first ").append(message_number(first)).append(" and the last ");
+        w.append(message_number(last)).append(" (time and memory per stage; the slowest stage sets the pace)");
+      }
+      r.warnings.push_back(std::move(w.append(bare)));
     } else if (m.layers % chunks != 0)
       r.warnings.push_back("model.layers (" + detail::message_number(m.layers) +
                            ") is not divisible by parallel.pp × virtual_stages (" + detail::message_number(chunks) +
@@ -400,7 +408,15 @@ Result<Resolved> resolve(const Scenario& in) {
 
   // Tokens: D = 20 N when unset is applied in estimate(), once N is known.
   r.tokens_defaulted = t.tokens <= 0;
-  return r;
+  return ok_status();
+}
+
+}  // namespace detail
+
+Result<Resolved> resolve(const Scenario& in) {
+  Result<Resolved> out{std::in_place};  // one return of one object: built in the caller's slot
+  if (Status st = detail::resolve_into(in, out.value()); !st) out = st.error();
+  return out;
 }
 
 }  // namespace llmc
