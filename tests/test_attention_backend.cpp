@@ -79,6 +79,28 @@ TEST_CASE(
         run(with(kLlama8k, "training.attention_backend", "cudnn")).time.gemm_s);
 }
 
+TEST_CASE("attention backend: flash-attn's Triton FlashAttention at FlashAttention-2's rate ÷ 1.4 forward, ÷ 2 backward") {
+  // Dao 2023 §4.1 (A100): FlashAttention-2 is 1.3-1.5× faster than the Triton kernel forward and
+  // about 2× backward. At head dim 128 (Llama 3.1 8B), where the rates are quoted, a step's
+  // attention takes (1.4·F + 2·B) / (F + B) of FlashAttention-2's, with F : B = 1/0.374 : 2.5/0.326
+  // on H100 and 1/0.720 : 2.5/0.627 on A100 (backward 2.5× the forward FLOPs): 1.845 on both.
+  for (const char* gpu : {"h100-sxm", "a100-sxm-80gb"}) {
+    CAPTURE(gpu);
+    const Sets on = with(kLlama8k, "hardware.gpu", gpu);
+    const double triton = run(with(on, "training.attention_backend", "triton")).time.attention_s;
+    const double fa2 = run(with(on, "training.attention_backend", "fa2")).time.attention_s;
+    CHECK(triton / fa2 == doctest::Approx(1.845).epsilon(0.01));
+  }
+  const Resolved r = resolved(with(kLlama8k, "training.attention_backend", "triton"));
+  CHECK(r.s.training.flash_attention);
+  const Error old = run_error({{"model.preset", "llama2-7b"},
+                               {"hardware.gpu", "v100-sxm2-32gb"},
+                               {"training.precision", "fp16_mixed"},
+                               {"training.attention_backend", "triton"}});
+  CHECK(old.field == "training.attention_backend");
+  CHECK(contains(old.text(), "compute capability 8.0"));
+}
+
 TEST_CASE("attention backend: a measured profile's table times its own kernel only") {
   // site/profiles/h100-sxm.json measured PyTorch's cuDNN SDPA (table "bf16.cudnn"): cuDNN is timed
   // from its points, FlashAttention-2 from the datasheet.

@@ -69,10 +69,13 @@ enum class UnfusedAttention { matmul, sdpa_math_tf32, sdpa_math_fp32 };
 // batched GEMMs and a softmax (Megatron's unfused path, the Llama reference, HF eager). auto: the
 // framework's default: with training.flash_attention false, unfused_attention decides; else
 // Transformer Engine's choice under fused element-wise kernels (cudnn on Hopper and later, fa2
-// on Ampere) and PyTorch SDPA's under eager ones (fa2).
-enum class AttentionBackend { auto_, fa2, fa3, cudnn, sdpa_math, eager };
+// on Ampere) and PyTorch SDPA's under eager ones (fa2). triton: FlashAttention written in Triton
+// (triton.ops.flash_attention; flash-attn's flash_attn_triton.py, MPT's attn_impl 'triton').
+// Appended last: share links and scenario fields keep the earlier values' positions.
+enum class AttentionBackend { auto_, fa2, fa3, cudnn, sdpa_math, eager, triton };
 inline bool is_fused(AttentionBackend b) {
-  return b == AttentionBackend::fa2 || b == AttentionBackend::fa3 || b == AttentionBackend::cudnn;
+  return b == AttentionBackend::fa2 || b == AttentionBackend::fa3 || b == AttentionBackend::cudnn ||
+         b == AttentionBackend::triton;
 }
 inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) {
   return !flash_attention && u != UnfusedAttention::matmul;

@@ -9,8 +9,10 @@ namespace llmc::detail {
 AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend backend) {
   const double cc = gpu.compute_capability;
   if (!is_fused(backend) || cc < 8.0) return kHopperNativeAttention;  // unnamed, AMD, pre-Ampere
-  if (cc < 9.0) return kFa2OnAmpere;
+  if (cc < 9.0) return backend == AttentionBackend::triton ? kTritonOnAmpere : kFa2OnAmpere;
   switch (backend) {
+    case AttentionBackend::triton:
+      return kTritonOnHopper;
     case AttentionBackend::fa3:
       return kFa3OnHopper;
     case AttentionBackend::cudnn:
@@ -115,7 +117,8 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated, double g
     p.attention[key] = detail::datasheet_attention_table(gpu, d, alone / isolated_over_in_step);
     // One table per backend the GPU runs (training.attention_backend).
     if (gpu.compute_capability < 8.0) continue;
-    for (AttentionBackend b : {AttentionBackend::fa2, AttentionBackend::fa3, AttentionBackend::cudnn}) {
+    for (AttentionBackend b :
+         {AttentionBackend::fa2, AttentionBackend::fa3, AttentionBackend::cudnn, AttentionBackend::triton}) {
       if (b == AttentionBackend::fa3 && !gpu.is_hopper()) continue;
       p.attention[detail::attention_table_key(d, b)] =
           detail::datasheet_attention_table(gpu, d, alone / isolated_over_in_step, detail::attention_fractions(gpu, b));

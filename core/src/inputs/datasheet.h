@@ -98,6 +98,17 @@ constexpr AttentionFractions kAmpereAttentionOnHopper = kFa2OnHopper;
 // forward and backward in the proportion of its H100 figures (370 : 322): 0.720 and 0.627, the
 // forward matching the paper's "up to 73 % of the theoretical maximum" on A100.
 constexpr AttentionFractions kFa2OnAmpere{0.720, 0.627, kAmperePeakFlopsPerExp};
+// FlashAttention written in Triton: FlashAttention-2 is "around 1.3-1.5× faster than
+// FlashAttention in Triton in the forward pass and around 2× faster in the backward pass" (Dao
+// 2023, §4.1, A100; its benchmark's Triton kernel is triton.ops.flash_attention). Rates:
+// FlashAttention-2's ÷ 1.4 forward and ÷ 2 backward, on Hopper too (neither uses Hopper's
+// warpgroup MMA). MosaicML's MPT kernel (attn_impl 'triton': flash-attn's flash_attn_triton.py
+// on a pre-MLIR Triton) has no published rate of its own; this is the nearest published figure.
+constexpr double kFa2OverTritonFwd = 1.4, kFa2OverTritonBwd = 2.0;
+constexpr AttentionFractions kTritonOnAmpere{kFa2OnAmpere.fwd_at_128 / kFa2OverTritonFwd,
+                                             kFa2OnAmpere.bwd_at_128 / kFa2OverTritonBwd, kAmperePeakFlopsPerExp};
+constexpr AttentionFractions kTritonOnHopper{kFa2OnHopper.fwd_at_128 / kFa2OverTritonFwd,
+                                             kFa2OnHopper.bwd_at_128 / kFa2OverTritonBwd};
 // The fractions of `backend` (fa2, fa3, cudnn) on `gpu`: Hopper's figures on compute capability
 // 9.x; Ampere's FlashAttention-2 on 8.x (cuDNN's fused attention there is FlashAttention-2 class;
 // no published comparison); on Blackwell and later, where no attention rates are published, the

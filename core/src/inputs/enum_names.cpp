@@ -130,6 +130,8 @@ const char* to_string(AttentionBackend v) {
       return "sdpa_math";
     case AttentionBackend::eager:
       return "eager";
+    case AttentionBackend::triton:
+      return "triton";
   }
   return "?";
 }

@@ -74,6 +74,7 @@ Status resolve_attention_backend(Resolved& r) {
     case AttentionBackend::fa2:
     case AttentionBackend::fa3:
     case AttentionBackend::cudnn:
+    case AttentionBackend::triton:
       t.flash_attention = true;
       t.unfused_attention = UnfusedAttention::matmul;
       break;
@@ -83,6 +84,11 @@ Status resolve_attention_backend(Resolved& r) {
     return make_error("training.attention_backend",
                       "fa3 (FlashAttention-3) runs on Hopper GPUs (compute capability 9.x) only; " + gpu.name +
                           " is not one: use fa2 or cudnn");
+  if (b == AttentionBackend::triton && gpu.compute_capability < 8.0)
+    return make_error("training.attention_backend",
+                      "triton (flash-attn's Triton FlashAttention) needs an NVIDIA GPU of compute capability 8.0 "
+                      "(Ampere) or newer; " +
+                          gpu.name + " is not one");
   if (b == AttentionBackend::cudnn && gpu.compute_capability < 8.0)
     return make_error("training.attention_backend",
                       "cudnn's fused attention needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " +
