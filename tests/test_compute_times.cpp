@@ -92,6 +92,19 @@ TEST_CASE("compute times: ring attention runs cp blocks per layer, at any cp") {
   }
 }
 
+TEST_CASE("compute times: LoRA's frozen linears run dX in backward, no weight gradient") {
+  // Full training's backward GEMMs are dX and dW, each the forward's FLOPs (2:1); with every base
+  // weight frozen only dX runs (1:1), as the FLOP count says (flops.cpp: backward 1 × forward for
+  // the frozen linears). Llama 3.1 8B's GEMMs are large, so time follows FLOPs within 3 %.
+  const Timed full = timed(kLlama8b);
+  Sets lora_sets = kLlama8b;
+  lora_sets.push_back({"training.finetune", "lora"});
+  const Timed lora = timed(lora_sets);
+  CHECK(full.ct.stage_bwd.gemm_s / full.ct.stage_fwd.gemm_s == doctest::Approx(2.0).epsilon(0.03));
+  CHECK(lora.ct.stage_bwd.gemm_s / lora.ct.stage_fwd.gemm_s == doctest::Approx(1.0).epsilon(0.03));
+  CHECK(lora.ct.stage_fwd.gemm_s == full.ct.stage_fwd.gemm_s);
+}
+
 TEST_CASE("compute times: the optimizer step and the stage kernels are counted apart") {
   const Timed a = timed(kLlama8b);
   CHECK(a.ct.optimizer.gemm_s == 0);

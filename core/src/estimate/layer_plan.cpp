@@ -41,6 +41,7 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              amp_bwd,
              saves_fp8_gemm_inputs(r) ? 1.0 : e,
              !lora || ts.lora_targets == LoraTargets::all_linear,
+             lora,
              lora && base < compute ? base + compute : 0.0,
              T,
              ts.sequence_parallel ? T / tp : T,
@@ -50,7 +51,8 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              ts.sequence_parallel ? tp : 1.0};
 }
 
-// A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW. FP8 GEMMs
+// A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for
+// LoRA's frozen base weights; the adapters' rank-r GEMMs are left out: docs/formulas.md). FP8 GEMMs
 // need FP8 inputs, and the weight-gradient GEMM needs them transposed (Hopper's FP8 tensor cores
 // take only the TN layout): Transformer Engine casts the forward input and the backward output
 // gradient with a fused cast-transpose (read e bytes, write two FP8 copies); a norm that outputs
@@ -71,7 +73,7 @@ void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batc
     c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.amp_bwd);
   }
   c.b->gemm(Pass::bwd, 0, dtype, T, k, n, batch);
-  c.b->gemm(Pass::bwd, 0, dtype, k, n, T, batch);
+  if (!c.frozen_weights) c.b->gemm(Pass::bwd, 0, dtype, k, n, T, batch);
   if (dtype == Dtype::fp8) {
     const double x_bytes_per_elem = input == Fp8Input::fused_into_norm ? 2 : c.e + 2;
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, T * k * batch * x_bytes_per_elem);

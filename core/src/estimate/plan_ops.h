@@ -67,6 +67,9 @@ struct Ctx {
   // LoRA: the MLP's linears carry adapters (all_linear), so keep their inputs; frozen matrices
   // without one need only their weight in backward (dX = dY·Wᵀ). Full training: true.
   bool mlp_trained;
+  // LoRA: every base weight is frozen (requires_grad False), so its linears run no weight-gradient
+  // GEMM in backward, only dX (the FLOP count's 1 × forward: flops.cpp).
+  bool frozen_weights;
   // LoRA with quantised base weights: bytes per weight element of the dequantisation before each
   // GEMM of the blocks (read the stored weight, write the compute-dtype copy), forward and backward.
   double dequant;
