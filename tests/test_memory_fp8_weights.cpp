@@ -72,6 +72,23 @@ TEST_CASE("FP8 parameters are gathered in FP8 by ZeRO's parameter all-gather") {
   CHECK(b->time_s < a->time_s);
 }
 
+TEST_CASE("FP8 parameters: ZeRO-3's gather buffers hold the largest layer's linear weights in 1 byte") {
+  // Two layers gathered (the one in use and the prefetched one): with FP8 parameters each linear
+  // weight of the layer is one byte instead of two, so the buffers shrink by 2 × one layer's
+  // linear weights ÷ tp (855,638,016 / 4).
+  auto gather = [](Sets extra) {
+    extra.push_back({"training.zero_stage", "3"});
+    const Estimate e = run(llama70b(std::move(extra)));
+    const Term* t = e.trace.find("memory.per_gpu.model_states_bytes");
+    REQUIRE(t != nullptr);
+    return term_input(*t, "gather_buffers");
+  };
+  const double cached = gather({{"training.precision", "fp8_mixed"}});
+  const double fp8 = gather({{"training.precision", "fp8_mixed"}, {"training.fp8_params", "true"}});
+  CHECK(cached > 0);
+  CHECK(cached - fp8 == doctest::Approx(2 * 855638016.0 / 4).epsilon(1e-12));
+}
+
 TEST_CASE("FP8 parameters need Transformer Engine's FP8 recipe") {
   const Error bf16 = run_error(llama70b({{"training.fp8_params", "true"}}));
   CHECK(bf16.field == "training.fp8_params");

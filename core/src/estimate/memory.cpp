@@ -156,10 +156,11 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
   const bool keep_gathered = !ts.reshard_after_forward;
   const double gather = z < 3 || d <= 1 ? 0
                         : keep_gathered ? gathered_weight_bytes(r, sh.dense + sh.expert, sh.linear)
-                                        : 2 * sh.max_layer * wb;
+                                        : 2 * gathered_weight_bytes(r, sh.max_layer, sh.max_layer_linear);
   mem.model_states_bytes = tr.add(
       "memory.per_gpu.model_states_bytes",
-      "weights + gradients + optimizer + reference + ZeRO-3 gather buffers (2 × largest layer × bytes_per_param; "
+      "weights + gradients + optimizer + reference + ZeRO-3 gather buffers (2 × largest layer × bytes_per_param, its "
+      "linear weights in 1 byte with fp8_params; "
       "the stage's gathered weights when not resharded after forward)",
       "bytes",
       "ZeRO paper's 'model states'; FSDP2 fully_shard(reshard_after_forward) (torchtitan keeps weights gathered "

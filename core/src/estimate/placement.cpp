@@ -34,7 +34,11 @@ StageParams stage_params(const Resolved& r, const ParamCounts& p, int64_t stage)
   // is a plain ColumnParallelLinear, run in 16 bits).
   const double norms_router = m.is_moe() ? moe_share * p.router_per_layer : 0;
   s.linear = s.dense - layers * (p.norm_per_layer + norms_router) + s.expert;
-  s.max_layer = std::max(dense_layer, m.is_moe() ? moe_dense_part + moe_expert_part : 0.0);
+  const double moe_layer = m.is_moe() ? moe_dense_part + moe_expert_part : 0.0;
+  if (moe_layer > dense_layer)
+    s.max_layer = moe_layer, s.max_layer_linear = moe_layer - p.norm_per_layer - p.router_per_layer;
+  else
+    s.max_layer = dense_layer, s.max_layer_linear = dense_layer - p.norm_per_layer;
   // model.params overrides the shape's count: scale the shards so N is the same everywhere.
   const double scale = m.params_override > 0 ? p.total / (p.non_embedding + p.embedding) : 1.0;
   const double V = double(m.vocab), h = double(m.hidden);
@@ -47,6 +51,7 @@ StageParams stage_params(const Resolved& r, const ParamCounts& p, int64_t stage)
   s.dense *= scale;
   s.expert *= scale;
   s.max_layer *= scale;
+  s.max_layer_linear *= scale;
   s.linear *= scale;
   return s;
 }
