@@ -79,7 +79,7 @@ TEST_CASE(
         run(with(kLlama8k, "training.attention_backend", "cudnn")).time.gemm_s);
 }
 
-TEST_CASE("attention backend: flash-attn's Triton FlashAttention at FlashAttention-2's rate ÷ 1.4 forward, ÷ 2 backward") {
+TEST_CASE("attention backend: FlashAttention in Triton at FlashAttention-2's rate ÷ 1.4 forward, ÷ 2 backward") {
   // Dao 2023 §4.1 (A100): FlashAttention-2 is 1.3-1.5× faster than the Triton kernel forward and
   // about 2× backward. At head dim 128 (Llama 3.1 8B), where the rates are quoted, a step's
   // attention takes (1.4·F + 2·B) / (F + B) of FlashAttention-2's, with F : B = 1/0.374 : 2.5/0.326

@@ -11,11 +11,11 @@ namespace llmc::detail {
 
 // Parameters one GPU of a pipeline stage holds, before ZeRO shards them.
 struct StageParams {
-  double dense = 0;      // non-expert parameters (after the tp/pp split)
-  double expert = 0;     // routed-expert parameters (after the ep/etp split)
+  double dense = 0;             // non-expert parameters (after the tp/pp split)
+  double expert = 0;            // routed-expert parameters (after the ep/etp split)
   double max_layer = 0;         // the largest single layer (ZeRO-3's gather buffer)
   double max_layer_linear = 0;  // of it, the linear weights (gathered in FP8 with training.fp8_params)
-  double linear = 0;     // of dense + expert, the layers' linear weights: what FP8 GEMMs read
+  double linear = 0;            // of dense + expert, the layers' linear weights: what FP8 GEMMs read
   double all() const { return dense + expert; }
 };
 // Stage `stage` (0 … pp − 1): the first holds the embedding, the last the output layer.

@@ -109,7 +109,7 @@ constexpr AttentionFractions kTritonOnAmpere{kFa2OnAmpere.fwd_at_128 / kFa2OverT
                                              kFa2OnAmpere.bwd_at_128 / kFa2OverTritonBwd, kAmperePeakFlopsPerExp};
 constexpr AttentionFractions kTritonOnHopper{kFa2OnHopper.fwd_at_128 / kFa2OverTritonFwd,
                                              kFa2OnHopper.bwd_at_128 / kFa2OverTritonBwd};
-// The fractions of `backend` (fa2, fa3, cudnn) on `gpu`: Hopper's figures on compute capability
+// The fractions of `backend` (fa2, fa3, cudnn, triton) on `gpu`: Hopper's figures on compute capability
 // 9.x; Ampere's FlashAttention-2 on 8.x (cuDNN's fused attention there is FlashAttention-2 class;
 // no published comparison); on Blackwell and later, where no attention rates are published, the
 // Hopper figures of the same backend (FlashAttention-2's code runs there as on Hopper); on GPUs
