@@ -93,6 +93,15 @@ TEST_CASE("attention backend: FlashAttention in Triton at FlashAttention-2's rat
   }
   const Resolved r = resolved(with(kLlama8k, "training.attention_backend", "triton"));
   CHECK(r.s.training.flash_attention);
+  // explain names the kernel that ran (auto's resolved choice too).
+  auto source = [](const Sets& sets) {
+    const Estimate e = run(sets);
+    const Term* t = e.trace.find("time.attention_s");
+    REQUIRE(t != nullptr);
+    return std::string(t->source);
+  };
+  CHECK(contains(source(with(kLlama8k, "training.attention_backend", "triton")), "kernel triton"));
+  CHECK(contains(source(kLlama8k), "kernel cudnn"));
   const Error old = run_error({{"model.preset", "llama2-7b"},
                                {"hardware.gpu", "v100-sxm2-32gb"},
                                {"training.precision", "fp16_mixed"},

@@ -30,6 +30,35 @@ double compute_seconds(const Resolved& r, const FlopCounts& f) {
 
 namespace {
 
+// The attention term names the kernel that ran it (training.attention_backend, resolved): one
+// literal per backend, as a term's source is a static string.
+const char* attention_source(AttentionBackend b) {
+  switch (b) {
+    case AttentionBackend::fa2:
+      return "kernel fa2 (FlashAttention-2), timed from the profile's table for it (else its unnamed fused table, "
+             "else the datasheet fractions); exponentials at SMs × 16 × boost clock (docs/formulas.md, Attention "
+             "backends)";
+    case AttentionBackend::fa3:
+      return "kernel fa3 (FlashAttention-3), timed from the profile's table for it (else its unnamed fused table, "
+             "else the datasheet fractions); exponentials at SMs × 16 × boost clock (docs/formulas.md, Attention "
+             "backends)";
+    case AttentionBackend::cudnn:
+      return "kernel cudnn (cuDNN fused attention), timed from the profile's table for it (else its unnamed fused "
+             "table, else the datasheet fractions); exponentials at SMs × 16 × boost clock (docs/formulas.md, "
+             "Attention backends)";
+    case AttentionBackend::triton:
+      return "kernel triton (FlashAttention in Triton), timed from the profile's table for it (else its unnamed "
+             "fused table, else FlashAttention-2's fractions ÷ 1.4 forward, ÷ 2 backward); exponentials at SMs × 16 "
+             "× boost clock (docs/formulas.md, Attention backends)";
+    case AttentionBackend::sdpa_math:
+    case AttentionBackend::eager:
+    case AttentionBackend::auto_:
+      break;
+  }
+  return "unfused attention: its batched GEMMs count in time.gemm_s and its softmax in time.memory_bound_s "
+         "(docs/formulas.md, Unfused attention)";
+}
+
 // Kernels, communication and the schedule composed into a step, then the totals.
 TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const ComputeTimes& ct,
                            const std::vector<CommItem>& comm, double tokens, Trace* t,
@@ -129,10 +158,8 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.attention_s = tr.add("time.attention_s",
                             "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential "
                             "rate; or QKᵀ/softmax/PV)",
-                            "s",
-                            "hardware profile attention table / fit; exponentials at SMs × 16 × boost clock "
-                            "(docs/formulas.md, Kernel times, Head dimension)",
-                            step.attention_s, {{"m", m}, {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()}});
+                            "s", attention_source(r.attention_backend), step.attention_s,
+                            {{"m", m}, {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()}});
     te.memory_bound_s =
         tr.add("time.memory_bound_s",
                "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss", "s",
