@@ -19,6 +19,10 @@ Sets with(Sets s, const std::string& key, const std::string& value) {
   return s;
 }
 
+// A GPU below compute capability 8.0, where cudnn and triton do not run.
+const Sets kLlama2OnV100 = {
+    {"model.preset", "llama2-7b"}, {"hardware.gpu", "v100-sxm2-32gb"}, {"training.precision", "fp16_mixed"}};
+
 const Sets kLlama8k = {
     {"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "8"}};
 
@@ -54,10 +58,7 @@ TEST_CASE("attention backend: each needs the GPU that runs it") {
       run_error(with(with(kLlama8k, "hardware.gpu", "a100-sxm-80gb"), "training.attention_backend", "fa3"));
   CHECK(fa3.field == "training.attention_backend");
   CHECK(contains(fa3.text(), "Hopper"));
-  const Error cudnn = run_error({{"model.preset", "llama2-7b"},
-                                 {"hardware.gpu", "v100-sxm2-32gb"},
-                                 {"training.precision", "fp16_mixed"},
-                                 {"training.attention_backend", "cudnn"}});
+  const Error cudnn = run_error(with(kLlama2OnV100, "training.attention_backend", "cudnn"));
   CHECK(cudnn.field == "training.attention_backend");
   CHECK(contains(cudnn.text(), "compute capability 8.0"));
 }
@@ -102,10 +103,7 @@ TEST_CASE("attention backend: FlashAttention in Triton at FlashAttention-2's rat
   };
   CHECK(contains(source(with(kLlama8k, "training.attention_backend", "triton")), "kernel triton"));
   CHECK(contains(source(kLlama8k), "kernel cudnn"));
-  const Error old = run_error({{"model.preset", "llama2-7b"},
-                               {"hardware.gpu", "v100-sxm2-32gb"},
-                               {"training.precision", "fp16_mixed"},
-                               {"training.attention_backend", "triton"}});
+  const Error old = run_error(with(kLlama2OnV100, "training.attention_backend", "triton"));
   CHECK(old.field == "training.attention_backend");
   CHECK(contains(old.text(), "compute capability 8.0"));
 }

@@ -33,28 +33,25 @@ namespace {
 // The attention term names the kernel that ran it (training.attention_backend, resolved): one
 // literal per backend, as a term's source is a static string.
 const char* attention_source(AttentionBackend b) {
+#define LLMC_FUSED_SOURCE(KERNEL, DATASHEET)                                                                \
+  "kernel " KERNEL ", timed from the profile's table for it (else its unnamed fused table, else " DATASHEET \
+  "); exponentials at SMs × 16 × boost clock (docs/formulas.md, Attention backends)"
   switch (b) {
     case AttentionBackend::fa2:
-      return "kernel fa2 (FlashAttention-2), timed from the profile's table for it (else its unnamed fused table, "
-             "else the datasheet fractions); exponentials at SMs × 16 × boost clock (docs/formulas.md, Attention "
-             "backends)";
+      return LLMC_FUSED_SOURCE("fa2 (FlashAttention-2)", "the datasheet fractions");
     case AttentionBackend::fa3:
-      return "kernel fa3 (FlashAttention-3), timed from the profile's table for it (else its unnamed fused table, "
-             "else the datasheet fractions); exponentials at SMs × 16 × boost clock (docs/formulas.md, Attention "
-             "backends)";
+      return LLMC_FUSED_SOURCE("fa3 (FlashAttention-3)", "the datasheet fractions");
     case AttentionBackend::cudnn:
-      return "kernel cudnn (cuDNN fused attention), timed from the profile's table for it (else its unnamed fused "
-             "table, else the datasheet fractions); exponentials at SMs × 16 × boost clock (docs/formulas.md, "
-             "Attention backends)";
+      return LLMC_FUSED_SOURCE("cudnn (cuDNN fused attention)", "the datasheet fractions");
     case AttentionBackend::triton:
-      return "kernel triton (FlashAttention in Triton), timed from the profile's table for it (else its unnamed "
-             "fused table, else FlashAttention-2's fractions ÷ 1.4 forward, ÷ 2 backward); exponentials at SMs × 16 "
-             "× boost clock (docs/formulas.md, Attention backends)";
+      return LLMC_FUSED_SOURCE("triton (FlashAttention in Triton)",
+                               "FlashAttention-2's fractions ÷ 1.4 forward, ÷ 2 backward");
     case AttentionBackend::sdpa_math:
     case AttentionBackend::eager:
     case AttentionBackend::auto_:
       break;
   }
+#undef LLMC_FUSED_SOURCE
   return "unfused attention: its batched GEMMs count in time.gemm_s and its softmax in time.memory_bound_s "
          "(docs/formulas.md, Unfused attention)";
 }

@@ -84,16 +84,11 @@ Status resolve_attention_backend(Resolved& r) {
     return make_error("training.attention_backend",
                       "fa3 (FlashAttention-3) runs on Hopper GPUs (compute capability 9.x) only; " + gpu.name +
                           " is not one: use fa2 or cudnn");
-  if (b == AttentionBackend::triton && gpu.compute_capability < 8.0)
+  if ((b == AttentionBackend::cudnn || b == AttentionBackend::triton) && gpu.compute_capability < 8.0)
     return make_error("training.attention_backend",
-                      "triton (flash-attn's Triton FlashAttention) needs an NVIDIA GPU of compute capability 8.0 "
-                      "(Ampere) or newer; " +
-                          gpu.name + " is not one");
-  if (b == AttentionBackend::cudnn && gpu.compute_capability < 8.0)
-    return make_error("training.attention_backend",
-                      "cudnn's fused attention needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " +
-                          gpu.name + " is not one: use fa2" +
-                          (gpu.has_fused_attention() ? "" : ", sdpa_math or eager"));
+                      name + (b == AttentionBackend::cudnn ? "'s fused attention" : " (FlashAttention in Triton)") +
+                          " needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " + gpu.name +
+                          " is not one: use " + (gpu.has_fused_attention() ? "fa2" : "sdpa_math or eager"));
   if (is_fused(b) && t.attention_backend != AttentionBackend::auto_ && !gpu.has_fused_attention())
     return make_error("training.attention_backend",
                       name + " needs bf16 tensor cores, which " + gpu.name + " lacks: use sdpa_math or eager");

@@ -196,7 +196,6 @@ Status resolve_into(const Scenario& in, Resolved& r) {
                                      : "";
       // Appended into one buffer: a chain of `+` built a dozen temporaries on every estimate of
       // such a layout, a tenth of the 405B benchmark's estimate (docs/benchmarks.md).
-      using detail::message_number;
       std::string w;
       w.reserve(320);
       w.append("model.layers (").append(message_number(m.layers));
