@@ -272,6 +272,9 @@ TEST_CASE("training.reshard_after_forward: ZeRO-3 keeps the stage's weights gath
   const double layer = input(resharded, "largest_layer");
   CHECK(input(resharded, "gather_buffers") == 2 * layer * 2);  // bf16 weights
   CHECK(gathers(resharded) == 2 * 16 * 20);  // forward and backward, every micro-batch, 20 layers per stage
+  // FSDP2's reduce-scatter in flight: one layer's gradients, unsharded, in fp32, less the layer's
+  // checkpoint freed by then (its bf16 input, 4096 tokens × 8192, whole on each tp rank without SP).
+  CHECK(input(resharded, "reduce_staging") == doctest::Approx(layer * 4 - 2.0 * 4096 * 8192).epsilon(1e-12));
 
   Sets kept = base;
   kept.push_back({"training.reshard_after_forward", "false"});
@@ -285,6 +288,7 @@ TEST_CASE("training.reshard_after_forward: ZeRO-3 keeps the stage's weights gath
   const Estimate step = run(kept);
   CHECK(gathers(step) == 20);                                                                  // once per step
   CHECK(step.mem.gradients_bytes == doctest::Approx(step.params.per_gpu * 4).epsilon(1e-12));  // fp32, whole
+  CHECK(input(step, "reduce_staging") == 0);  // one reduction after the backward of the last micro-batch
 }
 
 // Gradients reduced once per step are held whole while two micro-batches accumulate, sharded

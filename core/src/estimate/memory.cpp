@@ -157,20 +157,36 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
   const double gather = z < 3 || d <= 1 ? 0
                         : keep_gathered ? gathered_weight_bytes(r, sh.dense + sh.expert, sh.linear)
                                         : 2 * gathered_weight_bytes(r, sh.max_layer, sh.max_layer_linear);
+  // ZeRO-3's reduce-scatter in flight, when gradients are reduced every micro-batch: a layer's
+  // gradients are copied into a reduce-scatter input in grad_dtype, unsharded, which stays allocated
+  // while the next layer's backward runs (PyTorch FSDP2's foreach_reduce keeps one in flight). By
+  // then the layer's own stored tensors are freed, so only what the input exceeds them by raises
+  // the peak: a large layer over few tokens (a checkpoint of s·b·h/t, or a tiny micro-batch).
+  // LoRA reduces only its adapters: negligible.
+  const double freed_layer = ts.recompute == Recompute::full           ? act.checkpoint
+                             : ts.recompute == Recompute::selective_op ? act.selective_op
+                                                                       : act.full_layer;
+  const double reduce_staging = z < 3 || d <= 1 || lora || accumulate_whole || !m.has_shape()
+                                    ? 0.0
+                                    : std::max(0.0, sh.max_layer * gb - freed_layer);
   mem.model_states_bytes = tr.add(
       "memory.per_gpu.model_states_bytes",
       "weights + gradients + optimizer + reference + ZeRO-3 gather buffers (2 × largest layer × bytes_per_param, its "
       "linear weights in 1 byte with fp8_params; "
-      "the stage's gathered weights when not resharded after forward)",
+      "the stage's gathered weights when not resharded after forward) + ZeRO-3 reduce-scatter in flight (largest "
+      "layer × grad_bytes beyond one layer's stored tensors, when gradients are reduced every micro-batch)",
       "bytes",
       "ZeRO paper's 'model states'; FSDP2 fully_shard(reshard_after_forward) (torchtitan keeps weights gathered "
-      "with pipeline parallelism)",
-      mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather,
+      "with pipeline parallelism); FSDP2's foreach_reduce (the reduce-scatter input, unsharded in the reduce dtype, "
+      "one in flight)",
+      mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather +
+          reduce_staging,
       {{"weights", mem.weights_bytes},
        {"gradients", mem.gradients_bytes},
        {"optimizer", mem.optimizer_bytes},
        {"reference", mem.reference_model_bytes},
        {"gather_buffers", gather},
+       {"reduce_staging", reduce_staging},
        {"largest_layer", sh.max_layer},
        {"reshard_after_forward", keep_gathered ? 0.0 : 1.0}});
 
