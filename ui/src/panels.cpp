@@ -199,6 +199,7 @@ void parallel_panel(State& st) {
   field_editor(st, "parallel.cp_method", "context parallel method");
   field_editor(st, "parallel.ep", "expert parallel (ep)");
   field_editor(st, "parallel.etp", "expert tensor parallel (0: tp)");
+  field_editor(st, "training.moe_capacity_factor", "MoE capacity factor (busiest expert rank)");
   field_editor(st, "parallel.schedule", "pipeline schedule");
   field_editor(st, "parallel.virtual_stages", "virtual stages (interleaved)");
   heading("Overlap");

@@ -131,6 +131,9 @@ struct TrainingSpec {
   // unset: training.weight_dtype. Dequantised to the compute dtype before every GEMM.
   std::optional<Dtype> base_weight_dtype;
   bool reference_model = false;  // frozen copy of the model (DPO), as seed 000 counts
+  // MoE: routed token copies the busiest expert rank processes ÷ an even share of T·top_k
+  // (a padded capacity factor, or dropless routing's max/mean load); 1: balanced.
+  double moe_capacity_factor = 1;
   FlopsFormula flops_formula = FlopsFormula::detailed;
   bool causal_attention_flops = true;  // causal mask halves the s² term (Megatron-LM #831)
   double bytes_per_token_on_disk = 4;  // seed 000: "a token is ~4 bytes"

@@ -273,8 +273,9 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   }
   // Each tp rank routes its own 1/tp of the micro-batch's tokens (Megatron-core requires sequence
   // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
-  // all-to-all), the same share the layer plan gives the experts.
-  const double routed_rows = tokens_micro / double(par.tp) * double(m.top_k);
+  // all-to-all), the same share the layer plan gives the experts, on the busiest expert rank
+  // (training.moe_capacity_factor): the collective ends when its largest exchange does.
+  const double routed_rows = ts.moe_capacity_factor * tokens_micro / double(par.tp) * double(m.top_k);
   const double moe_calls = L * moe_share * mb * (fwd_passes + 1);  // dispatch + combine pairs
   if (par.ep > 1 && m.is_moe()) {
     // Token dispatch and combine all-to-all per MoE layer, forward and backward (GShard); hidden

@@ -239,8 +239,11 @@ void moe(const Ctx& c) {
   // The tp·cp·dp ranks regroup as etp × ep × expert-data-parallel. Under balanced routing each
   // rank runs its E/ep experts (ffn split etp ways) on T·top_k·etp/tp token copies in all: the
   // tp ranks share one micro-batch, each routing its own 1/tp of it, and an expert's etp shards
-  // all see its tokens (Megatron-core MoE; comm.cpp times the dispatch of the same rows).
-  const double rows = c.T * k * etp / c.tp, saved_rows = k * c.tok_saved * etp / c.tp;
+  // all see its tokens (Megatron-core MoE; comm.cpp times the dispatch of the same rows). The
+  // busiest rank, which the step waits for and whose memory peaks, holds capacity_factor times
+  // that share (training.moe_capacity_factor: a padded capacity, or an uneven router).
+  const double load = r.s.training.moe_capacity_factor;
+  const double rows = load * c.T * k * etp / c.tp, saved_rows = load * k * c.tok_saved * etp / c.tp;
   {
     Op& o = c.b->op("permute");  // gather and scatter of the routed rows; keeps the experts' inputs
     o.saved_bytes = saved_rows * c.gin * h;

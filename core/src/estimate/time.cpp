@@ -150,8 +150,10 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     step.add(ct.stage_bwd, m);
     te.gemm_s =
         tr.add("time.gemm_s",
-               "m × Σ GEMM kernels of one micro-batch on the slowest stage (forward, backward dX and dW, recompute)",
-               "s", "hardware profile gemm table / fit (docs/formulas.md, Kernel times)", step.gemm_s, {{"m", m}});
+               "m × Σ GEMM kernels of one micro-batch on the slowest stage (forward, backward dX and dW, recompute); "
+               "routed experts on the busiest expert rank: its share × moe_capacity_factor",
+               "s", "hardware profile gemm table / fit (docs/formulas.md, Kernel times; MoE load)", step.gemm_s,
+               {{"m", m}, {"moe_capacity_factor", r.s.training.moe_capacity_factor}});
     te.attention_s = tr.add("time.attention_s",
                             "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential "
                             "rate; or QKᵀ/softmax/PV)",

@@ -230,6 +230,10 @@ std::vector<FieldInfo> make_fields() {
                "with LoRA: storage of the frozen base weights (QLoRA's NF4 as fp4, 8-bit as int8/fp8), dequantised "
                "before each GEMM (default: weight_dtype)"),
       BOOL("training.reference_model", s.training.reference_model, "keep a frozen reference model (DPO)"),
+      NUM("training.moe_capacity_factor", s.training.moe_capacity_factor, 1, 1e4,
+          "MoE: routed tokens the busiest expert rank processes over an even share (Megatron's "
+          "--moe-expert-capacity-factor with inputs padded to capacity, or dropless routing's max/mean load); 1: "
+          "balanced; at most model.experts / model.top_k"),
       CHOICE("training.flops_formula", s.training.flops_formula, FlopsFormula, "detailed|6nd", "FLOPs basis"),
       BOOL("training.causal_attention_flops", s.training.causal_attention_flops,
            "halve the attention s² FLOPs for a causal mask"),

@@ -247,6 +247,14 @@ Status resolve_into(const Scenario& in, Resolved& r) {
     return divisibility("parallel.ep", "model.experts", m.experts, "parallel.ep", p.ep);
   if (m.is_moe() && m.expert_ffn_hidden % r.etp != 0)
     return divisibility("parallel.etp", "model.expert_ffn_hidden", m.expert_ffn_hidden, "parallel.etp", r.etp);
+  if (t.moe_capacity_factor != 1 && !m.is_moe())
+    return make_error("training.moe_capacity_factor", "applies to MoE models (model.experts > 0); got " +
+                                                          detail::message_number(t.moe_capacity_factor));
+  if (m.is_moe() && m.top_k > 0 && t.moe_capacity_factor > double(m.experts) / double(m.top_k))
+    return make_error(
+        "training.moe_capacity_factor",
+        "must be at most model.experts / model.top_k = " + detail::message_number(double(m.experts) / double(m.top_k)) +
+            " (every routed copy on one expert); got " + detail::message_number(t.moe_capacity_factor));
 
   // GPU count and data parallelism: dp = gpu_count / (tp·pp·cp) when unset.
   const int64_t model_parallel = p.tp * p.pp * p.cp;
