@@ -73,9 +73,13 @@ enum class UnfusedAttention { matmul, sdpa_math_tf32, sdpa_math_fp32 };
 // (triton.ops.flash_attention; flash-attn's flash_attn_triton.py, MPT's attn_impl 'triton').
 // Appended last: share links and scenario fields keep the earlier values' positions.
 enum class AttentionBackend { auto_, fa2, fa3, cudnn, sdpa_math, eager, triton };
+// The fused kernels: the backends a profile keeps an attention table for, and is_fused()'s set.
+inline constexpr AttentionBackend kFusedAttentionBackends[] = {AttentionBackend::fa2, AttentionBackend::fa3,
+                                                               AttentionBackend::cudnn, AttentionBackend::triton};
 inline bool is_fused(AttentionBackend b) {
-  return b == AttentionBackend::fa2 || b == AttentionBackend::fa3 || b == AttentionBackend::cudnn ||
-         b == AttentionBackend::triton;
+  for (AttentionBackend f : kFusedAttentionBackends)
+    if (b == f) return true;
+  return false;
 }
 inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) {
   return !flash_attention && u != UnfusedAttention::matmul;

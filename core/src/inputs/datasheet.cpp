@@ -117,8 +117,7 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated, double g
     p.attention[key] = detail::datasheet_attention_table(gpu, d, alone / isolated_over_in_step);
     // One table per backend the GPU runs (training.attention_backend).
     if (gpu.compute_capability < 8.0) continue;
-    for (AttentionBackend b :
-         {AttentionBackend::fa2, AttentionBackend::fa3, AttentionBackend::cudnn, AttentionBackend::triton}) {
+    for (AttentionBackend b : kFusedAttentionBackends) {
       if (b == AttentionBackend::fa3 && !gpu.is_hopper()) continue;
       p.attention[detail::attention_table_key(d, b)] =
           detail::datasheet_attention_table(gpu, d, alone / isolated_over_in_step, detail::attention_fractions(gpu, b));

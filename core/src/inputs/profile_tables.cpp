@@ -119,8 +119,7 @@ Status read_gemm(const json& all, const GpuSpec& gpu, HardwareProfile& p) {
 
 // A fused attention backend's name (training.attention_backend), or false.
 bool parse_backend(const std::string& name, AttentionBackend& out) {
-  for (AttentionBackend b :
-       {AttentionBackend::fa2, AttentionBackend::fa3, AttentionBackend::cudnn, AttentionBackend::triton})
+  for (AttentionBackend b : kFusedAttentionBackends)
     if (name == to_string(b)) return out = b, true;
   return false;
 }
