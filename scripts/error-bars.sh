@@ -14,7 +14,7 @@ if [[ -z "$cli" ]]; then
 fi
 files=()
 for f in validation/*.json; do
-  [[ "$f" == validation/first-look.json ]] || files+=("$f")
+  [[ "$f" == validation/first-look*.json ]] || files+=("$f")
 done
 "$cli" validate "${files[@]}" --lofo --write-error-bars core/src/estimate/error_bars_data.cpp.tmp >/dev/null
 mv core/src/estimate/error_bars_data.cpp.tmp core/src/estimate/error_bars_data.cpp

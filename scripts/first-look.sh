@@ -4,11 +4,13 @@
 # of new records before the model is changed for them; docs/validation.md's "First look" section
 # is generated from this file (`{{first-look ...}}`), so it stays as recorded when the model moves.
 # Usage: scripts/first-look.sh DATE FILE...   (DATE as YYYY-MM-DD; run on a clean checkout)
-# Env: LLMCALC (an llmcalc binary; default: build it in build/native).
+# Env: LLMCALC (an llmcalc binary; default: build it in build/native); OUT (the file to write;
+# default validation/first-look.json, the 2026-11-25 records; a later batch gets its own file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -ge 2 ]] || { echo "usage: scripts/first-look.sh DATE FILE..." >&2; exit 2; }
 date="$1"; shift
+out="${OUT:-validation/first-look.json}"
 [[ -z "$(git status --porcelain -- core validate native "$@")" ]] || { echo "first-look: commit the model and the records first (the file names the commit)" >&2; exit 2; }
 cli="${LLMCALC:-}"
 if [[ -z "$cli" ]]; then
@@ -19,7 +21,7 @@ commit=$(git rev-parse --short=12 HEAD)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for f in "$@"; do "$cli" validate "$f" --json >"$tmp/$(basename "$f")"; done
-python3 - "$commit" "$date" "$tmp" "$@" >validation/first-look.json <<'PY'
+python3 - "$commit" "$date" "$tmp" "$@" >"$out" <<'PY'
 import json, os, sys
 commit, date, tmp, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 out = []
@@ -31,4 +33,4 @@ for f in files:
                     "predicted": round(r["predicted"], 6), "error": round(r["error"], 6), "llmcalc_commit": commit, "date": date})
 print(json.dumps(out, indent=1))
 PY
-echo "wrote validation/first-look.json ($(grep -c '"id"' validation/first-look.json) rows, llmcalc $commit)"
+echo "wrote $out ($(grep -c '"id"' "$out") rows, llmcalc $commit)"

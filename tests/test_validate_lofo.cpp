@@ -137,7 +137,7 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   std::vector<std::string> texts;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(LLMC_SOURCE_DIR) + "/validation")) {
     const std::string name = entry.path().filename().string();
-    if (entry.path().extension() == ".json" && name != "first-look.json") texts.push_back(validation_file(name));
+    if (entry.path().extension() == ".json" && name.rfind("first-look", 0) != 0) texts.push_back(validation_file(name));
   }
   REQUIRE(texts.size() >= 27);
   auto run = [&](double f) -> Result<ValidationReport> {
