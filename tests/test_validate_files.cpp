@@ -322,3 +322,33 @@ TEST_CASE("validation files of 2026-11-25: every record modelled, peak memories 
           doctest::Approx(time ? f.measured / f.predicted - 1 : (f.predicted - f.measured) / f.measured).epsilon(1e-5));
   }
 }
+
+// The file added on 2026-11-26 (FP8 scaling recipes): the same rules, against its own first look,
+// predicted before training.fp8_recipe existed.
+TEST_CASE("validation files of 2026-11-26: every record modelled, peak memories paired, the first look complete") {
+  const ValidationReport r = run_text(validation_file("torchao-float8.json"));
+  CHECK(r.summary.records == 6);
+  CHECK(r.summary.modelled == 6);
+  std::map<std::string, ValidationRow> compared;
+  for (const ValidationRow& x : r.rows) {
+    CAPTURE(x.id);
+    CHECK(std::isfinite(x.predicted));
+    CHECK(has_judgment(x, "hardware.gpu"));
+    CHECK(compared.emplace(x.id, x).second);
+    if (x.kind != "peak_memory") continue;
+    CHECK(has_judgment(x, "measured.memory_kind"));
+    const std::string run_id = x.id.substr(0, x.id.size() - std::string("_peak_memory").size());
+    CHECK(row(r, run_id).layout == x.layout);
+  }
+  Result<std::vector<validate::FirstLookRow>> first =
+      validate::parse_first_look(validation_file("first-look-2026-11-26.json"));
+  REQUIRE(first.ok());
+  CHECK(first->size() == compared.size());
+  for (const validate::FirstLookRow& f : *first) {
+    CAPTURE(f.id);
+    const auto it = compared.find(f.id);
+    REQUIRE(it != compared.end());
+    CHECK(f.measured == it->second.measured);
+    CHECK(f.date == "2026-11-26");
+  }
+}
