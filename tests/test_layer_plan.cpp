@@ -35,7 +35,7 @@ const Op* find_op(const Plan& p, std::string_view name) {
 TEST_CASE("layer plan: the largest layers the input fields allow fit its fixed arrays") {
   // Eight norms (model.norms_per_layer's maximum), eager kernels, PyTorch's math attention with
   // dropout, an MoE block with shared experts, and autocast casts or FP8 casts on every linear.
-  for (const char* precision : {"bf16_mixed", "fp8_mixed"}) {
+  for (const char* precision : {"bf16_mixed", "fp8_mixed", "fp8_rowwise"}) {
     test::Sets sets = {{"model.preset", "mixtral-8x7b"},
                        {"model.norms_per_layer", "8"},
                        {"model.dropout", "true"},
@@ -43,7 +43,8 @@ TEST_CASE("layer plan: the largest layers the input fields allow fit its fixed a
                        {"training.fused_elementwise", "false"},
                        {"training.flash_attention", "false"},
                        {"training.unfused_attention", "sdpa_math_fp32"},
-                       {"training.precision", precision},
+                       {"training.precision", std::string_view(precision) == "bf16_mixed" ? "bf16_mixed" : "fp8_mixed"},
+                       {"training.fp8_recipe", std::string_view(precision) == "fp8_rowwise" ? "rowwise" : "tensorwise"},
                        {"training.recompute", "selective"},
                        {"training.recompute_modules", "core_attn,layernorm,moe_act"}};
     if (std::string_view(precision) == "bf16_mixed")

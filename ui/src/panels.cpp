@@ -179,6 +179,7 @@ void training_panel(State& st) {
   field_editor(st, "training.fused_elementwise", "fused element-wise kernels");
   field_editor(st, "training.fused_loss", "fused loss (auto: as the blocks)");
   field_editor(st, "training.fp8_params", "FP8 parameters (fp8_mixed)");
+  field_editor(st, "training.fp8_recipe", "FP8 scaling (fp8_mixed): per tensor or per row");
   heading("Fine-tuning and FLOPs");
   field_editor(st, "training.finetune", "fine-tuning");
   field_editor(st, "training.lora_rank", "LoRA rank");

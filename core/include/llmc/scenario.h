@@ -81,6 +81,11 @@ inline bool is_fused(AttentionBackend b) {
     if (b == f) return true;
   return false;
 }
+// How FP8 GEMM inputs are scaled (docs/formulas.md, "FP8 scaling recipes"). tensorwise: one scale
+// per tensor (Transformer Engine's delayed and current scaling, torchao's tensorwise), one cast
+// serving both layouts; rowwise: a scale per row of every operand along its GEMM's free axis
+// (torchao's rowwise), so each operand is cast once per GEMM that reads it.
+enum class Fp8Recipe { tensorwise, rowwise };
 inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) {
   return !flash_attention && u != UnfusedAttention::matmul;
 }
@@ -127,6 +132,7 @@ struct TrainingSpec {
   // FP8 parameters (Megatron's --fp8-param-gather, NeMo's FP8 recipes): with fp8_mixed and fused
   // kernels, the linear weights are stored in FP8 instead of beside a cached FP8 copy.
   bool fp8_params = false;
+  Fp8Recipe fp8_recipe = Fp8Recipe::tensorwise;  // with fp8_mixed: how the FP8 GEMM inputs are scaled
   bool sequence_parallel = false;
   Finetune finetune = Finetune::full;
   int64_t lora_rank = 16;
@@ -209,6 +215,7 @@ const char* to_string(OptimizerKernel v);
 const char* to_string(Fusion v);
 const char* to_string(UnfusedAttention v);
 const char* to_string(AttentionBackend v);
+const char* to_string(Fp8Recipe v);
 
 // Everything derived from the scenario before any formula runs: defaults resolved, divisibility
 // checked. Every estimate works from a Resolved, never from raw input.

@@ -48,7 +48,8 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              tp,
              double(r.m.hidden),
              double(ts.seq_len) / double(r.s.parallel.cp) * double(shape.micro_batch),
-             ts.sequence_parallel ? tp : 1.0};
+             ts.sequence_parallel ? tp : 1.0,
+             r.compute_dtype == Dtype::fp8 && ts.fp8_recipe == Fp8Recipe::rowwise};
 }
 
 // A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for
@@ -60,6 +61,28 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
 // Under autocast each micro-batch casts the weight forward and its gradient backward.
 // `rerun_by`: the rules that run its forward kernels again in backward; `block`: a transformer
 // block's linear (LoRA's quantised base weights), not the output layer or the router.
+// torchao's rowwise FP8 (training.fp8_recipe): each GEMM scales its two operands along their free
+// axes, so x, W and dY are each cast twice, once per GEMM that reads them (torchao float8
+// Float8LinearConfig.from_recipe_name). A cast scaled along rows reads e bytes per element and
+// writes 1 (its row's amax fuses in); one scaled along columns reads e twice (the amax over
+// columns, then the cast) and writes 1. Forward: x and W by rows; backward: dY both ways, x and W
+// by columns (x is kept in 16 bits). The backward GEMMs run cuBLAS's per-tensor kernel and the
+// scales are applied to their outputs after (torchao addmm_float8_unwrapped: CUTLASS's rowwise
+// kernel is slow without fast accumulation): a pass over dX and dW in eager PyTorch, fused into
+// the next op by torch.compile (left out there). The forward's CUTLASS rowwise GEMM is timed at
+// the FP8 rate (most shapes run at 90-100 % of the per-tensor kernel: pytorch/pytorch#147971).
+static void rowwise_fp8_casts(const Ctx& c, double T, double k, double n, double batch, uint32_t rerun_by) {
+  const double by_rows = c.e + 1, by_cols = 2 * c.e + 1;
+  const bool dw = !c.frozen_weights;  // LoRA's frozen weights: no dW GEMM, so no x or dY by columns
+  c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, T * k * batch * by_rows);
+  c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * by_rows);
+  c.b->memory(Pass::bwd, 0, MemKernel::cast, T * n * batch * by_rows);
+  if (dw) c.b->memory(Pass::bwd, 0, MemKernel::cast, T * n * batch * by_cols);
+  if (dw) c.b->memory(Pass::bwd, 0, MemKernel::cast, T * k * batch * by_cols);
+  c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * by_cols);
+  if (c.eager) c.b->memory(Pass::bwd, 0, MemKernel::hbm_copy, (T * k + (dw ? k * n : 0)) * batch * 2 * c.e);
+}
+
 void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by,
             bool block) {
   if (!c.b->kernels() || T <= 0 || k <= 0 || n <= 0) return;
@@ -74,7 +97,9 @@ void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batc
   }
   c.b->gemm(Pass::bwd, 0, dtype, T, k, n, batch);
   if (!c.frozen_weights) c.b->gemm(Pass::bwd, 0, dtype, k, n, T, batch);
-  if (dtype == Dtype::fp8) {
+  if (dtype == Dtype::fp8 && c.fp8_rowwise) {
+    rowwise_fp8_casts(c, T, k, n, batch, rerun_by);
+  } else if (dtype == Dtype::fp8) {
     const double x_bytes_per_elem = input == Fp8Input::fused_into_norm ? 2 : c.e + 2;
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, T * k * batch * x_bytes_per_elem);
     c.b->memory(Pass::bwd, 0, MemKernel::cast, T * n * batch * (c.e + 2));

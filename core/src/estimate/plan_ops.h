@@ -76,6 +76,7 @@ struct Ctx {
   double T, Tn, tp, h;  // tokens per micro-batch on this rank, norm tokens, tp, hidden
   double tok_saved;     // s/cp × b: the tokens activations are kept for
   double rep;           // sequence parallelism splits the tensors outside tp regions
+  bool fp8_rowwise;     // FP8 GEMMs with a scale per operand row (training.fp8_recipe rowwise)
 };
 
 Ctx make_ctx(const Resolved& r, const PlanShape& shape);

@@ -30,9 +30,11 @@ inline double loss_bytes_per_logit(const Resolved& r) { return r.fused_loss ? ac
 // V and flash attention's O, the GeLU/SwiGLU inputs (NVIDIA/TransformerEngine
 // pytorch/module/linear.py, layernorm_mlp.py: save_for_backward). torchao's Float8Linear,
 // PyTorch's own (eager, torchtitan), saves the 16-bit input instead
-// (torchao/float8/float8_linear.py, matmul_with_hp_or_float8_args).
+// (torchao/float8/float8_linear.py, matmul_with_hp_or_float8_args), as does rowwise scaling
+// (training.fp8_recipe), which only torchao runs.
 inline bool saves_fp8_gemm_inputs(const Resolved& r) {
-  return r.compute_dtype == Dtype::fp8 && r.s.training.fused_elementwise;
+  return r.compute_dtype == Dtype::fp8 && r.s.training.fused_elementwise &&
+         r.s.training.fp8_recipe == Fp8Recipe::tensorwise;
 }
 
 // Transformer Engine casts each linear weight to FP8 on a step's first micro-batch and keeps the

@@ -161,8 +161,10 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                             {{"m", m}, {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()}});
     te.memory_bound_s =
         tr.add("time.memory_bound_s",
-               "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss", "s",
-               "hardware profile memory_bound table / fit", step.memory_s, {{"m", m}});
+               "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss and FP8 "
+               "casts (each GEMM operand cast fp8_casts_per_operand times)",
+               "s", "hardware profile memory_bound table / fit; FP8 scaling recipes (docs/formulas.md)", step.memory_s,
+               {{"m", m}, {"fp8_casts_per_operand", r.s.training.fp8_recipe == Fp8Recipe::rowwise ? 2.0 : 1.0}});
     te.optimizer_s =
         tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s",
                "hardware profile memory_bound.adamw (fit: HBM)", ct.optimizer.memory_s, {});

@@ -17,7 +17,7 @@ namespace llmc::detail {
 // step they run at the shapes tp leaves, beside NCCL, with eight GPUs at their power cap, and the
 // step has launch gaps and host work the kernel model does not see. The one fitted efficiency
 // of the model: chosen by `llmcalc validate --lofo` on the published runs of validation/ (the
-// fraction that minimises the mean over 26 source families of their mean |ln(measured /
+// fraction that minimises the mean over 27 source families of their mean |ln(measured /
 // predicted step time)|, 0.50-1.00 by 0.02; the fit without any one family gives the same
 // value), docs/validation.md "Leave one family out". Attention's in-step rate scales with it.
 constexpr double kDatasheetGemmMamfFraction = 0.74;

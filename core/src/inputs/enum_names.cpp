@@ -135,6 +135,15 @@ const char* to_string(AttentionBackend v) {
   }
   return "?";
 }
+const char* to_string(Fp8Recipe v) {
+  switch (v) {
+    case Fp8Recipe::tensorwise:
+      return "tensorwise";
+    case Fp8Recipe::rowwise:
+      return "rowwise";
+  }
+  return "?";
+}
 const char* to_string(GradReduce v) {
   switch (v) {
     case GradReduce::auto_:

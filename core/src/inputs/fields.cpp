@@ -219,6 +219,9 @@ std::vector<FieldInfo> make_fields() {
       BOOL("training.fp8_params", s.training.fp8_params,
            "with fp8_mixed: linear weights stored in FP8 (Megatron --fp8-param-gather, NeMo's FP8 recipes; ZeRO "
            "gathers them in FP8); false: 16-bit weights beside Transformer Engine's cached FP8 copy"),
+      CHOICE("training.fp8_recipe", s.training.fp8_recipe, Fp8Recipe, "tensorwise|rowwise",
+             "with fp8_mixed: FP8 scales per tensor (Transformer Engine, torchao tensorwise) or per row of every GEMM "
+             "operand (torchao rowwise: each operand cast once per GEMM that reads it)"),
       BOOL("training.sequence_parallel", s.training.sequence_parallel, "Megatron sequence parallelism (with tp)"),
       CHOICE("training.finetune", s.training.finetune, Finetune, "full|lora", "full training or LoRA adapters"),
       INT("training.lora_rank", s.training.lora_rank, 1, 65536, "LoRA rank r"),

@@ -359,6 +359,13 @@ Status resolve_into(const Scenario& in, Resolved& r) {
                       std::string("FP8 parameters need training.precision=fp8_mixed with "
                                   "training.fused_elementwise=true (Transformer Engine); got precision ") +
                           to_string(t.precision) + (t.fused_elementwise ? "" : " with fused_elementwise false"));
+  if (t.fp8_recipe == Fp8Recipe::rowwise && r.compute_dtype != Dtype::fp8)
+    return make_error("training.fp8_recipe", std::string("rowwise scales FP8 GEMM inputs; training.precision ") +
+                                                 to_string(t.precision) + " runs no FP8 GEMMs (use fp8_mixed)");
+  if (t.fp8_recipe == Fp8Recipe::rowwise && t.fp8_params)
+    return make_error("training.fp8_params",
+                      "FP8 weights (and torchao's float8 all-gather) are per-tensor only; "
+                      "training.fp8_recipe rowwise keeps 16-bit weights");
 
   // Hardware sanity that needs the dtype.
   const double peak = h.gpu.peak_tflops(r.compute_dtype);
