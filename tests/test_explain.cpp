@@ -4,7 +4,9 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 #include "llmc/explain.h"
+#include "test_util.h"
 
 using namespace llmc;
 
@@ -53,4 +55,38 @@ TEST_CASE("a recording Trace keeps every term with its inputs; a silent one keep
   CHECK(std::string(a->inputs[1].name) == "y");
   CHECK(a->inputs[1].value == 3);
   CHECK(render(*a) == "a = x × y\n    where x = 2, y = 3\n    = 6 B\n    source: src");
+}
+
+// A term shows at most Term::kMaxInputs inputs; more are counted, never silently lost: no
+// estimate of the broad scenario set (every recipe, parallelism and kernel choice) passes more.
+TEST_CASE("explain terms: no estimate gives a term more inputs than it can show") {
+  Trace t;
+  t.add("many", "Σ", "", "", 1,
+        {{"a", 1},
+         {"b", 2},
+         {"c", 3},
+         {"d", 4},
+         {"e", 5},
+         {"f", 6},
+         {"g", 7},
+         {"h", 8},
+         {"i", 9},
+         {"j", 10},
+         {"k", 11},
+         {"l", 12},
+         {"m", 13}});
+  CHECK(t.terms().front().n_inputs == int(Term::kMaxInputs));
+  CHECK(t.dropped_inputs() == 1);
+  const nlohmann::json all = nlohmann::json::parse(test::source_text("tests/golden/broad_scenarios.json"));
+  int estimated = 0;
+  for (const nlohmann::json& doc : all) {
+    Scenario s = default_scenario();
+    if (!apply_scenario_json(s, doc.dump())) continue;
+    const Result<Estimate> e = estimate(s);
+    if (!e) continue;
+    CAPTURE(doc.dump());
+    ++estimated;
+    CHECK(e->trace.dropped_inputs() == 0);
+  }
+  CHECK(estimated > 300);
 }

@@ -24,7 +24,8 @@ struct Term {
   const char* unit = "";     // "bytes", "FLOPs", "s", "" ...
   const char* source = "";   // paper / seed / assumption the formula comes from
   double value = 0;
-  std::array<TermInput, 8> inputs;  // the first n_inputs are set; not zero-filled (16 stores per term)
+  static constexpr size_t kMaxInputs = 12;
+  std::array<TermInput, kMaxInputs> inputs;  // the first n_inputs are set; not zero-filled
   int n_inputs = 0;
 };
 
@@ -42,11 +43,14 @@ class Trace {
   const std::vector<Term>& terms() const { return terms_; }
   void reserve(size_t n) { terms_.reserve(n); }
   const Term* find(const std::string& key) const;
+  // Inputs given beyond Term::kMaxInputs, which a term cannot show: a test holds this at 0.
+  size_t dropped_inputs() const { return dropped_inputs_; }
 
  private:
   double record(const char* key, const char* formula, const char* unit, const char* source, double value,
                 std::initializer_list<TermInput> inputs);
   std::vector<Term> terms_;
+  size_t dropped_inputs_ = 0;
   bool record_ = true;
 };
 

@@ -14,6 +14,7 @@ double Trace::record(const char* key, const char* formula, const char* unit, con
   Term& t = terms_.emplace_back(key, formula, unit, source, value);
   // The count in a local: stores into t.inputs could alias t.n_inputs for all the compiler knows.
   const int n = static_cast<int>(std::min(inputs.size(), t.inputs.size()));
+  dropped_inputs_ += inputs.size() - size_t(n);
   const TermInput* in = inputs.begin();
   for (int i = 0; i < n; ++i) t.inputs[size_t(i)] = in[i];
   t.n_inputs = n;
