@@ -52,15 +52,6 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              r.compute_dtype == Dtype::fp8 && ts.fp8_recipe == Fp8Recipe::rowwise};
 }
 
-// A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for
-// LoRA's frozen base weights; the adapters' rank-r GEMMs are left out: docs/formulas.md). FP8 GEMMs
-// need FP8 inputs, and the weight-gradient GEMM needs them transposed (Hopper's FP8 tensor cores
-// take only the TN layout): Transformer Engine casts the forward input and the backward output
-// gradient with a fused cast-transpose (read e bytes, write two FP8 copies); a norm that outputs
-// FP8 leaves only the transpose (read 1, write 1). Weights are cast once per step (left out).
-// Under autocast each micro-batch casts the weight forward and its gradient backward.
-// `rerun_by`: the rules that run its forward kernels again in backward; `block`: a transformer
-// block's linear (LoRA's quantised base weights), not the output layer or the router.
 // torchao's rowwise FP8 (training.fp8_recipe): each GEMM scales its two operands along their free
 // axes, so x, W and dY are each cast twice, once per GEMM that reads them (torchao float8
 // Float8LinearConfig.from_recipe_name). A cast scaled along rows reads e bytes per element and
@@ -83,6 +74,16 @@ static void rowwise_fp8_casts(const Ctx& c, double T, double k, double n, double
   if (c.eager) c.b->memory(Pass::bwd, 0, MemKernel::hbm_copy, (T * k + (dw ? k * n : 0)) * batch * 2 * c.e);
 }
 
+// A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for
+// LoRA's frozen base weights; the adapters' rank-r GEMMs are left out: docs/formulas.md). FP8 GEMMs
+// need FP8 inputs, and the weight-gradient GEMM needs them transposed (Hopper's FP8 tensor cores
+// take only the TN layout): Transformer Engine casts the forward input and the backward output
+// gradient with a fused cast-transpose (read e bytes, write two FP8 copies); a norm that outputs
+// FP8 leaves only the transpose (read 1, write 1). Weights are cast once per step (left out).
+// Rowwise scaling (training.fp8_recipe) casts as rowwise_fp8_casts above instead.
+// Under autocast each micro-batch casts the weight forward and its gradient backward.
+// `rerun_by`: the rules that run its forward kernels again in backward; `block`: a transformer
+// block's linear (LoRA's quantised base weights), not the output layer or the router.
 void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by,
             bool block) {
   if (!c.b->kernels() || T <= 0 || k <= 0 || n <= 0) return;
