@@ -19,6 +19,9 @@ struct Timed {
   ComputeTimes ct;
   double emb_head_fwd_s = 0;   // the embedding's and the head's forward kernels
   double attention_fwd_s = 0;  // one layer's attention forward kernel
+  // One dense layer's LoRA adapter GEMMs (a dimension equal to the rank), forward and backward.
+  double adapter_fwd_s = 0, adapter_bwd_s = 0;
+  int adapter_gemms = 0;
 };
 
 Timed timed(const Sets& sets) {
@@ -37,8 +40,14 @@ Timed timed(const Sets& sets) {
       t.emb_head_fwd_s += k.kind == KernelSpec::Kind::gemm ? gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch).s
                                                            : memory_time(kp, k.mem, k.bytes).s;
     }
+  const double rank = t.r.s.training.finetune == Finetune::lora ? double(t.r.s.training.lora_rank) : -1;
   for (int i = 0; i < plan->dense.n_kernels; ++i) {
     const KernelSpec& k = plan->dense.kernels[size_t(i)];
+    if (k.kind == KernelSpec::Kind::gemm && (k.m == rank || k.n == rank || k.k == rank)) {
+      const double s = gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch).s;
+      (k.pass == Pass::fwd ? t.adapter_fwd_s : t.adapter_bwd_s) += s;
+      ++t.adapter_gemms;
+    }
     if (k.kind == KernelSpec::Kind::attention && k.pass == Pass::fwd)
       t.attention_fwd_s = attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true,
                                          false, k.backend)
@@ -92,17 +101,36 @@ TEST_CASE("compute times: ring attention runs cp blocks per layer, at any cp") {
   }
 }
 
-TEST_CASE("compute times: LoRA's frozen linears run dX in backward, no weight gradient") {
+TEST_CASE("compute times: LoRA's frozen linears run dX in backward, no weight gradient; adapters apart") {
   // Full training's backward GEMMs are dX and dW, each the forward's FLOPs (2:1); with every base
   // weight frozen only dX runs (1:1), as the FLOP count says (flops.cpp: backward 1 × forward for
-  // the frozen linears). Llama 3.1 8B's GEMMs are large, so time follows FLOPs within 3 %.
+  // the frozen linears). Llama 3.1 8B's GEMMs are large, so time follows FLOPs within 3 %. The
+  // adapters (every linear: q, k, v, o, w1, w3, w2) run six rank-16 GEMMs each, two forward.
   const Timed full = timed(kLlama8b);
   Sets lora_sets = kLlama8b;
   lora_sets.push_back({"training.finetune", "lora"});
   const Timed lora = timed(lora_sets);
+  CHECK(full.adapter_gemms == 0);
+  CHECK(lora.adapter_gemms == 7 * 6);
+  const double L = 32;
+  const double base_fwd = lora.ct.stage_fwd.gemm_s - L * lora.adapter_fwd_s;
+  const double base_bwd = lora.ct.stage_bwd.gemm_s - L * lora.adapter_bwd_s;
   CHECK(full.ct.stage_bwd.gemm_s / full.ct.stage_fwd.gemm_s == doctest::Approx(2.0).epsilon(0.03));
-  CHECK(lora.ct.stage_bwd.gemm_s / lora.ct.stage_fwd.gemm_s == doctest::Approx(1.0).epsilon(0.03));
-  CHECK(lora.ct.stage_fwd.gemm_s == full.ct.stage_fwd.gemm_s);
+  CHECK(base_bwd / base_fwd == doctest::Approx(1.0).epsilon(0.03));
+  CHECK(base_fwd == doctest::Approx(full.ct.stage_fwd.gemm_s).epsilon(1e-12));
+  // Rank-16 GEMMs are bound by reading their inputs (seven matrices' x and dY twice, dX once):
+  // 12 % of the base GEMMs' time at this shape.
+  CHECK(L * (lora.adapter_fwd_s + lora.adapter_bwd_s) / (base_fwd + base_bwd) == doctest::Approx(0.12).epsilon(0.1));
+  // explain shows the rank beside the GEMM time.
+  const Estimate e = run(lora_sets);
+  CHECK(term_input(*e.trace.find("time.gemm_s"), "lora_rank") == 16);
+  CHECK(term_input(*run(kLlama8b).trace.find("time.gemm_s"), "lora_rank") == 0);
+  // training.lora_targets: q and v, or the four attention projections.
+  for (const auto& [targets, adapters] : {std::pair<const char*, int>{"qv", 2}, {"attention", 4}}) {
+    Sets t = lora_sets;
+    t.push_back({"training.lora_targets", targets});
+    CHECK(timed(t).adapter_gemms == 6 * adapters);
+  }
 }
 
 TEST_CASE("compute times: the optimizer step and the stage kernels are counted apart") {

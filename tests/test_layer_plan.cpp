@@ -34,7 +34,8 @@ const Op* find_op(const Plan& p, std::string_view name) {
 
 TEST_CASE("layer plan: the largest layers the input fields allow fit its fixed arrays") {
   // Eight norms (model.norms_per_layer's maximum), eager kernels, PyTorch's math attention with
-  // dropout, an MoE block with shared experts, and autocast casts or FP8 casts on every linear.
+  // dropout, an MoE block with shared experts, and autocast casts or FP8 casts on every linear
+  // (rowwise: two per operand), the last with LoRA adapters on every linear (six GEMMs each).
   for (const char* precision : {"bf16_mixed", "fp8_mixed", "fp8_rowwise"}) {
     test::Sets sets = {{"model.preset", "mixtral-8x7b"},
                        {"model.norms_per_layer", "8"},
@@ -49,6 +50,7 @@ TEST_CASE("layer plan: the largest layers the input fields allow fit its fixed a
                        {"training.recompute_modules", "core_attn,layernorm,moe_act"}};
     if (std::string_view(precision) == "bf16_mixed")
       sets.push_back({"training.weight_dtype", "fp32"}), sets.push_back({"training.master_weights", "false"});
+    if (std::string_view(precision) == "fp8_rowwise") sets.push_back({"training.finetune", "lora"});
     const Resolved r = resolve_or_fail(sets);
     const ParamCounts p = count_params(r, nullptr);
     for (bool moe : {false, true}) {

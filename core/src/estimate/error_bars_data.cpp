@@ -6,15 +6,15 @@
 namespace llmc::detail {
 
 const std::vector<ErrorBar> kErrorBars = {
-    {"all", 321, 0.8804, 1.1613, 16384},
+    {"all", 321, 0.8804, 1.1607, 16384},
     {"multi-node", 175, 0.9052, 1.1643, 16384},
     {"multi-node, dense", 154, 0.9078, 1.1574, 16384},
-    {"multi-node, dense, context parallel", 18, 0.8832, 1.2392, 16384},
-    {"1 node", 131, 0.8706, 1.1497, 72},
-    {"1 node, dense", 124, 0.8703, 1.1270, 72},
-    {"1 node, dense, context parallel", 9, 0.9664, 1.2803, 72},
-    {"1 GPU", 15, 0.8406, 1.0987, 1},
-    {"1 GPU, dense", 15, 0.8406, 1.0987, 1},
+    {"multi-node, dense, context parallel", 18, 0.8832, 1.2185, 16384},
+    {"1 node", 131, 0.8674, 1.1497, 72},
+    {"1 node, dense", 124, 0.8673, 1.1150, 72},
+    {"1 node, dense, context parallel", 9, 0.9609, 1.2462, 72},
+    {"1 GPU", 15, 0.8072, 1.0524, 1},
+    {"1 GPU, dense", 15, 0.8072, 1.0524, 1},
     {"multi-node, MoE", 21, 0.7667, 1.6879, 1024},
     {"multi-node, MoE, expert parallel", 21, 0.7667, 1.6879, 1024},
     {"1 node, MoE", 7, 1.0947, 1.3853, 64},

@@ -49,7 +49,8 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              double(r.m.hidden),
              double(ts.seq_len) / double(r.s.parallel.cp) * double(shape.micro_batch),
              ts.sequence_parallel ? tp : 1.0,
-             r.compute_dtype == Dtype::fp8 && ts.fp8_recipe == Fp8Recipe::rowwise};
+             r.compute_dtype == Dtype::fp8 && ts.fp8_recipe == Fp8Recipe::rowwise,
+             lora ? double(ts.lora_rank) : 0.0};
 }
 
 // torchao's rowwise FP8 (training.fp8_recipe): each GEMM scales its two operands along their free
@@ -75,7 +76,7 @@ static void rowwise_fp8_casts(const Ctx& c, double T, double k, double n, double
 }
 
 // A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for
-// LoRA's frozen base weights; the adapters' rank-r GEMMs are left out: docs/formulas.md). FP8 GEMMs
+// LoRA's frozen base weights, whose adapters are lora_adapter's kernels). FP8 GEMMs
 // need FP8 inputs, and the weight-gradient GEMM needs them transposed (Hopper's FP8 tensor cores
 // take only the TN layout): Transformer Engine casts the forward input and the backward output
 // gradient with a fused cast-transpose (read e bytes, write two FP8 copies); a norm that outputs
@@ -105,6 +106,24 @@ void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batc
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, T * k * batch * x_bytes_per_elem);
     c.b->memory(Pass::bwd, 0, MemKernel::cast, T * n * batch * (c.e + 2));
   }
+}
+
+// A LoRA adapter (Hu et al. 2021) beside a frozen linear of this rank's input width k, output
+// width n: forward u = x·A (r columns) and y += u·B; backward dB = uᵀ·dY, du = dY·Bᵀ, dA = xᵀ·du and
+// dX += du·Aᵀ, in 16 bits. Rank-r GEMMs are memory-bound: they read x and dY again and add into
+// dX, which the GEMM time's HBM floor counts (kernel_time.cpp); the adds are taken as the GEMMs'
+// accumulating epilogues (β = 1). The FLOP count leaves the adapters out (a fraction r/n of the
+// layer's); they are kernels here.
+void lora_adapter(const Ctx& c, double T, double k, double n, double batch, uint32_t rerun_by) {
+  if (c.lora_rank <= 0 || !c.b->kernels() || T <= 0 || k <= 0 || n <= 0) return;
+  const double r = c.lora_rank;
+  const Dtype d = c.attn_dtype;
+  c.b->gemm(Pass::fwd, rerun_by, d, T, r, k, batch);
+  c.b->gemm(Pass::fwd, rerun_by, d, T, n, r, batch);
+  c.b->gemm(Pass::bwd, 0, d, r, n, T, batch);  // dB
+  c.b->gemm(Pass::bwd, 0, d, T, r, n, batch);  // du
+  c.b->gemm(Pass::bwd, 0, d, k, r, T, batch);  // dA
+  c.b->gemm(Pass::bwd, 0, d, T, k, r, batch);  // dX += du·Aᵀ
 }
 
 // PyTorch eager: every op is its own kernel and round-trips HBM. Each entry is one kernel's bytes
@@ -216,6 +235,8 @@ void mlp(const Ctx& c, const MlpSpec& s) {
     }
     linear(c, c.gemm_dtype, s.tokens, h, (gated ? 2 : 1) * s.width / s.shard, s.batch, s.up_input, 0);
     if (gated && s.dense) c.b->gemm(Pass::rerun, kTagOpPolicy, c.gemm_dtype, s.tokens, s.width / s.shard, h, s.batch);
+    if (c.mlp_trained)  // LoRA on every linear: one adapter per up matrix (w1 and w3 when gated)
+      for (int i = 0; i < (gated ? 2 : 1); ++i) lora_adapter(c, s.tokens, h, s.width / s.shard, s.batch, 0);
   }
   {
     Op& o = c.b->op(s.act);
@@ -246,6 +267,7 @@ void mlp(const Ctx& c, const MlpSpec& s) {
       o.saved_op_policy_bytes += e * c.tok_saved * h / c.tp;
   }
   linear(c, c.gemm_dtype, s.tokens, s.width / s.shard, h, s.batch, Fp8Input::cast, 0);
+  if (c.mlp_trained) lora_adapter(c, s.tokens, s.width / s.shard, h, s.batch, 0);
 }
 
 // A mixture-of-experts block in place of the MLP: router, token permutation, routed experts,

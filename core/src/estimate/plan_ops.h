@@ -77,6 +77,7 @@ struct Ctx {
   double tok_saved;     // s/cp × b: the tokens activations are kept for
   double rep;           // sequence parallelism splits the tensors outside tp regions
   bool fp8_rowwise;     // FP8 GEMMs with a scale per operand row (training.fp8_recipe rowwise)
+  double lora_rank;     // LoRA's adapter rank r (training.lora_rank); 0 without LoRA
 };
 
 Ctx make_ctx(const Resolved& r, const PlanShape& shape);
@@ -88,6 +89,7 @@ enum class Fp8Input { fused_into_norm, cast };
 // The op helpers (layer_plan.cpp, where each is documented).
 void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by,
             bool block = true);
+void lora_adapter(const Ctx& c, double T, double k, double n, double batch, uint32_t rerun_by);
 void eager_pass(const Ctx& c, Pass pass, uint32_t rerun_by, double elems, std::initializer_list<double> bytes);
 void eager_ops(const Ctx& c, uint32_t rerun_by, double elems, std::initializer_list<double> fwd,
                std::initializer_list<double> bwd);

@@ -151,9 +151,12 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.gemm_s =
         tr.add("time.gemm_s",
                "m × Σ GEMM kernels of one micro-batch on the slowest stage (forward, backward dX and dW, recompute); "
-               "routed experts on the busiest expert rank: its share × moe_capacity_factor",
-               "s", "hardware profile gemm table / fit (docs/formulas.md, Kernel times; MoE load)", step.gemm_s,
-               {{"m", m}, {"moe_capacity_factor", r.s.training.moe_capacity_factor}});
+               "routed experts on the busiest expert rank: its share × moe_capacity_factor; LoRA: six GEMMs of rank "
+               "lora_rank per adapter",
+               "s", "hardware profile gemm table / fit (docs/formulas.md, Kernel times; MoE load; LoRA)", step.gemm_s,
+               {{"m", m},
+                {"moe_capacity_factor", r.s.training.moe_capacity_factor},
+                {"lora_rank", r.s.training.finetune == Finetune::lora ? double(r.s.training.lora_rank) : 0.0}});
     te.attention_s = tr.add("time.attention_s",
                             "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential "
                             "rate; or QKᵀ/softmax/PV)",
