@@ -30,7 +30,7 @@ Status estimate_into(const Scenario& s, Estimate& e) {
   if (r.s.training.flops_formula == FlopsFormula::detailed && !r.m.has_shape())
     e.warnings.push_back("training.flops_formula=detailed needs the model shape; using 6ND for a size-only model");
   // The step's ops, built once and read as FLOPs, memory and kernel times.
-  detail::StepPlan plan;  // ~100 KB of fixed arrays, on the stack: no allocation
+  detail::StepPlan plan;  // ~160 KB of fixed arrays, on the stack: no allocation
   detail::build_step_plan(plan, r, e.params, detail::plan_shape(r));
   e.flops = detail::count_flops(r, e.params, plan, tokens, &e.trace);
 
