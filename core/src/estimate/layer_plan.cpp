@@ -1,5 +1,6 @@
 // The layer plan: each op of a step declared once (layer_plan.h); the attention block's ops are in
-// plan_attention.cpp, the builder and context both use in plan_ops.h. Shapes per GPU:
+// plan_attention.cpp, a linear layer's kernels in plan_linear.cpp, the builder and context they
+// all use in plan_ops.h. Shapes per GPU:
 //   T  = micro_batch · seq_len / cp tokens; Tn = T / tp for norms, residuals and dropout under
 //        sequence parallelism (else T, replicated on every tp rank);
 //   linear layers C[m×n] = A[m×k]·B[k×n] with the sharded dimension divided by tp; backward is
@@ -51,79 +52,6 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              ts.sequence_parallel ? tp : 1.0,
              r.compute_dtype == Dtype::fp8 && ts.fp8_recipe == Fp8Recipe::rowwise,
              lora ? double(ts.lora_rank) : 0.0};
-}
-
-// torchao's rowwise FP8 (training.fp8_recipe): each GEMM scales its two operands along their free
-// axes, so x, W and dY are each cast twice, once per GEMM that reads them (torchao float8
-// Float8LinearConfig.from_recipe_name). A cast scaled along rows reads e bytes per element and
-// writes 1 (its row's amax fuses in); one scaled along columns reads e twice (the amax over
-// columns, then the cast) and writes 1. Forward: x and W by rows; backward: dY both ways, x and W
-// by columns (x is kept in 16 bits). The backward GEMMs run cuBLAS's per-tensor kernel and the
-// scales are applied to their outputs after (torchao addmm_float8_unwrapped: CUTLASS's rowwise
-// kernel is slow without fast accumulation): a pass over dX and dW in eager PyTorch, fused into
-// the next op by torch.compile (left out there). The forward's CUTLASS rowwise GEMM is timed at
-// the FP8 rate (most shapes run at 90-100 % of the per-tensor kernel: pytorch/pytorch#147971).
-static void rowwise_fp8_casts(const Ctx& c, double T, double k, double n, double batch, uint32_t rerun_by) {
-  const double by_rows = c.e + 1, by_cols = 2 * c.e + 1;
-  const bool dw = !c.frozen_weights;  // LoRA's frozen weights: no dW GEMM, so no x or dY by columns
-  c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, T * k * batch * by_rows);
-  c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * by_rows);
-  c.b->memory(Pass::bwd, 0, MemKernel::cast, T * n * batch * by_rows);
-  if (dw) c.b->memory(Pass::bwd, 0, MemKernel::cast, T * n * batch * by_cols);
-  if (dw) c.b->memory(Pass::bwd, 0, MemKernel::cast, T * k * batch * by_cols);
-  c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * by_cols);
-  if (c.eager) c.b->memory(Pass::bwd, 0, MemKernel::hbm_copy, (T * k + (dw ? k * n : 0)) * batch * 2 * c.e);
-}
-
-// A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for
-// LoRA's frozen base weights, whose adapters are lora_adapter's kernels). FP8 GEMMs
-// need FP8 inputs, and the weight-gradient GEMM needs them transposed (Hopper's FP8 tensor cores
-// take only the TN layout): Transformer Engine casts the forward input and the backward output
-// gradient with a fused cast-transpose (read e bytes, write two FP8 copies); a norm that outputs
-// FP8 leaves only the transpose (read 1, write 1). Weights are cast once per step (left out).
-// Rowwise scaling (training.fp8_recipe) casts as rowwise_fp8_casts above instead.
-// Under autocast each micro-batch casts the weight forward and its gradient backward.
-// `rerun_by`: the rules that run its forward kernels again in backward; `block`: a transformer
-// block's linear (LoRA's quantised base weights), not the output layer or the router.
-void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by,
-            bool block) {
-  if (!c.b->kernels() || T <= 0 || k <= 0 || n <= 0) return;
-  if (block && c.dequant > 0) {  // QLoRA-style base weights, dequantised for the forward and for backward's dX
-    c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.dequant);
-    c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.dequant);
-  }
-  c.b->gemm(Pass::fwd, rerun_by, dtype, T, n, k, batch);
-  if (c.amp_fwd > 0) {  // a recomputed forward casts the weight again
-    c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.amp_fwd);
-    c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.amp_bwd);
-  }
-  c.b->gemm(Pass::bwd, 0, dtype, T, k, n, batch);
-  if (!c.frozen_weights) c.b->gemm(Pass::bwd, 0, dtype, k, n, T, batch);
-  if (dtype == Dtype::fp8 && c.fp8_rowwise) {
-    rowwise_fp8_casts(c, T, k, n, batch, rerun_by);
-  } else if (dtype == Dtype::fp8) {
-    const double x_bytes_per_elem = input == Fp8Input::fused_into_norm ? 2 : c.e + 2;
-    c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, T * k * batch * x_bytes_per_elem);
-    c.b->memory(Pass::bwd, 0, MemKernel::cast, T * n * batch * (c.e + 2));
-  }
-}
-
-// A LoRA adapter (Hu et al. 2021) beside a frozen linear of this rank's input width k, output
-// width n: forward u = x·A (r columns) and y += u·B; backward dB = uᵀ·dY, du = dY·Bᵀ, dA = xᵀ·du and
-// dX += du·Aᵀ, in 16 bits. Rank-r GEMMs are memory-bound: they read x and dY again and add into
-// dX, which the GEMM time's HBM floor counts (kernel_time.cpp); the adds are taken as the GEMMs'
-// accumulating epilogues (β = 1). The FLOP count leaves the adapters out (a fraction r/n of the
-// layer's); they are kernels here.
-void lora_adapter(const Ctx& c, double T, double k, double n, double batch, uint32_t rerun_by) {
-  if (c.lora_rank <= 0 || !c.b->kernels() || T <= 0 || k <= 0 || n <= 0) return;
-  const double r = c.lora_rank;
-  const Dtype d = c.attn_dtype;
-  c.b->gemm(Pass::fwd, rerun_by, d, T, r, k, batch);
-  c.b->gemm(Pass::fwd, rerun_by, d, T, n, r, batch);
-  c.b->gemm(Pass::bwd, 0, d, r, n, T, batch);  // dB
-  c.b->gemm(Pass::bwd, 0, d, T, r, n, batch);  // du
-  c.b->gemm(Pass::bwd, 0, d, k, r, T, batch);  // dA
-  c.b->gemm(Pass::bwd, 0, d, T, k, r, batch);  // dX += du·Aᵀ
 }
 
 // PyTorch eager: every op is its own kernel and round-trips HBM. Each entry is one kernel's bytes
