@@ -81,7 +81,7 @@ inline bool is_fused(AttentionBackend b) {
     if (b == f) return true;
   return false;
 }
-// How FP8 GEMM inputs are scaled (docs/formulas.md, "FP8 scaling recipes"). tensorwise: one scale
+// How FP8 GEMM inputs are scaled (docs/formulas.md, "FP8 casts"). tensorwise: one scale
 // per tensor (Transformer Engine's delayed and current scaling, torchao's tensorwise), one cast
 // serving both layouts; rowwise: a scale per row of every operand along its GEMM's free axis
 // (torchao's rowwise), so each operand is cast once per GEMM that reads it.

@@ -86,7 +86,8 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape);
 // Engine's LayerNormLinear), or a tensor that needs its own cast.
 enum class Fp8Input { fused_into_norm, cast };
 
-// The op helpers (layer_plan.cpp, where each is documented).
+// The op helpers, each documented where it is defined (layer_plan.cpp; linear and lora_adapter in
+// plan_linear.cpp).
 void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batch, Fp8Input input, uint32_t rerun_by,
             bool block = true);
 void lora_adapter(const Ctx& c, double T, double k, double n, double batch, uint32_t rerun_by);

@@ -162,12 +162,12 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                             "rate; or QKᵀ/softmax/PV)",
                             "s", attention_source(r.attention_backend), step.attention_s,
                             {{"m", m}, {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()}});
-    te.memory_bound_s =
-        tr.add("time.memory_bound_s",
-               "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss and FP8 "
-               "casts (each GEMM operand cast fp8_casts_per_operand times)",
-               "s", "hardware profile memory_bound table / fit; FP8 scaling recipes (docs/formulas.md)", step.memory_s,
-               {{"m", m}, {"fp8_casts_per_operand", r.s.training.fp8_recipe == Fp8Recipe::rowwise ? 2.0 : 1.0}});
+    te.memory_bound_s = tr.add(
+        "time.memory_bound_s",
+        "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss and FP8 "
+        "casts (each GEMM operand cast fp8_casts_per_operand times)",
+        "s", "hardware profile memory_bound table / fit; FP8 casts of either recipe (docs/formulas.md)", step.memory_s,
+        {{"m", m}, {"fp8_casts_per_operand", r.s.training.fp8_recipe == Fp8Recipe::rowwise ? 2.0 : 1.0}});
     te.optimizer_s =
         tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s",
                "hardware profile memory_bound.adamw (fit: HBM)", ct.optimizer.memory_s, {});
