@@ -5,7 +5,8 @@
 # is generated from this file (`{{first-look ...}}`), so it stays as recorded when the model moves.
 # Usage: scripts/first-look.sh DATE FILE...   (DATE as YYYY-MM-DD; run on a clean checkout)
 # Env: LLMCALC (an llmcalc binary; default: build it in build/native); OUT (the file to write;
-# default validation/first-look.json, the 2026-11-25 records; a later batch gets its own file).
+# default validation/first-look.json, the 2026-11-25 records; a later batch gets its own file);
+# ONLY (an id prefix: only those records, when the batch was added to an existing file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -ge 2 ]] || { echo "usage: scripts/first-look.sh DATE FILE..." >&2; exit 2; }
@@ -20,7 +21,9 @@ fi
 commit=$(git rev-parse --short=12 HEAD)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for f in "$@"; do "$cli" validate "$f" --json >"$tmp/$(basename "$f")"; done
+only=()
+[[ -n "${ONLY:-}" ]] && only=(--only "$ONLY")
+for f in "$@"; do "$cli" validate "$f" --json "${only[@]}" >"$tmp/$(basename "$f")"; done
 python3 - "$commit" "$date" "$tmp" "$@" >"$out" <<'PY'
 import json, os, sys
 commit, date, tmp, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
