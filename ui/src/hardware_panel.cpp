@@ -66,14 +66,19 @@ void gpu_sources_tooltip(const GpuSpec& g) {
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
   ImGui::Text("peaks: %s", src.peaks.c_str());
   ImGui::Text("memory: %s", src.memory.c_str());
-  if (!g.has_mamf())
-    ImGui::TextUnformatted(
-        "max achievable matmul: none published; the datasheet profile runs GEMMs at 0.75 of the dense peak");
+  // The datasheet profile's rates, read from core (docs/formulas.md, Kernel times).
+  const std::shared_ptr<const HardwareProfile> ds = shared_datasheet_profile(g);
+  const auto gemm = ds->gemm.find(half);
+  const double gemm_tflops = gemm != ds->gemm.end() ? gemm->second.fit.peak : 0.0;
+  const double mamf = g.mamf_tflops(half_dtype);
+  if (mamf <= 0)
+    ImGui::Text(
+        "max achievable matmul: none published; the datasheet profile runs GEMMs at %.2f of the dense peak in a step",
+        half_peak > 0 ? gemm_tflops / half_peak : 0.0);
   else
-    ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at 0.86 of it.",
-                src.max_achievable_matmul.c_str());
-  {  // the datasheet profile's fused-attention rates, read from core (docs/formulas.md, Kernel times)
-    const std::shared_ptr<const HardwareProfile> ds = shared_datasheet_profile(g);
+    ImGui::Text("max achievable matmul: %s. The datasheet profile runs GEMMs at %.2f of it in a step.",
+                src.max_achievable_matmul.c_str(), gemm_tflops / mamf);
+  {
     const auto att = ds->attention.find(to_string(half_dtype));
     if (att != ds->attention.end() && half_peak > 0) {
       const AttentionTable& t = att->second;
@@ -102,6 +107,9 @@ void gpu_sources_tooltip(const GpuSpec& g) {
                 src.sm_count.c_str(), static_cast<long long>(g.sm_count));
   else
     ImGui::TextUnformatted("SMs: not in the catalog; overlapped communication is taken to cost compute nothing");
+  if (g.host_link_gbps > 0)
+    ImGui::Text("host link: %s. Activation offloading copies at %.0f GB/s each way (unless a profile measured it).",
+                src.host_link.c_str(), g.host_link_gbps * kHostCopyShare);
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }

@@ -167,6 +167,8 @@ void training_panel(State& st) {
   field_editor(st, "training.grad_reduce", "gradient reduction");
   field_editor(st, "training.reshard_after_forward", "ZeRO-3: reshard after forward");
   field_editor(st, "training.cpu_offload_optimizer", "optimizer in CPU memory");
+  field_editor(st, "training.optimizer_in_backward", "optimizer step in backward (frees each gradient)");
+  field_editor(st, "training.activation_offload", "activations offloaded to CPU memory");
   field_editor(st, "training.recompute", "activation recompute");
   field_editor(st, "training.recompute_modules", "selective recompute modules (empty: core_attn)");
   field_editor(st, "training.recompute_layers", "recomputed layers (0: all)");
@@ -178,6 +180,7 @@ void training_panel(State& st) {
   field_editor(st, "training.unfused_attention", "attention without flash");
   field_editor(st, "training.fused_elementwise", "fused element-wise kernels");
   field_editor(st, "training.fused_loss", "fused loss (auto: as the blocks)");
+  field_editor(st, "training.loss_chunks", "loss chunks (fp32 work per chunk of logits)");
   field_editor(st, "training.fp8_params", "FP8 parameters (fp8_mixed)");
   field_editor(st, "training.fp8_recipe", "FP8 scaling (fp8_mixed): per tensor or per row");
   heading("Fine-tuning and FLOPs");

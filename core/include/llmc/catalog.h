@@ -25,7 +25,8 @@ Result<GpuSpec> find_gpu(const std::string& id);
 // Where a GPU preset's figures come from (its file's `sources`; empty where it has none, and
 // in the embed module, whose catalog copy leaves the citations out).
 struct GpuSources {
-  std::string peaks, memory, interconnect, price, max_achievable_matmul, sm_count, compute_capability, boost_clock_mhz;
+  std::string peaks, memory, interconnect, price, max_achievable_matmul, sm_count, compute_capability, boost_clock_mhz,
+      host_link;
 };
 Result<GpuSources> gpu_sources(const std::string& id);
 

@@ -40,8 +40,9 @@ struct MemoryPerGpu {
          reference_model_bytes = 0, model_states_bytes = 0, activations_bytes = 0, activations_per_layer_bytes = 0,
          logits_bytes = 0, comm_buffers_bytes = 0, cuda_context_bytes = 0, fragmentation_bytes = 0, total_bytes = 0,
          capacity_bytes = 0, headroom_bytes = 0;
-  double cpu_offload_bytes = 0;         // optimizer states moved to host memory
-  int64_t in_flight_micro_batches = 0;  // activations held at the peak (first pipeline stage)
+  double cpu_offload_bytes = 0;            // optimizer states moved to host memory
+  double activations_offloaded_bytes = 0;  // saved activations in host memory (training.activation_offload)
+  int64_t in_flight_micro_batches = 0;     // activations held at the peak (first pipeline stage)
 };
 
 struct CommItem {

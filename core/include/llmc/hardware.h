@@ -75,6 +75,9 @@ struct GpuSpec {
   // only, 0 elsewhere): with sm_count it sets the rate of softmax exponentials (docs/formulas.md,
   // Kernel times, "Head dimension").
   double boost_clock_mhz = 0;
+  // The host link's datasheet rate per direction, GB/s (PCIe x16: Gen3 16, Gen4 32, Gen5 64;
+  // Grace's NVLink-C2C 450); 0 where unknown. Activation offloading's copies cross it.
+  double host_link_gbps = 0;
   // Sustained SM clock ÷ the boost clock the tensor peaks are quoted at: 1, or lower under a lowered
   // power limit (hardware.power_limit_w). The datasheet profile's compute-bound rates (GEMMs,
   // attention, exponentials) scale with it; peak_tflops() stays the datasheet's (the MFU basis).
@@ -194,6 +197,10 @@ struct HardwareProfile {
 // (nccl-tests 8×A100: 235 GB/s of 300; 8×H100 ring: 367 of 450) and ~90% of the NIC across nodes.
 // Used by the datasheet profile and when the user overrides a link's bandwidth.
 double intra_node_busbw_gbps(double link_gbps);
+// Pinned host <-> device copies reach about 0.85 of the host link's datasheet rate (PCIe's
+// 128b/130b encoding and packet headers; NVIDIA's nvbandwidth reports 55.6 GB/s host to device
+// on PCIe Gen5 x16, 0.87 of 64): what activation offloading's copies get without a profile.
+constexpr double kHostCopyShare = 0.85;
 double inter_node_busbw_gbps(double nic_gbps);
 
 // The profile llmcalc uses when none is loaded: datasheet bandwidths with stated efficiencies, its

@@ -129,6 +129,15 @@ struct TrainingSpec {
   // Engine, torch.compile); false: PyTorch eager, one kernel per op (docs/formulas.md).
   bool fused_elementwise = true;
   Fusion fused_loss = Fusion::auto_;  // the final norm and the loss; auto: as fused_elementwise
+  // The loss's fp32 work done one chunk of the logits at a time (torchtune's
+  // CEWithChunkedOutputLoss: 8); the 16-bit logits stay whole. 1: the whole logits at once.
+  int64_t loss_chunks = 1;
+  // Saved activations copied to host memory in forward and back in backward, on a side stream
+  // (torchtune's OffloadActivations); the GPU keeps two layers' worth in transit.
+  bool activation_offload = false;
+  // Each parameter's optimizer step runs as soon as its gradient is ready, which is then freed
+  // (torchtune's optimizer_in_bwd): one gradient at a time instead of all of them.
+  bool optimizer_in_backward = false;
   // FP8 parameters (Megatron's --fp8-param-gather, NeMo's FP8 recipes): with fp8_mixed and fused
   // kernels, the linear weights are stored in FP8 instead of beside a cached FP8 copy.
   bool fp8_params = false;

@@ -335,6 +335,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
               {"exposed_s", c.exposed_s}});
     }
   }
+  if (offloads_activations(r)) out.push_back(activation_offload(r, plan, ct, f, t));
   return out;
 }
 

@@ -63,6 +63,12 @@ double collective_time_s(const Resolved& r, const char* collective, int64_t grou
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan,
                                     const HeldParams& held, const FlopCounts& f, const ComputeTimes& ct, Trace* t);
 
+// Activation offloading (training.activation_offload, offload.cpp): whether it applies, and its
+// copies to host memory and back as a step item on the copy engines (tier "host").
+bool offloads_activations(const Resolved& r);
+CommItem activation_offload(const Resolved& r, const StepPlan& plan, const ComputeTimes& ct, const FlopCounts& f,
+                            Trace* t);
+
 // The flat kernel efficiency in use: hardware.compute_efficiency if set, else the profile's
 // (used when the user sets one, and for kernels a profile has no fit for).
 double compute_efficiency(const Resolved& r);

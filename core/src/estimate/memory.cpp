@@ -49,6 +49,17 @@ MemoryKnobs::StageFacts stage_facts(const Resolved& r, const ParamCounts& p, int
   return f;
 }
 
+// Parameters in the stage's largest weight tensor: the embedding (first stage) or output layer
+// (last), else an MLP or expert matrix or the query projection, each split by tp.
+double largest_tensor(const Resolved& r, int64_t stage) {
+  const ModelSpec& m = r.m;
+  const double h = double(m.hidden), t = double(r.s.parallel.tp);
+  double largest = std::max(double(m.ffn_hidden), double(m.heads * m.head_dim)) * h / t;
+  if (m.is_moe()) largest = std::max(largest, double(m.expert_ffn_hidden) * h / double(r.etp));
+  if (stage == 0 || stage == r.s.parallel.pp - 1) largest = std::max(largest, double(m.vocab) * h / t);
+  return largest;
+}
+
 template <class Tr>
 StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k,
                               const LayerActivations& act, Tr& tr) {
@@ -109,19 +120,25 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
   // ZeRO-2/3 keep only their shard of the gradients when they reduce after every micro-batch; one
   // reduction per step of several micro-batches means each GPU accumulates the whole gradient.
   const bool accumulate_whole = k.m > 1 && !r.grad_reduce_per_micro_batch;
-  const double grads_local = accumulate_whole ? tr_dense + tr_expert : shard(tr_dense, tr_expert, 2);
+  double grads_local = accumulate_whole ? tr_dense + tr_expert : shard(tr_dense, tr_expert, 2);
+  // The optimizer step in backward frees each gradient once it is stepped: one tensor's at a time.
+  const double one_tensor = ts.optimizer_in_backward ? largest_tensor(r, stage) : 0.0;
+  if (ts.optimizer_in_backward) grads_local = std::min(grads_local, one_tensor);
   mem.gradients_bytes = tr.add("memory.per_gpu.gradients_bytes",
                                "trainable_local / (dp under ZeRO-2+, unless m > 1 micro-batches accumulate before one "
-                               "reduction) × (grad_bytes + 4 if fp32 accumulation buffer)",
+                               "reduction) × (grad_bytes + 4 if fp32 accumulation buffer); optimizer step in backward: "
+                               "the stage's largest tensor only",
                                "bytes",
                                "gradients in training.grad_dtype (+ an fp32 accumulation buffer, as nanotron keeps "
-                               "one); ZeRO-2 (Rajbhandari et al. 2020); training.grad_reduce",
+                               "one); ZeRO-2 (Rajbhandari et al. 2020); training.grad_reduce; torchtune's "
+                               "optimizer_in_bwd (docs/formulas.md, Optimizer step in backward)",
                                grads_local * stages_grad_bytes,
                                {{"trainable_local", tr_dense + tr_expert},
                                 {"grad_bytes", stages_grad_bytes},
                                 {"dp_shard", d},
                                 {"micro_batches", double(k.m)},
-                                {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0}});
+                                {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0},
+                                {"largest_tensor", one_tensor}});
   const OptimizerStates optimizer = optimizer_states(r);
   const double states = optimizer.per_param, state_bytes = optimizer.bytes;
   const double opt_params = shard(tr_dense, tr_expert, 1);
@@ -192,7 +209,7 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
 
   // Activations.
   if (m.has_shape()) {
-    const double full_layer = act.full_layer, checkpoint = act.checkpoint;
+    const double full_layer = act.full_layer;
     mem.activations_per_layer_bytes =
         tr.add("memory.per_gpu.activations_per_layer_bytes",
                "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp "
@@ -216,41 +233,40 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
                 {"recompute_mla_up_proj", r.recompute_modules & kRecomputeMlaUpProj ? 1.0 : 0.0},
                 {"recompute_moe_act", r.recompute_modules & kRecomputeMoeAct ? 1.0 : 0.0}});
     const double L = stage_layers(r, stage);
-    double per_micro = L * full_layer, working = 0;
-    if (ts.recompute == Recompute::full && L > 0) {
-      const double k = ts.recompute_layers > 0 ? std::min(double(ts.recompute_layers), L) : L;
-      per_micro = k * checkpoint + (L - k) * full_layer;
-      working = full_layer;  // the layer being recomputed during backward
-    } else if (ts.recompute == Recompute::selective_op && L > 0) {
-      per_micro = L * act.selective_op;
-      working = full_layer;  // the layer whose re-runs are live during its backward
-    }
+    const StoredActivations stored = stored_activations(r, act, L);
+    const double per_micro = stored.per_micro, working = stored.working;
     const bool last_stage = stage == par.pp - 1;
     const double flights = facts.in_flight;
     mem.in_flight_micro_batches = static_cast<int64_t>(std::ceil(flights));
     const double autocast = autocast_weights * amp_copy;
+    // Offloading keeps on the GPU only what is in transit: two layers' stored tensors.
+    const double on_gpu = ts.activation_offload ? offload_kept_bytes(per_micro, L) : flights * per_micro;
+    mem.activations_offloaded_bytes = flights * per_micro - on_gpu;
     mem.activations_bytes =
         tr.add("memory.per_gpu.activations_bytes",
                "in_flight × (stored_per_micro_batch + autocast_weights × amp_copy_bytes) + recompute working layer (on "
-               "the peak stage i)",
+               "the peak stage i); offloaded: the stored tensors of min(2, L) layers stay instead",
                "bytes",
                "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), "
                "interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks); "
-               "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast)",
-               flights * (per_micro + autocast) + working,
+               "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast); torchtune's "
+               "OffloadActivations (docs/formulas.md, Activation offloading)",
+               on_gpu + flights * autocast + working,
                {{"in_flight", flights},
                 {"stage", double(stage)},
                 {"layers_on_stage", L},
                 {"stored_per_micro_batch", per_micro},
                 {"working_layer", working},
                 {"autocast_weights", autocast_weights},
-                {"amp_copy_bytes", amp_copy}});
+                {"amp_copy_bytes", amp_copy},
+                {"offloaded_bytes", mem.activations_offloaded_bytes}});
     const double per_logit = loss_bytes_per_logit(r);
     const double logits = last_stage ? act.loss : 0;
     mem.logits_bytes = tr.add(
         "memory.per_gpu.logits_bytes",
         "bytes_per_logit × s/cp × b × V / t on the last stage, t = 1 without loss parallelism (fused loss: act_bytes "
-        "+ 4, logits + fp32 copy; eager: 12, fp32 log-softmax output + its gradient + its input's gradient)",
+        "+ 4, logits + fp32 copy; eager: 12, fp32 log-softmax output + its gradient + its input's gradient; in n > 1 "
+        "chunks: act_bytes + that fp32 work / n)",
         "bytes", "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)",
         logits,
         {{"s", double(ts.seq_len)},
@@ -258,6 +274,7 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
          {"V", double(m.vocab)},
          {"t", double(par.tp)},
          {"loss_parallel", ts.loss_parallel ? 1.0 : 0.0},
+         {"loss_chunks", double(ts.loss_chunks)},
          {"bytes_per_logit", per_logit}});
   }
   int groups = 0;
@@ -299,6 +316,20 @@ StageMemory stage_memory(const Resolved& r, const ParamCounts& p, int64_t stage,
 }
 
 }  // namespace
+
+StoredActivations stored_activations(const Resolved& r, const LayerActivations& act, double L) {
+  const TrainingSpec& ts = r.s.training;
+  StoredActivations out{L * act.full_layer, 0.0};
+  if (ts.recompute == Recompute::full && L > 0) {
+    const double k = ts.recompute_layers > 0 ? std::min(double(ts.recompute_layers), L) : L;
+    out.per_micro = k * act.checkpoint + (L - k) * act.full_layer;
+    out.working = act.full_layer;  // the layer being recomputed during backward
+  } else if (ts.recompute == Recompute::selective_op && L > 0) {
+    out.per_micro = L * act.selective_op;
+    out.working = act.full_layer;  // the layer whose re-runs are live during its backward
+  }
+  return out;
+}
 
 LayerActivations layer_activations(const Resolved& r, const StepPlan& plan, int64_t b) {
   LayerActivations a;

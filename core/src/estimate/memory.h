@@ -26,6 +26,15 @@ struct MemoryKnobs {
 // activations of micro-batches of k.b sequences.
 MemoryPerGpu peak_memory(const Resolved& r, const ParamCounts& p, const MemoryKnobs& k, const LayerActivations& act,
                          Trace* t, int64_t* peak_stage);
+// What a stage of L layers stores per micro-batch from a layer's forward to its backward, under the
+// recompute policy, and the working layer a recomputing backward re-materialises.
+struct StoredActivations {
+  double per_micro = 0, working = 0;
+};
+StoredActivations stored_activations(const Resolved& r, const LayerActivations& act, double L);
+// Activation offloading (torchtune's OffloadActivations on a side stream) keeps on the GPU the
+// stored tensors of the layer being copied out or back and of the one in use: two layers' worth.
+inline double offload_kept_bytes(double per_micro, double L) { return L > 2 ? per_micro * 2.0 / L : per_micro; }
 // The activations of micro-batches of b sequences, from a plan of the layers' ops only.
 LayerActivations layer_activations(const Resolved& r, const ParamCounts& p, int64_t b);
 // The same at micro-batches of `to` sequences from `a`, those of `from`: every tensor the plan keeps

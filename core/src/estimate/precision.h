@@ -20,8 +20,15 @@ inline double activation_bytes(const Resolved& r) { return r.s.training.precisio
 // fused losses) holds the 16-bit logits and one fp32 copy: e + 4. PyTorch eager
 // F.cross_entropy(logits.float()) saves log-softmax's fp32 output, and its backward allocates the
 // fp32 gradients of that output and of its input while every layer's activations are still held:
-// 12 (measured: docs/measurements/README.md, "Ground truth").
-inline double loss_bytes_per_logit(const Resolved& r) { return r.fused_loss ? activation_bytes(r) + 4 : 12.0; }
+// 12 (measured: docs/measurements/README.md, "Ground truth"). A chunked loss (training.loss_chunks
+// n > 1, torchtune's CEWithChunkedOutputLoss) keeps the 16-bit logits whole, as the output layer's
+// chunks, and does that fp32 work one chunk at a time: e + 4/n fused, e + 12/n eager.
+inline double loss_bytes_per_logit(const Resolved& r) {
+  const double fp32_work = r.fused_loss ? 4.0 : 12.0;
+  const int64_t n = r.s.training.loss_chunks;
+  if (n <= 1) return r.fused_loss ? activation_bytes(r) + fp32_work : fp32_work;
+  return activation_bytes(r) + fp32_work / double(n);
+}
 
 // FP8 recipes (Transformer Engine's) save each FP8 GEMM's input for its weight gradient as the
 // FP8 copy the forward made, one byte per element: the norms' FP8 outputs (LayerNormLinear,

@@ -83,7 +83,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   for (const CommItem& c : comm) {
     exposed += c.exposed_s;
     if (c.in_micro_batch) slot_comm += c.exposed_s;
-    if (c.overlapped) hidden += c.time_s - c.exposed_s;
+    if (c.overlapped && c.tier != "host") hidden += c.time_s - c.exposed_s;  // host copies use copy engines
   }
   // Overlap is not free: while a collective runs behind compute, its NCCL kernels hold nccl_sms
   // SMs that compute kernels cannot use (NCCL CTAs do not share an SM), so the compute the

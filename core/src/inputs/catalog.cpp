@@ -123,6 +123,7 @@ Result<GpuSpec> find_gpu(const std::string& id) {
   g.sm_count = static_cast<int64_t>(num(j, "sm_count"));
   g.compute_capability = num(j, "compute_capability");
   g.boost_clock_mhz = num(j, "boost_clock_mhz");
+  g.host_link_gbps = num(j, "host_link_gbps");
   if (j.contains("max_achievable_matmul_tflops") && j.at("max_achievable_matmul_tflops").is_object()) {
     const json& mm = j.at("max_achievable_matmul_tflops");
     g.mamf_bf16_tflops = num(mm, "bf16");
@@ -148,6 +149,7 @@ Result<GpuSources> gpu_sources(const std::string& id) {
   out.sm_count = str("sm_count");
   out.compute_capability = str("compute_capability");
   out.boost_clock_mhz = str("boost_clock_mhz");
+  out.host_link = str("host_link");
   return out;
 }
 

@@ -216,6 +216,15 @@ std::vector<FieldInfo> make_fields() {
              "the final norm and cross-entropy as fused kernels (Megatron's vocab-parallel loss, torch.compile) or "
              "PyTorch eager ops with fp32 logits "
              "(torchtitan compiles only the blocks); auto: as fused_elementwise"),
+      INT("training.loss_chunks", s.training.loss_chunks, 1, 4096,
+          "the loss's fp32 work one chunk of the logits at a time (torchtune's CEWithChunkedOutputLoss: 8); the "
+          "16-bit logits stay whole; 1: all at once"),
+      BOOL("training.activation_offload", s.training.activation_offload,
+           "saved activations copied to host memory in forward and back in backward on a side stream (torchtune's "
+           "enable_activation_offloading); the GPU keeps two layers' worth in transit"),
+      BOOL("training.optimizer_in_backward", s.training.optimizer_in_backward,
+           "each parameter's optimizer step runs in backward as soon as its gradient is ready, which is then freed "
+           "(torchtune's optimizer_in_bwd): one micro-batch per step, one data-parallel replica"),
       BOOL("training.fp8_params", s.training.fp8_params,
            "with fp8_mixed: linear weights stored in FP8 (Megatron --fp8-param-gather, NeMo's FP8 recipes; ZeRO "
            "gathers them in FP8); false: 16-bit weights beside Transformer Engine's cached FP8 copy"),

@@ -12,6 +12,7 @@
 #include "common/detmath.h"
 #include "inputs/pipeline_split.h"
 #include "inputs/resolve_hardware.h"
+#include "inputs/resolve_memory_savers.h"
 #include "inputs/resolve_precision.h"
 #include "inputs/resolve_into.h"
 
@@ -365,6 +366,8 @@ Status resolve_into(const Scenario& in, Resolved& r) {
     h.profile = h.datasheet_gemm_mamf_fraction > 0
                     ? std::make_shared<const HardwareProfile>(datasheet_profile(h.gpu, h.datasheet_gemm_mamf_fraction))
                     : shared_datasheet_profile(h.gpu);
+
+  if (auto st = detail::resolve_memory_savers(r); !st) return st.error();
 
   // Tokens: D = 20 N when unset is applied in estimate(), once N is known.
   r.tokens_defaulted = t.tokens <= 0;

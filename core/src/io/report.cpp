@@ -98,7 +98,8 @@ std::string estimate_to_json(const Estimate& e, bool include_terms, int indent) 
       .i("in_flight_micro_batches", m.in_flight_micro_batches)
       .i("max_micro_batch", e.max_micro_batch)
       .i("min_gpus", e.min_gpus)
-      .n("cpu_offload_bytes", m.cpu_offload_bytes);
+      .n("cpu_offload_bytes", m.cpu_offload_bytes)
+      .n("activations_offloaded_bytes", m.activations_offloaded_bytes);
   const TimeEstimate& t = e.time;
   Obj{j["time"]}
       .s("basis", t.basis)
