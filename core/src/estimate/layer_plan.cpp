@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "estimate/estimate_parts.h"
+#include "estimate/lora_targets.h"
 #include "estimate/placement.h"
 #include "estimate/plan_ops.h"
 #include "estimate/precision.h"
@@ -41,7 +42,7 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              amp_fwd,
              amp_bwd,
              saves_fp8_gemm_inputs(r) ? 1.0 : e,
-             !lora || ts.lora_targets == LoraTargets::all_linear,
+             !lora || lora_matrices(ts.lora_targets).mlp,
              lora,
              lora && base < compute ? base + compute : 0.0,
              T,

@@ -2,6 +2,7 @@
 // counts 12·l·h² + 13·l·h + (V+s)·h for GPT); Hugging Face modeling code for GQA, gated MLPs,
 // MoE (Mixtral) and MLA (DeepSeek-V3). Published totals are checked in tests/test_params.cpp.
 #include "estimate/estimate_parts.h"
+#include "estimate/lora_targets.h"
 
 namespace llmc::detail {
 namespace {
@@ -35,9 +36,10 @@ double lora_params(const ModelSpec& m, int64_t rank, LoraTargets targets) {
   // LoRA (Hu et al. 2021) adds r·(in + out) per adapted matrix; PEFT "all-linear" adapts every
   // attention and MLP projection (MoE: every expert), not the embeddings or the output layer.
   const double r = static_cast<double>(rank), h = m.hidden, a = m.heads, kv = m.kv_heads, d = m.head_dim;
-  if (targets == LoraTargets::qv) return m.layers * r * ((h + a * d) + (h + kv * d));
-  const double attn = r * ((h + a * d) + 2 * (h + kv * d) + (a * d + h));
-  if (targets == LoraTargets::attention) return m.layers * attn;
+  const LoraMatrices on = lora_matrices(targets);
+  const double attn =
+      r * ((on.q ? h + a * d : 0) + (on.k ? h + kv * d : 0) + (on.v ? h + kv * d : 0) + (on.o ? a * d + h : 0));
+  if (!on.mlp) return m.layers * attn;
   const double mats = m.mlp == MlpKind::gelu ? 2 : 3;
   const double dense_mlp = mats * r * (h + m.ffn_hidden);
   const int64_t moe_layers = moe_layer_count(m);

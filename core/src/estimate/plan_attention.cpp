@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "estimate/estimate_parts.h"
+#include "estimate/lora_targets.h"
 #include "estimate/placement.h"
 #include "estimate/plan_ops.h"
 #include "estimate/precision.h"
@@ -70,11 +71,11 @@ void attention_in(const Ctx& c, const ParamCounts& p) {
         e * c.tok_saved * h / c.rep + e * c.tok_saved * (a * d + kv * d) / tp;  // block input; wq, wv outputs
     linear(c, c.gemm_dtype, c.T, h, (a + 2 * kv) * d / tp, 1, Fp8Input::fused_into_norm, 0);
     c.b->gemm(Pass::rerun, kTagOpPolicy, c.gemm_dtype, c.T, kv * d / tp, h);
-    // LoRA adapters on q and v (training.lora_targets qv), or on q, k and v.
-    const bool k_adapted = c.r.s.training.lora_targets != LoraTargets::qv;
-    lora_adapter(c, c.T, h, a * d / tp, 1, 0);
-    if (k_adapted) lora_adapter(c, c.T, h, kv * d / tp, 1, 0);
-    lora_adapter(c, c.T, h, kv * d / tp, 1, 0);
+    // LoRA adapters on the projections training.lora_targets picks.
+    const LoraMatrices on = lora_matrices(c.r.s.training.lora_targets);
+    if (on.q) lora_adapter(c, c.T, h, a * d / tp, 1, 0);
+    if (on.k) lora_adapter(c, c.T, h, kv * d / tp, 1, 0);
+    if (on.v) lora_adapter(c, c.T, h, kv * d / tp, 1, 0);
     return;
   }
   const double qk = double(m.qk_nope_head_dim + m.qk_rope_head_dim);
@@ -216,7 +217,7 @@ void attention_out(const Ctx& c) {
   if (c.r.s.training.sequence_parallel && c.r.s.parallel.tp > 1)
     o.saved_op_policy_bytes = c.e * c.tok_saved * c.h / c.tp;
   linear(c, c.gemm_dtype, c.T, ad / c.tp, c.h, 1, Fp8Input::cast, kTagOpPolicy);
-  if (c.r.s.training.lora_targets != LoraTargets::qv) lora_adapter(c, c.T, ad / c.tp, c.h, 1, kTagOpPolicy);
+  if (lora_matrices(c.r.s.training.lora_targets).o) lora_adapter(c, c.T, ad / c.tp, c.h, 1, kTagOpPolicy);
 }
 
 // An MLP of `width` (split `shard` ways) on `tokens` rows, `batch` of them (routed experts):
