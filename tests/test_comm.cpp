@@ -382,3 +382,32 @@ TEST_CASE("communication: a ring step's exchange that outlasts its attention blo
   REQUIRE(c);
   CHECK(c->exposed_s > 0);
 }
+
+// FSDP shards LoRA's frozen base like any weight (memory holds 1/d of it), so its all-gathers move
+// every weight, the base as stored (QLoRA's NF4 in half a byte), while the reduce-scatter carries
+// only the adapters' gradients. Until 2026-11-26 the gathers moved the adapters alone.
+TEST_CASE("communication: under ZeRO-3, LoRA gathers the frozen base weights as stored") {
+  auto lora = [](Sets extra) {
+    Sets sets = {{"model.preset", "llama2-7b"},      {"hardware.gpu", "a100-sxm-80gb"},
+                 {"hardware.gpu_count", "8"},        {"training.zero_stage", "3"},
+                 {"training.seq_len", "2048"},       {"training.global_batch_seqs", "8"},
+                 {"training.precision", "bf16_pure"}, {"training.finetune", "lora"},
+                 {"training.lora_rank", "64"}};
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    return run(sets);
+  };
+  const Estimate e = lora({});
+  const CommItem* ag = find_comm(e, "fsdp");
+  const CommItem* rs = find_comm(e, "dp", "reduce_scatter");
+  REQUIRE(ag != nullptr);
+  REQUIRE(rs != nullptr);
+  const double layers = 32, calls = 2 * layers;  // one micro-batch: a forward and a backward gather per layer
+  CHECK(ag->bytes_per_step == doctest::Approx(e.params.per_gpu * 2 * calls / layers));
+  CHECK(rs->bytes_per_step == doctest::Approx(e.params.trainable * 2));
+  // QLoRA: the blocks' linear weights in 4 bits, the embeddings, norms and output layer in bf16.
+  const Estimate q = lora({{"training.base_weight_dtype", "fp4"}});
+  const CommItem* qag = find_comm(q, "fsdp");
+  REQUIRE(qag != nullptr);
+  const double linear = q.params.per_gpu_linear, rest = q.params.per_gpu - linear;
+  CHECK(qag->bytes_per_step == doctest::Approx((rest * 2 + linear * 0.5) * calls / layers));
+}

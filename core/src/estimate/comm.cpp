@@ -120,13 +120,17 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   }
   const int64_t dpg = par.dp * par.cp;
   if (dpg > 1) {
-    // Parameters of the most loaded GPU (after tp, pp and ep); LoRA reduces only the adapters.
-    double local_params = held.all;
-    if (ts.finetune == Finetune::lora) local_params = p.trainable / double(par.tp * par.pp);
-    const double grad_bytes = local_params * bytes_of(r.grad_dtype);
+    // Parameters of the most loaded GPU (after tp, pp and ep); LoRA reduces only the adapters,
+    // and ZeRO-1/2 gather back only what the optimizer updated.
+    const bool lora = ts.finetune == Finetune::lora;
+    const double trained = lora ? p.trainable / double(par.tp * par.pp) : held.all;
+    const double grad_bytes = trained * bytes_of(r.grad_dtype);
     // FP8 parameters (training.fp8_params) are gathered as they are stored: the linear weights in
     // one byte (Megatron's --fp8-param-gather), the rest in weight_dtype.
-    const double weight_bytes = gathered_weight_bytes(r, local_params, held.linear);
+    const double weight_bytes = lora ? trained * bytes_of(r.weight_dtype) : gathered_weight_bytes(r, trained, held.linear);
+    // ZeRO-3 shards every weight, LoRA's frozen base too (FSDP wraps the whole model; memory.cpp
+    // holds 1/d of it), so its gathers move all of them, the base as stored.
+    const double sharded_weight_bytes = gathered_weight_bytes(r, held.all, held.linear);
     // Gradient reductions per step: one per micro-batch, each hiding behind that micro-batch's
     // backward (ZeRO-2/3 keep only their shard, so they cannot wait; DeepSpeed ZeRO-2/3 and FSDP
     // by default), or one after the last (training.grad_reduce; memory.cpp holds whole gradients).
@@ -163,8 +167,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       const double units = std::max(1.0, L);
       const bool reshard = ts.reshard_after_forward;
       const double rounds = reshard || r.grad_reduce_per_micro_batch ? mb : 1.0;
-      CommItem ag =
-          make(r, "fsdp", "all_gather", shard, par.tp, weight_bytes / units, (reshard ? 2 : 1) * rounds * units);
+      CommItem ag = make(r, "fsdp", "all_gather", shard, par.tp, sharded_weight_bytes / units,
+                         (reshard ? 2 : 1) * rounds * units);
       ag.overlapped = true;
       const double half = ag.time_s / 2;
       ag.exposed_s = reshard ? std::max(0.0, half - fwd_micro * mb) + std::max(0.0, half - bwd_micro * mb)

@@ -124,21 +124,20 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
   // The optimizer step in backward frees each gradient once it is stepped: one tensor's at a time.
   const double one_tensor = ts.optimizer_in_backward ? largest_tensor(r, stage) : 0.0;
   if (ts.optimizer_in_backward) grads_local = std::min(grads_local, one_tensor);
-  mem.gradients_bytes = tr.add("memory.per_gpu.gradients_bytes",
-                               "trainable_local / (dp under ZeRO-2+, unless m > 1 micro-batches accumulate before one "
-                               "reduction) × (grad_bytes + 4 if fp32 accumulation buffer); optimizer step in backward: "
-                               "the stage's largest tensor only",
-                               "bytes",
-                               "gradients in training.grad_dtype (+ an fp32 accumulation buffer, as nanotron keeps "
-                               "one); ZeRO-2 (Rajbhandari et al. 2020); training.grad_reduce; torchtune's "
-                               "optimizer_in_bwd (docs/formulas.md, Optimizer step in backward)",
-                               grads_local * stages_grad_bytes,
-                               {{"trainable_local", tr_dense + tr_expert},
-                                {"grad_bytes", stages_grad_bytes},
-                                {"dp_shard", d},
-                                {"micro_batches", double(k.m)},
-                                {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0},
-                                {"largest_tensor", one_tensor}});
+  mem.gradients_bytes =
+      tr.add("memory.per_gpu.gradients_bytes",
+             "trainable_local / (dp under ZeRO-2+, unless m > 1 micro-batches accumulate before one "
+             "reduction) × (grad_bytes + 4 if fp32 accumulation buffer); step in backward: largest tensor",
+             "bytes",
+             "gradients in training.grad_dtype (+ an fp32 accumulation buffer, as nanotron keeps "
+             "one); ZeRO-2 (Rajbhandari et al. 2020); training.grad_reduce; torchtune's optimizer_in_bwd",
+             grads_local * stages_grad_bytes,
+             {{"trainable_local", tr_dense + tr_expert},
+              {"grad_bytes", stages_grad_bytes},
+              {"dp_shard", d},
+              {"micro_batches", double(k.m)},
+              {"reduce_every_micro_batch", r.grad_reduce_per_micro_batch ? 1.0 : 0.0},
+              {"largest_tensor", one_tensor}});
   const OptimizerStates optimizer = optimizer_states(r);
   const double states = optimizer.per_param, state_bytes = optimizer.bytes;
   const double opt_params = shard(tr_dense, tr_expert, 1);
@@ -245,12 +244,11 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
     mem.activations_bytes =
         tr.add("memory.per_gpu.activations_bytes",
                "in_flight × (stored_per_micro_batch + autocast_weights × amp_copy_bytes) + recompute working layer (on "
-               "the peak stage i); offloaded: the stored tensors of min(2, L) layers stay instead",
+               "the peak stage i); offloaded: only min(2, L) layers' stored",
                "bytes",
                "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), "
                "interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks); "
-               "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast); torchtune's "
-               "OffloadActivations (docs/formulas.md, Activation offloading)",
+               "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast); activation offloading",
                on_gpu + flights * autocast + working,
                {{"in_flight", flights},
                 {"stage", double(stage)},
@@ -265,8 +263,8 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
     mem.logits_bytes = tr.add(
         "memory.per_gpu.logits_bytes",
         "bytes_per_logit × s/cp × b × V / t on the last stage, t = 1 without loss parallelism (fused loss: act_bytes "
-        "+ 4, logits + fp32 copy; eager: 12, fp32 log-softmax output + its gradient + its input's gradient; in n > 1 "
-        "chunks: act_bytes + that fp32 work / n)",
+        "+ 4, logits + fp32 copy; eager: 12, fp32 log-softmax output + its gradient + its input's gradient; n chunks: "
+        "act_bytes + fp32 work / n)",
         "bytes", "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)",
         logits,
         {{"s", double(ts.seq_len)},

@@ -38,13 +38,9 @@ CommItem activation_offload(const Resolved& r, const StepPlan& plan, const Compu
   c.in_micro_batch = true;
   if (t)
     t->add("comm.activation_offload_s",
-           "m × (offloaded / d2h + offloaded / h2d); exposed: m × (max(0, offloaded / d2h − forward) + max(0, "
-           "offloaded / h2d − backward)); offloaded = the stage's stored activations less two layers' kept in transit",
-           "s",
-           measured ? "the profile's measured pinned copies; torchtune's OffloadActivations (copies on a side stream)"
-                    : "host link datasheet rate × 0.85 (NVIDIA nvbandwidth: 55.6 of PCIe Gen5's 64 GB/s); torchtune's "
-                      "OffloadActivations (copies on a side stream)",
-           c.time_s,
+           "m × B × (1/d2h + 1/h2d); exposed m × (max(0, B/d2h − forward) + max(0, B/h2d − backward)); B = stored "
+           "activations but two layers'",
+           "s", "profile's h2d/d2h, else host link × 0.85; torchtune's OffloadActivations", c.time_s,
            {{"micro_batches", mb},
             {"offloaded_bytes", bytes},
             {"d2h_gbps", d2h_gbps},

@@ -85,11 +85,12 @@ inline std::pair<double, double> amp_cast_bytes(const Resolved& r, double zero3_
 }
 
 // Bytes of `params` weights as ZeRO-3 / FSDP all-gathers them: the weight dtype, the `linear`
-// ones in FP8 when training.fp8_params gathers them so (torchao's float8 all-gather).
+// ones in FP8 when training.fp8_params gathers them so (torchao's float8 all-gather), or as LoRA's
+// frozen base stores them (training.base_weight_dtype: QLoRA's 4-bit NF4 is gathered as stored).
 inline double gathered_weight_bytes(const Resolved& r, double params, double linear) {
   const double wb = bytes_of(r.weight_dtype);
-  const bool fp8_gather = r.s.training.fp8_params && r.s.training.finetune != Finetune::lora;
-  return params * wb - (fp8_gather ? linear * (wb - 1.0) : 0.0);
+  if (r.s.training.finetune == Finetune::lora) return params * wb - linear * (wb - bytes_of(r.base_weight_dtype));
+  return params * wb - (r.s.training.fp8_params ? linear * (wb - 1.0) : 0.0);
 }
 
 // AdamW and 8-bit Adam keep m and v (bitsandbytes: 1 byte each, block scales ≈ 0.2 %; resolve()

@@ -208,10 +208,8 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   // One sigma, in every basis: the profile's kernel spread and the model's validated error; the
   // model's error alone on a flat efficiency; none for a given MFU or TFLOP/s (the user's rate).
   const char* range_source =
-      "profile p10/p90 and cv per kernel; model: the 16th-84th percentile of measured / predicted step time of the "
-      "published runs of this "
-      "regime, each predicted without its source family (llmcalc validate --lofo; docs/validation.md, Leave one family "
-      "out)";
+      "profile p10/p90 and cv per kernel; model: the 16th-84th percentile of measured / predicted step time of this "
+      "regime's published runs, each predicted without its family (docs/validation.md, Leave one family out)";
   rel_low = std::min(rel_low, 0.9);  // a range, never a step of zero
   te.step_low_s = tr.add("time.step_low_s",
                          "step_s × (1 − rel_low); rel_low = √(kernel_rel² + (1 − model_low)²) (profile basis), 1 − "

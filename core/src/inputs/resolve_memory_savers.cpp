@@ -15,38 +15,21 @@ Status resolve_memory_savers(const Resolved& r) {
   // torchtune splits the logits along the sequence: a chunk holds at least one position.
   const int64_t positions = t.seq_len / p.cp;
   if (t.loss_chunks > positions)
-    return make_error("training.loss_chunks", "chunks split the sequence (" + message_number(positions) +
-                                                  " positions per GPU with context parallelism " +
-                                                  message_number(p.cp) + "); got " + message_number(t.loss_chunks));
-  if (t.activation_offload) {
-    const bool measured = h.profile && h.profile->h2d_gbps > 0 && h.profile->d2h_gbps > 0;
-    if (!measured && h.gpu.host_link_gbps <= 0)
-      return make_error("training.activation_offload",
-                        h.gpu.name +
-                            " has no host link rate in the catalog (host_link_gbps) and the profile measured no "
-                            "host copies: its offloading copies cannot be timed; set the GPU's host_link_gbps or load "
-                            "a profile with h2d and d2h");
-  }
-  if (t.optimizer_in_backward) {
-    if (!r.m.has_shape())
-      return make_error("training.optimizer_in_backward",
-                        "frees each weight tensor's gradient in turn, so it needs the model shape (model.layers, "
-                        "model.hidden, ...), not only model.params");
-    if (r.micro_batches > 1)
-      return make_error("training.optimizer_in_backward",
-                        "steps each parameter as its gradient is ready, so a step has one micro-batch (torchtune "
-                        "requires gradient_accumulation_steps 1); this one has " +
-                            message_number(r.micro_batches) + ": raise training.micro_batch or lower the global batch");
-    if (p.dp * p.cp > 1)
-      return make_error("training.optimizer_in_backward",
-                        "is modelled for one data-parallel replica (torchtune's single-device recipes): with dp × cp "
-                        "= " +
-                            message_number(p.dp * p.cp) +
-                            " each gradient must be reduced before its step; use dp = cp = 1 or turn it off");
-    if (p.pp > 1)
-      return make_error("training.optimizer_in_backward",
-                        "is modelled without pipeline parallelism; got pp " + message_number(p.pp));
-  }
+    return make_error("training.loss_chunks", "must be at most seq_len / cp = " + message_number(positions) + "; got " +
+                                                  message_number(t.loss_chunks));
+  const bool measured = h.profile && h.profile->h2d_gbps > 0 && h.profile->d2h_gbps > 0;
+  if (t.activation_offload && !measured && h.gpu.host_link_gbps <= 0)
+    return make_error("training.activation_offload",
+                      h.gpu.name + " has no host link rate (host_link_gbps) and the profile no h2d/d2h");
+  if (!t.optimizer_in_backward) return ok_status();
+  auto refuse = [](const std::string& why) { return make_error("training.optimizer_in_backward", why); };
+  if (!r.m.has_shape()) return refuse("needs the model shape (model.layers, model.hidden, ...)");
+  // Each parameter is stepped as its gradient is ready: nothing to accumulate into, nothing to
+  // reduce first (torchtune requires gradient_accumulation_steps 1 and runs it on one replica).
+  if (r.micro_batches > 1)
+    return refuse("needs one micro-batch per step; this one has " + message_number(r.micro_batches));
+  if (p.dp * p.cp > 1) return refuse("needs one data-parallel replica; dp x cp = " + message_number(p.dp * p.cp));
+  if (p.pp > 1) return refuse("is modelled without pipeline parallelism; got pp " + message_number(p.pp));
   return ok_status();
 }
 

@@ -296,9 +296,8 @@ Status resolve_into(const Scenario& in, Resolved& r) {
     if (m.attn_bias || m.attn_out_bias || m.mlp_bias)
       return make_error(
           "training.recompute",
-          "selective_op (torchtitan's per-op policy) counts bias-free matmuls; this model has linear biases "
-          "(model.attn_bias, model.attn_out_bias or model.mlp_bias), which it would recompute; use none, selective or "
-          "full");
+          "selective_op (torchtitan's per-op policy) counts bias-free matmuls only; this model has linear biases "
+          "(model.attn_bias, attn_out_bias or mlp_bias); use none, selective or full");
   }
   if (t.recompute_layers > 0 && t.recompute != Recompute::full)
     return make_error("training.recompute_layers",
@@ -340,10 +339,8 @@ Status resolve_into(const Scenario& in, Resolved& r) {
   r.fused_loss = t.fused_loss == Fusion::auto_ ? t.fused_elementwise : t.fused_loss == Fusion::fused;
   if (p.tp_overlap && p.tp > 1 && !t.sequence_parallel)
     r.warnings.push_back(
-        "parallel.tp_overlap needs training.sequence_parallel (Transformer Engine's userbuffers overlap sequence "
-        "parallelism's "
-        "all-gathers and reduce-scatters, Megatron-LM's --tp-comm-overlap requires it): the tensor-parallel "
-        "all-reduces stay exposed");
+        "parallel.tp_overlap needs training.sequence_parallel (the overlap splits its all-gathers and "
+        "reduce-scatters; Megatron-LM's --tp-comm-overlap requires it): the tensor-parallel all-reduces stay exposed");
   if (t.unfused_attention != UnfusedAttention::matmul && t.flash_attention)
     return make_error(
         "training.unfused_attention",
