@@ -76,7 +76,7 @@ struct GpuSpec {
   // Kernel times, "Head dimension").
   double boost_clock_mhz = 0;
   // The host link's datasheet rate per direction, GB/s (PCIe x16: Gen3 16, Gen4 32, Gen5 64;
-  // Grace's NVLink-C2C 450); 0 where unknown. Activation offloading's copies cross it.
+  // GB200's NVLink-C2C, 225 per GPU); 0 where unknown. Activation offloading's copies cross it.
   double host_link_gbps = 0;
   // Sustained SM clock ÷ the boost clock the tensor peaks are quoted at: 1, or lower under a lowered
   // power limit (hardware.power_limit_w). The datasheet profile's compute-bound rates (GEMMs,
