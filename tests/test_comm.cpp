@@ -388,13 +388,16 @@ TEST_CASE("communication: a ring step's exchange that outlasts its attention blo
 // only the adapters' gradients. Until 2026-11-26 the gathers moved the adapters alone.
 TEST_CASE("communication: under ZeRO-3, LoRA gathers the frozen base weights as stored") {
   auto lora = [](Sets extra) {
-    Sets sets = {{"model.preset", "llama2-7b"},      {"hardware.gpu", "a100-sxm-80gb"},
-                 {"hardware.gpu_count", "8"},        {"training.zero_stage", "3"},
-                 {"training.seq_len", "2048"},       {"training.global_batch_seqs", "8"},
-                 {"training.precision", "bf16_pure"}, {"training.finetune", "lora"},
-                 {"training.lora_rank", "64"}};
-    sets.insert(sets.end(), extra.begin(), extra.end());
-    return run(sets);
+    return run(with_extra({{"model.preset", "llama2-7b"},
+                           {"hardware.gpu", "a100-sxm-80gb"},
+                           {"hardware.gpu_count", "8"},
+                           {"training.zero_stage", "3"},
+                           {"training.seq_len", "2048"},
+                           {"training.global_batch_seqs", "8"},
+                           {"training.precision", "bf16_pure"},
+                           {"training.finetune", "lora"},
+                           {"training.lora_rank", "64"}},
+                          extra));
   };
   const Estimate e = lora({});
   const CommItem* ag = find_comm(e, "fsdp");

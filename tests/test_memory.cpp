@@ -45,12 +45,11 @@ TEST_CASE("CPU offload moves optimizer states and master weights to the host") {
 namespace {
 const double s = 2048, b = 1, h = 12288, a = 96, t = 8, L = 96;
 Sets gpt3(Sets extra) {
-  Sets base = {{"model.preset", "gpt3-175b"},
-               {"training.flash_attention", "false"},
-               {"parallel.tp", "8"},
-               {"hardware.gpu_count", "8"}};
-  base.insert(base.end(), extra.begin(), extra.end());
-  return base;
+  return with_extra({{"model.preset", "gpt3-175b"},
+                     {"training.flash_attention", "false"},
+                     {"parallel.tp", "8"},
+                     {"hardware.gpu_count", "8"}},
+                    extra);
 }
 }  // namespace
 

@@ -13,16 +13,15 @@ namespace {
 constexpr double kLinearPerGpu = 20.0 * (8192.0 * (8192 + 2 * 1024) + 8192.0 * 8192 + 3 * 8192.0 * 28672) / 4;
 
 Sets llama70b(Sets extra) {
-  Sets base = {{"model.preset", "llama3.1-70b"},
-               {"hardware.gpu", "h100-sxm"},
-               {"hardware.gpu_count", "64"},
-               {"parallel.tp", "4"},
-               {"parallel.pp", "4"},
-               {"training.seq_len", "8192"},
-               {"training.global_batch_seqs", "64"},
-               {"training.zero_stage", "1"}};
-  base.insert(base.end(), extra.begin(), extra.end());
-  return base;
+  return with_extra({{"model.preset", "llama3.1-70b"},
+                     {"hardware.gpu", "h100-sxm"},
+                     {"hardware.gpu_count", "64"},
+                     {"parallel.tp", "4"},
+                     {"parallel.pp", "4"},
+                     {"training.seq_len", "8192"},
+                     {"training.global_batch_seqs", "64"},
+                     {"training.zero_stage", "1"}},
+                    extra);
 }
 
 double weights(Sets extra) { return run(llama70b(std::move(extra))).mem.weights_bytes; }

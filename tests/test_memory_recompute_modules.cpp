@@ -23,13 +23,20 @@ Sets deepseek_v3(Sets extra) {
   // nodes), ZeRO-1 data parallelism, no tensor parallelism, DualPipe (zero bubble with the expert
   // all-to-all hidden behind the other direction's compute), FP8 GEMMs, 4K sequences, a batch
   // of 15,360 sequences (its final value), 14.8T tokens.
-  Sets base = {{"model.preset", "deepseek-v3"}, {"hardware.gpu", "h800"},       {"parallel.pp", "16"},
-               {"parallel.ep", "64"},           {"hardware.gpu_count", "2048"}, {"parallel.schedule", "zero_bubble"},
-               {"parallel.ep_overlap", "true"}, {"training.zero_stage", "1"},   {"training.precision", "fp8_mixed"},
-               {"training.seq_len", "4096"},    {"training.micro_batch", "1"},  {"training.global_batch_seqs", "15360"},
-               {"training.tokens", "14.8e12"}};
-  base.insert(base.end(), extra.begin(), extra.end());
-  return base;
+  return with_extra({{"model.preset", "deepseek-v3"},
+                     {"hardware.gpu", "h800"},
+                     {"parallel.pp", "16"},
+                     {"parallel.ep", "64"},
+                     {"hardware.gpu_count", "2048"},
+                     {"parallel.schedule", "zero_bubble"},
+                     {"parallel.ep_overlap", "true"},
+                     {"training.zero_stage", "1"},
+                     {"training.precision", "fp8_mixed"},
+                     {"training.seq_len", "4096"},
+                     {"training.micro_batch", "1"},
+                     {"training.global_batch_seqs", "15360"},
+                     {"training.tokens", "14.8e12"}},
+                    extra);
 }
 }  // namespace
 

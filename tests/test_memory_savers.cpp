@@ -18,22 +18,21 @@ constexpr double s = 4096, b = 2, h = 3072, V = 128256, L = 28;
 // The table's setup after "+ Activation Checkpointing" (bf16 weights and AdamW states, compiled
 // blocks, full recompute), with `extra` on top.
 Sets llama32_3b(Sets extra) {
-  Sets base = {{"model.layers", "28"},
-               {"model.hidden", "3072"},
-               {"model.heads", "24"},
-               {"model.kv_heads", "8"},
-               {"model.ffn_hidden", "8192"},
-               {"model.vocab", "128256"},
-               {"model.tied_embeddings", "true"},
-               {"training.seq_len", "4096"},
-               {"training.micro_batch", "2"},
-               {"training.global_batch_seqs", "2"},
-               {"training.precision", "bf16_pure"},
-               {"training.recompute", "full"},
-               {"hardware.gpu", "a100-sxm-80gb"},
-               {"hardware.gpu_count", "1"}};
-  base.insert(base.end(), extra.begin(), extra.end());
-  return base;
+  return with_extra({{"model.layers", "28"},
+                     {"model.hidden", "3072"},
+                     {"model.heads", "24"},
+                     {"model.kv_heads", "8"},
+                     {"model.ffn_hidden", "8192"},
+                     {"model.vocab", "128256"},
+                     {"model.tied_embeddings", "true"},
+                     {"training.seq_len", "4096"},
+                     {"training.micro_batch", "2"},
+                     {"training.global_batch_seqs", "2"},
+                     {"training.precision", "bf16_pure"},
+                     {"training.recompute", "full"},
+                     {"hardware.gpu", "a100-sxm-80gb"},
+                     {"hardware.gpu_count", "1"}},
+                    extra);
 }
 
 }  // namespace

@@ -37,6 +37,12 @@ inline Estimate run_scenario(const Scenario& s) {
 
 inline Estimate run(const Sets& sets) { return run_scenario(scenario(sets)); }
 
+// A fixture's settings with a test's own after them (a later key overrides an earlier one).
+inline Sets with_extra(Sets base, const Sets& extra) {
+  base.insert(base.end(), extra.begin(), extra.end());
+  return base;
+}
+
 // The estimate of `s` timed with profile `p` (s itself keeps the profile it had).
 inline Estimate run_with_profile(Scenario s, const HardwareProfile& p) {
   attach_profile(s, p);
