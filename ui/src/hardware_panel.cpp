@@ -109,7 +109,7 @@ void gpu_sources_tooltip(const GpuSpec& g) {
     ImGui::TextUnformatted("SMs: not in the catalog; overlapped communication is taken to cost compute nothing");
   if (g.host_link_gbps > 0)
     ImGui::Text("host link: %s. Activation offloading copies at %.0f GB/s each way (unless a profile measured it).",
-                src.host_link.c_str(), g.host_link_gbps * kHostCopyShare);
+                src.host_link.c_str(), host_copy_rates(g, nullptr).d2h_gbps);
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }

@@ -197,11 +197,22 @@ struct HardwareProfile {
 // (nccl-tests 8×A100: 235 GB/s of 300; 8×H100 ring: 367 of 450) and ~90% of the NIC across nodes.
 // Used by the datasheet profile and when the user overrides a link's bandwidth.
 double intra_node_busbw_gbps(double link_gbps);
+double inter_node_busbw_gbps(double nic_gbps);
+
 // Pinned host <-> device copies reach about 0.85 of the host link's datasheet rate (PCIe's
 // 128b/130b encoding and packet headers; NVIDIA's nvbandwidth reports 55.6 GB/s host to device
 // on PCIe Gen5 x16, 0.87 of 64): what activation offloading's copies get without a profile.
 constexpr double kHostCopyShare = 0.85;
-double inter_node_busbw_gbps(double nic_gbps);
+// The rates activation offloading copies at, GB/s each way: a profile's measured pinned copies
+// when it has both, else kHostCopyShare of the GPU's host link; 0 where neither is known.
+struct HostCopyRates {
+  double d2h_gbps = 0, h2d_gbps = 0;
+  bool measured = false;
+};
+inline HostCopyRates host_copy_rates(const GpuSpec& gpu, const HardwareProfile* profile) {
+  if (profile && profile->h2d_gbps > 0 && profile->d2h_gbps > 0) return {profile->d2h_gbps, profile->h2d_gbps, true};
+  return {gpu.host_link_gbps * kHostCopyShare, gpu.host_link_gbps * kHostCopyShare, false};
+}
 
 // The profile llmcalc uses when none is loaded: datasheet bandwidths with stated efficiencies, its
 // kernels at their rates inside a training step (alone on the GPU: llmc/kernel_timing.h).

@@ -17,10 +17,8 @@ CommItem activation_offload(const Resolved& r, const StepPlan& plan, const Compu
   const double mb = double(r.micro_batches), L = double(r.layers_per_stage);
   const double stored = stored_activations(r, layer_activations(r, plan, r.s.training.micro_batch), L).per_micro;
   const double bytes = stored - offload_kept_bytes(stored, L);
-  // A profile's measured pinned copies, else the host link's datasheet rate at kHostCopyShare.
-  const bool measured = hw.profile && hw.profile->h2d_gbps > 0 && hw.profile->d2h_gbps > 0;
-  const double d2h_gbps = measured ? hw.profile->d2h_gbps : hw.gpu.host_link_gbps * kHostCopyShare;
-  const double h2d_gbps = measured ? hw.profile->h2d_gbps : hw.gpu.host_link_gbps * kHostCopyShare;
+  const HostCopyRates rates = host_copy_rates(hw.gpu, hw.profile.get());
+  const double d2h_gbps = rates.d2h_gbps, h2d_gbps = rates.h2d_gbps;
   const double out_s = bytes / (d2h_gbps * 1e9), in_s = bytes / (h2d_gbps * 1e9);
   // The passes they hide behind: the stage's forward and backward (with its recomputed forward).
   const bool flat = hw.compute_efficiency > 0;

@@ -17,8 +17,7 @@ Status resolve_memory_savers(const Resolved& r) {
   if (t.loss_chunks > positions)
     return make_error("training.loss_chunks", "must be at most seq_len / cp = " + message_number(positions) + "; got " +
                                                   message_number(t.loss_chunks));
-  const bool measured = h.profile && h.profile->h2d_gbps > 0 && h.profile->d2h_gbps > 0;
-  if (t.activation_offload && !measured && h.gpu.host_link_gbps <= 0)
+  if (t.activation_offload && host_copy_rates(h.gpu, h.profile.get()).d2h_gbps <= 0)
     return make_error("training.activation_offload",
                       h.gpu.name + " has no host link rate (host_link_gbps) and the profile no h2d/d2h");
   if (!t.optimizer_in_backward) return ok_status();
