@@ -337,6 +337,30 @@ TEST_CASE("communication: TP overlap hides each collective behind its own GEMM, 
   CHECK(warned);
 }
 
+TEST_CASE("communication: PyTorch's async TP leaves the backward's reduce-scatters exposed (tp_overlap_method)") {
+  // Its backward graph has no matmul→reduce-scatter to fuse (pytorch/pytorch#149946): per backward
+  // pair of time c, the reduce-scatter half waits whole and the all-gather half overlaps as
+  // userbuffers' does, c/2 + c/(2k) exposed where userbuffers leaves c/k (70B's GEMMs hide both).
+  // Without recompute half the pairs are the backward's: the difference is time × (k − 1)/(4k).
+  const Sets base = {{"model.preset", "llama3.1-70b"},       {"parallel.tp", "8"},
+                     {"hardware.gpu_count", "64"},           {"training.global_batch_seqs", "64"},
+                     {"training.sequence_parallel", "true"}, {"training.zero_stage", "1"},
+                     {"training.recompute", "none"},         {"parallel.tp_overlap", "true"}};
+  const Estimate ub = run(base), async_tp = run(with_extra(base, {{"parallel.tp_overlap_method", "async_tp"}}));
+  const CommItem* u = find_comm(ub, "tp");
+  const CommItem* a = find_comm(async_tp, "tp");
+  REQUIRE(u);
+  REQUIRE(a);
+  CHECK(a->time_s == doctest::Approx(u->time_s).epsilon(1e-12));
+  CHECK(u->exposed_s == doctest::Approx(u->time_s / 8));
+  CHECK(a->exposed_s - u->exposed_s == doctest::Approx(u->time_s * 7 / 32));
+  CHECK(async_tp.time.step_s > ub.time.step_s);
+  // Only with tp_overlap: the method alone overlaps nothing.
+  const Estimate off =
+      run(with_extra(base, {{"parallel.tp_overlap", "false"}, {"parallel.tp_overlap_method", "async_tp"}}));
+  CHECK(find_comm(off, "tp")->exposed_s == find_comm(off, "tp")->time_s);
+}
+
 TEST_CASE("communication: context parallelism by ring, all-gather or all-to-all (parallel.cp_method)") {
   const Sets base = {{"model.preset", "llama3.1-8b"},
                      {"parallel.cp", "4"},

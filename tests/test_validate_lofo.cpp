@@ -129,8 +129,8 @@ TEST_CASE("error bars: a regime with few validated runs borrows a broader regime
 
 // The records themselves: the fraction core ships is the one the fit picks on every family, each
 // family left out picks it or a grid step beside it (without torchtitan's two B200 rows, 0.76),
-// and the out-of-sample error is pinned where it is (it fails if it grows): 13.9 % mean absolute,
-// +4.3 % bias over 321 step-time rows of 27 families (first look, before issue 28's mechanisms and
+// and the out-of-sample error is pinned where it is (it fails if it grows): 13.8 % mean absolute,
+// +4.0 % bias over 323 step-time rows of 27 families (first look, before issue 28's mechanisms and
 // this fit: 37 % and +33 %). The error-bar table core compiles
 // is made from the same rows (scripts/test.sh checks it is regenerated unchanged).
 TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned out-of-sample error") {
@@ -161,9 +161,10 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   CHECK(r->families.size() == 27);
   CHECK(r->rows.size() == size_t(error_bars().front().rows));
   INFO("LOFO MAE " << r->lofo_mae << ", bias " << r->lofo_bias << ", median " << r->lofo_median);
-  // 13.9 %, 9.1 %, +4.1 % and 62.5 % over 323 rows since torchtune's two offloading rows and LoRA's
-  // ZeRO-3 gathers of its frozen base (13.9 %, 9.0 %, +4.3 %, 62.6 % over 321 before them).
-  CHECK(r->lofo_mae <= 0.145);
+  // 13.8 %, 9.0 % and +4.0 % over 323 rows since async TP's backward reduce-scatters wait whole
+  // (tp_overlap_method async_tp on torchtitan's 21 rows); 13.9 %, 9.1 %, +4.1 % before, and 13.9 %,
+  // 9.0 %, +4.3 % over 321 before torchtune's offloading rows and LoRA's ZeRO-3 gathers.
+  CHECK(r->lofo_mae <= 0.140);
   CHECK(r->lofo_median <= 0.095);
   CHECK(std::fabs(r->lofo_bias) <= 0.06);
   // The 68 % ranges cover about two thirds of the rows out of sample (the issue's goal).

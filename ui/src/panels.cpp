@@ -209,6 +209,7 @@ void parallel_panel(State& st) {
   heading("Overlap");
   field_editor(st, "parallel.dp_overlap", "overlap DP reduction");
   field_editor(st, "parallel.tp_overlap", "overlap TP communication");
+  field_editor(st, "parallel.tp_overlap_method", "TP overlap method");
   field_editor(st, "parallel.cp_overlap", "overlap CP exchange");
   field_editor(st, "parallel.ep_overlap", "overlap EP all-to-all");
   field_editor(st, "training.sequence_parallel", "sequence parallel (with tp)");

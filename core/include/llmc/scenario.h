@@ -32,6 +32,10 @@ enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
 // K and V gathered from every rank before attention (Llama 3 §3.3.2); a2a, DeepSpeed-Ulysses's
 // all-to-alls trading the sequence split for a head split around attention (Jacobs et al. 2023).
 enum class CpMethod { p2p, all_gather, a2a };
+// How tensor-parallel comm overlaps its GEMMs (parallel.tp_overlap): Transformer Engine's
+// userbuffers (Megatron's --tp-comm-overlap) in both passes, or PyTorch's async TP, which fuses
+// no backward reduce-scatter.
+enum class TpOverlapMethod { userbuffers, async_tp };
 enum class FlopsFormula { detailed, six_nd };
 enum class Finetune { full, lora };
 // The matrices LoRA adapts (PEFT target_modules): every linear layer of the blocks (all_linear,
@@ -168,8 +172,9 @@ struct ParallelSpec {
   // default, Megatron-core's max(40M, 1M × dp) parameters under fused kernels, PyTorch DDP's 25 MB
   // under eager ones.
   double dp_bucket_mb = 0;
-  bool tp_overlap = false;  // tensor-parallel comm overlapped with GEMMs (TE userbuffers)
-  bool cp_overlap = true;   // ring-attention KV exchange overlapped with attention compute
+  bool tp_overlap = false;  // tensor-parallel comm overlapped with GEMMs
+  TpOverlapMethod tp_overlap_method = TpOverlapMethod::userbuffers;
+  bool cp_overlap = true;  // ring-attention KV exchange overlapped with attention compute
   CpMethod cp_method = CpMethod::p2p;
   // Expert-parallel all-to-all hidden behind another micro-batch's compute (DeepSeek-V3's
   // DualPipe, Megatron-core's EP A2A overlap); off: dispatch and combine wait for it.
@@ -216,6 +221,7 @@ const char* to_string(Optimizer v);
 const char* to_string(Recompute v);
 const char* to_string(Schedule v);
 const char* to_string(CpMethod v);
+const char* to_string(TpOverlapMethod v);
 const char* to_string(FlopsFormula v);
 const char* to_string(Finetune v);
 const char* to_string(LoraTargets v);

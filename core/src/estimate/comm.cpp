@@ -96,13 +96,34 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // dependent computation via decomposition"): the first chunk cannot hide, and the rest only
     // behind that one GEMM, not behind the rest of the step. Per pair of collectives (pairs per
     // layer from the plan), the window is the pair's two GEMMs (Op::tp_window; the backward's dX
-    // GEMMs have the same shapes): exposed = c/k + max(0, c·(k − 1)/k − window).
+    // GEMMs have the same shapes): exposed = c/k + max(0, c·(k − 1)/k − window). PyTorch's async TP
+    // (tp_overlap_method async_tp) fuses no backward reduce-scatter: there its input is the sum of
+    // several matmuls' outputs, not one matmul's (pytorch/pytorch#149946), so that half of each
+    // backward pair is exposed whole, and only the all-gather half overlaps.
     c.overlapped = par.tp_overlap && ts.sequence_parallel;
     if (c.overlapped) {
       const double pairs = plan.tp_collectives_per_layer();
       const double window = flat ? fwd_micro / std::max(1.0, L * pairs) : ct.tp_window_s / pairs;
       const double per_pair = c.time_s / count, k = double(par.tp);
-      c.exposed_s = count * (per_pair / k + std::max(0.0, per_pair * (k - 1) / k - window));
+      auto exposed = [&](double comm_s) { return comm_s / k + std::max(0.0, comm_s * (k - 1) / k - window); };
+      const double bwd_count = L * mb * pairs, fwd_count = count - bwd_count;
+      const bool async_tp = par.tp_overlap_method == TpOverlapMethod::async_tp;
+      c.exposed_s = fwd_count * exposed(per_pair) +
+                    bwd_count * (async_tp ? per_pair / 2 + exposed(per_pair / 2) : exposed(per_pair));
+      if (t)
+        t->add("comm.tp_exposed_s",
+               "fwd_pairs × (c/t + max(0, c·(t − 1)/t − W)) + bwd_pairs × (the same; async_tp: c/2 + c/(2t) + "
+               "max(0, c·(t − 1)/(2t) − W), the reduce-scatter half whole)",
+               "s",
+               "Wang et al. 2022 (decomposed collectives); PyTorch async TP fuses no backward reduce-scatter "
+               "(pytorch/pytorch#149946)",
+               c.exposed_s,
+               {{"fwd_pairs", fwd_count},
+                {"bwd_pairs", bwd_count},
+                {"c", per_pair},
+                {"t", k},
+                {"W", window},
+                {"async_tp", async_tp ? 1.0 : 0.0}});
     } else {
       c.exposed_s = c.time_s;
     }
@@ -127,7 +148,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     const double grad_bytes = trained * bytes_of(r.grad_dtype);
     // FP8 parameters (training.fp8_params) are gathered as they are stored: the linear weights in
     // one byte (Megatron's --fp8-param-gather), the rest in weight_dtype.
-    const double weight_bytes = lora ? trained * bytes_of(r.weight_dtype) : gathered_weight_bytes(r, trained, held.linear);
+    const double weight_bytes =
+        lora ? trained * bytes_of(r.weight_dtype) : gathered_weight_bytes(r, trained, held.linear);
     // ZeRO-3 shards every weight, LoRA's frozen base too (FSDP wraps the whole model; memory.cpp
     // holds 1/d of it), so its gathers move all of them, the base as stored.
     const double sharded_weight_bytes = gathered_weight_bytes(r, held.all, held.linear);

@@ -116,6 +116,15 @@ const char* to_string(CpMethod v) {
   }
   return "?";
 }
+const char* to_string(TpOverlapMethod v) {
+  switch (v) {
+    case TpOverlapMethod::userbuffers:
+      return "userbuffers";
+    case TpOverlapMethod::async_tp:
+      return "async_tp";
+  }
+  return "?";
+}
 const char* to_string(AttentionBackend v) {
   switch (v) {
     case AttentionBackend::auto_:

@@ -267,6 +267,10 @@ std::vector<FieldInfo> make_fields() {
           "dp) parameters under fused "
           "kernels, PyTorch DDP's 25 MB under eager ones); the last bucket cannot hide behind the backward"),
       BOOL("parallel.tp_overlap", s.parallel.tp_overlap, "overlap tensor-parallel comm with GEMMs"),
+      CHOICE("parallel.tp_overlap_method", s.parallel.tp_overlap_method, TpOverlapMethod, "userbuffers|async_tp",
+             "how tp_overlap overlaps: userbuffers (Transformer Engine, Megatron's --tp-comm-overlap) in both "
+             "passes, async_tp (PyTorch's micro-pipelined TP, torchtitan) in every pass but the backward's "
+             "reduce-scatters, which it cannot fuse"),
       BOOL("parallel.cp_overlap", s.parallel.cp_overlap, "overlap ring-attention exchange with attention"),
       CHOICE("parallel.cp_method", s.parallel.cp_method, CpMethod, "p2p|all_gather|a2a",
              "how context parallelism exchanges keys and values: p2p ring passing K,V blocks during attention "

@@ -374,6 +374,7 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
   neutral.parallel.dp = 1;
   neutral.parallel.dp_overlap = spec.base.parallel.dp_overlap;
   neutral.parallel.tp_overlap = spec.base.parallel.tp_overlap;
+  neutral.parallel.tp_overlap_method = spec.base.parallel.tp_overlap_method;
   neutral.parallel.cp_overlap = spec.base.parallel.cp_overlap;
   neutral.parallel.ep_overlap = spec.base.parallel.ep_overlap;
   neutral.hardware.gpu_count = 0;
