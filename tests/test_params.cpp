@@ -2,6 +2,7 @@
 #include "llmc/catalog.h"
 #include "test_util.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace llmc;
@@ -20,6 +21,14 @@ bool matches_published(double computed, double published, int digits) {
 }
 
 }  // namespace
+
+TEST_CASE("preset ids come sorted (core lists them as cmake/embed_data.cmake embeds the files)") {
+  const std::vector<std::string> models = model_preset_ids(), gpus = gpu_ids();
+  CHECK(std::is_sorted(models.begin(), models.end()));
+  CHECK(std::is_sorted(gpus.begin(), gpus.end()));
+  CHECK(std::adjacent_find(models.begin(), models.end()) == models.end());
+  CHECK(std::adjacent_find(gpus.begin(), gpus.end()) == gpus.end());
+}
 
 TEST_CASE("every preset's parameter count matches its published total") {
   const std::vector<std::string> ids = model_preset_ids();

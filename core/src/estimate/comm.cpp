@@ -112,12 +112,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                     bwd_count * (async_tp ? per_pair / 2 + exposed(per_pair / 2) : exposed(per_pair));
       if (t)
         t->add("comm.tp_exposed_s",
-               "fwd_pairs × (c/t + max(0, c·(t − 1)/t − W)) + bwd_pairs × (the same; async_tp: c/2 + c/(2t) + "
-               "max(0, c·(t − 1)/(2t) − W), the reduce-scatter half whole)",
-               "s",
-               "Wang et al. 2022 (decomposed collectives); PyTorch async TP fuses no backward reduce-scatter "
-               "(pytorch/pytorch#149946)",
-               c.exposed_s,
+               "fwd_pairs × e(c) + bwd_pairs × (async_tp ? c/2 + e(c/2) : e(c)); e(x) = x/t + max(0, x(t − 1)/t − W)",
+               "s", "Wang et al. 2022; pytorch/pytorch#149946", c.exposed_s,
                {{"fwd_pairs", fwd_count},
                 {"bwd_pairs", bwd_count},
                 {"c", per_pair},

@@ -1,5 +1,4 @@
 // Model and GPU presets: JSON data embedded at build time (cmake/embed_data.cmake → presets_data.cpp).
-#include <algorithm>
 
 #include "common/json_util.h"
 #include "llmc/catalog.h"
@@ -28,15 +27,13 @@ static std::string joined(const std::vector<std::string>& v) {
 std::vector<std::string> model_preset_ids() {
   std::vector<std::string> ids;
   for (size_t i = 0; i < data::kModelsCount; ++i) ids.emplace_back(data::kModels[i].name);
-  std::sort(ids.begin(), ids.end());
-  return ids;
+  return ids;  // already sorted: cmake/embed_data.cmake sorts the files (a test checks the order)
 }
 
 std::vector<std::string> gpu_ids() {
   std::vector<std::string> ids;
   for (size_t i = 0; i < data::kGpusCount; ++i) ids.emplace_back(data::kGpus[i].name);
-  std::sort(ids.begin(), ids.end());
-  return ids;
+  return ids;  // already sorted, as above
 }
 
 Result<ModelPreset> parse_model_file(const std::string& text) {
