@@ -161,10 +161,11 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   CHECK(r->families.size() == 27);
   CHECK(r->rows.size() == size_t(error_bars().front().rows));
   INFO("LOFO MAE " << r->lofo_mae << ", bias " << r->lofo_bias << ", median " << r->lofo_median);
-  // 13.8 %, 9.0 % and +4.0 % over 323 rows since async TP's backward reduce-scatters wait whole
-  // (tp_overlap_method async_tp on torchtitan's 21 rows); 13.9 %, 9.1 %, +4.1 % before, and 13.9 %,
-  // 9.0 %, +4.3 % over 321 before torchtune's offloading rows and LoRA's ZeRO-3 gathers.
-  CHECK(r->lofo_mae <= 0.140);
+  // 13.7 %, 8.9 % and +3.9 % over 323 rows since InternEvo's ZeRO-1 waits for its parameter
+  // broadcast (param_gather_overlap false on its 8 rows); 13.8 %, 9.0 %, +4.0 % before, since
+  // async TP's backward reduce-scatters wait whole (tp_overlap_method async_tp on torchtitan's 21
+  // rows); 13.9 %, 9.1 %, +4.1 % before that.
+  CHECK(r->lofo_mae <= 0.139);
   CHECK(r->lofo_median <= 0.095);
   CHECK(std::fabs(r->lofo_bias) <= 0.06);
   // The 68 % ranges cover about two thirds of the rows out of sample (the issue's goal).

@@ -208,6 +208,7 @@ void parallel_panel(State& st) {
   field_editor(st, "parallel.virtual_stages", "virtual stages (interleaved)");
   heading("Overlap");
   field_editor(st, "parallel.dp_overlap", "overlap DP reduction");
+  field_editor(st, "parallel.param_gather_overlap", "overlap ZeRO-1/2 parameter gather");
   field_editor(st, "parallel.tp_overlap", "overlap TP communication");
   field_editor(st, "parallel.tp_overlap_method", "TP overlap method");
   field_editor(st, "parallel.cp_overlap", "overlap CP exchange");

@@ -168,6 +168,10 @@ struct ParallelSpec {
   int64_t virtual_stages = 1;  // model chunks per pipeline rank (interleaved schedule)
   Schedule schedule = Schedule::one_f_one_b;
   bool dp_overlap = true;  // gradient reduction overlapped with backward (DDP buckets)
+  // ZeRO-1/2's gather of the updated parameters hidden behind the next step's forward (Megatron's
+  // --overlap-param-gather); off: it waits after the optimizer step (DeepSpeed ZeRO-1/2, PyTorch's
+  // ZeroRedundancyOptimizer, nanotron). Only with dp_overlap.
+  bool param_gather_overlap = true;
   // Gradient bucket size in MB (10^6 bytes) of DDP / ZeRO-1/2 reductions; 0: the framework's
   // default, Megatron-core's max(40M, 1M × dp) parameters under fused kernels, PyTorch DDP's 25 MB
   // under eager ones.

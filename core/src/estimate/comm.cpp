@@ -217,10 +217,15 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       out.push_back(g);
       if (sharded && replicas > 1) replicate(g, bwd_micro);
       if (sharded) {
-        CommItem ag = make(r, "dp", "all_gather", shard, par.tp, weight_bytes,
-                           1);  // updated params back to every rank of the group
-        ag.overlapped = par.dp_overlap;
+        // The updated parameters back to every rank of the group: behind the next forward
+        // (Megatron's --overlap-param-gather) or waited for after the optimizer step.
+        CommItem ag = make(r, "dp", "all_gather", shard, par.tp, weight_bytes, 1);
+        ag.overlapped = par.dp_overlap && par.param_gather_overlap;
         ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - fwd_micro) : ag.time_s;
+        if (t)
+          t->add("comm.dp_param_gather_exposed_s", "overlapped ? max(0, gather − forward) : gather", "s",
+                 "Megatron-core --overlap-param-gather; DeepSpeed ZeRO-1/2", ag.exposed_s,
+                 {{"gather", ag.time_s}, {"forward", fwd_micro}, {"overlapped", ag.overlapped ? 1.0 : 0.0}});
         out.push_back(std::move(ag));
       }
     }

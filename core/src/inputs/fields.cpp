@@ -262,6 +262,10 @@ std::vector<FieldInfo> make_fields() {
       CHOICE("parallel.schedule", s.parallel.schedule, Schedule, "afab|1f1b|interleaved|zero_bubble",
              "pipeline schedule"),
       BOOL("parallel.dp_overlap", s.parallel.dp_overlap, "overlap gradient reduction with backward"),
+      BOOL("parallel.param_gather_overlap", s.parallel.param_gather_overlap,
+           "ZeRO-1/2: gather the updated parameters behind the next forward (Megatron --overlap-param-gather); "
+           "false: after the optimizer step, waited for (DeepSpeed ZeRO-1/2, PyTorch ZeroRedundancyOptimizer, "
+           "nanotron)"),
       NUM("parallel.dp_bucket_mb", s.parallel.dp_bucket_mb, 0, 1e6,
           "gradient bucket size in MB of the data-parallel reduction (0: the framework's: Megatron-core max(40M, 1M x "
           "dp) parameters under fused "

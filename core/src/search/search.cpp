@@ -373,6 +373,7 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
   neutral.parallel = ParallelSpec{};
   neutral.parallel.dp = 1;
   neutral.parallel.dp_overlap = spec.base.parallel.dp_overlap;
+  neutral.parallel.param_gather_overlap = spec.base.parallel.param_gather_overlap;
   neutral.parallel.tp_overlap = spec.base.parallel.tp_overlap;
   neutral.parallel.tp_overlap_method = spec.base.parallel.tp_overlap_method;
   neutral.parallel.cp_overlap = spec.base.parallel.cp_overlap;
