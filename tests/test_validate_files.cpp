@@ -98,23 +98,21 @@ TEST_CASE("validation files: the framework judgments are explicit in every train
 
 // The sources llmcalc was first built against, with the kernel time model and the datasheet
 // profiles (what `estimate` uses by default). Before the datasheet's in-step GEMM fraction was
-// fitted on all 26 source families (docs/validation.md, "Leave one family out") these met MAE
-// ≤ 5 %; fitted for every framework, 0.74 instead of 0.86 of MAMF, the tuned Megatron runs come
-// out 4-17 % slow while the error on runs nobody tuned to halves. Pinned where the fit puts them,
-// so they fail if they grow: every row predicted slower than measured (negative), none beyond 17 %.
-TEST_CASE(
-    "validation files: the first sources after the leave-one-family-out fit: MAE ≤ 8 %, all slow, none beyond 17 %") {
+// fitted (docs/validation.md, "Leave one family out") these met MAE ≤ 5 %; pooled over every
+// architecture, 0.74 instead of 0.86 of MAMF, the tuned Megatron runs on A100 came out 4-17 %
+// slow; fitted per architecture (A100 0.80, H100 0.74) they are back within −11…+2 %. Pinned
+// where the fit puts them, so they fail if they grow.
+TEST_CASE("validation files: the first sources after the per-architecture fit: MAE ≤ 4 %, within −11…+2 %") {
   const ValidationReport r = run_text(public_json());
   INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " ("
               << r.summary.throughput.worst << ")");
-  CHECK(r.summary.throughput.mae <= 0.08);
-  CHECK(r.summary.throughput.max_abs_error <= 0.17);
-  CHECK_FALSE(r.summary.meets_target);
+  CHECK(r.summary.throughput.mae <= 0.04);
+  CHECK(r.summary.throughput.max_abs_error <= 0.11);
   for (const ValidationRow& x : r.rows) {
     if (!x.in_mae) continue;
     CAPTURE(x.id);
-    CHECK(x.error < 0);
-    CHECK(x.error > -0.17);
+    CHECK(x.error < 0.02);
+    CHECK(x.error > -0.11);
   }
 }
 
@@ -216,20 +214,21 @@ TEST_CASE("validation files: torchtitan FSDP2 runs on A100 within 7 % mean error
   CHECK(only_row(fused).predicted > x.predicted * 1.05);
 }
 
-// Not a target (docs/validation.md): Megatron-DeepSpeed's MT-NLG runs are predicted 11-16 % fast
-// and BLOOM within 1 %, Megatron-Bridge's MoE rows 26-29 % (235B) and 2.4-2.6 times (30B) fast; a
-// change to either is a change to that document's text.
+// Not a target (docs/validation.md): Megatron-DeepSpeed's MT-NLG runs are predicted 19-24 % fast
+// and BLOOM 7 % fast (A100's in-step fraction 0.80), Megatron-Bridge's MoE rows 26-29 % (235B) and
+// 2.4-2.6 times (30B) fast; a change to either is a change to that document's text.
 TEST_CASE("validation files: Megatron-DeepSpeed and MoE runs as docs/validation.md describes them") {
   const ValidationReport mds = run_text(validation_file("megatron-deepspeed-a100.json"));
   CHECK(mds.summary.modelled == 4);
   const ValidationRow& bloom = row(mds, "bloom176b_384gpus");
   CHECK(bloom.convention == "megatron_deepspeed");
-  CHECK(std::fabs(bloom.error) < 0.02);
+  CHECK(bloom.error > 0.06);
+  CHECK(bloom.error < 0.07);
   for (const char* id : {"mtnlg530b_2240gpus", "mtnlg530b_2800gpus", "mtnlg530b_3360gpus"}) {
     CAPTURE(id);
     CHECK(row(mds, id).convention == "step_time");
-    CHECK(row(mds, id).error > 0.10);
-    CHECK(row(mds, id).error < 0.17);
+    CHECK(row(mds, id).error > 0.18);
+    CHECK(row(mds, id).error < 0.24);
     CHECK(row(mds, id).unpublished == std::vector<std::string>{"training.zero_stage"});
   }
   const ValidationReport moe = run_text(validation_file("megatron-bridge-moe-h100.json"));

@@ -91,7 +91,9 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
       if (used(x)) by_id[x.id] = &x;
     if (i == 0) {
       for (const ValidationRow& x : rep->rows)
-        if (used(x)) rows.push_back(LofoRow{x.id, x.family, x.regime, x.scenario.hardware.gpu_count, 0, 0});
+        if (used(x))
+          rows.push_back(LofoRow{x.id, x.family, x.regime, x.scenario.hardware.gpu.architecture(),
+                                 x.scenario.hardware.gpu_count, 0, 0});
     }
     for (LofoRow& x : rows) {
       const auto it = by_id.find(x.id);
@@ -131,14 +133,53 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
   const size_t all = argmin(out.loss);
   out.fraction = grid[all];
 
+  // Per architecture, without `left_out`: the same loss over that architecture's rows, where they
+  // come from enough families; else the pooled choice.
+  std::vector<std::string> arches;
+  for (const LofoRow& x : rows)
+    if (!x.arch.empty() && std::find(arches.begin(), arches.end(), x.arch) == arches.end()) arches.push_back(x.arch);
+  std::sort(arches.begin(), arches.end());
+  auto arch_fit = [&](const std::string& arch, const std::string& left_out, size_t pooled) {
+    std::map<std::string, std::vector<double>> loss;  // per family and grid value
+    std::map<std::string, int> n;
+    int arch_rows = 0;
+    for (const LofoRow& x : rows) {
+      if (x.arch != arch || x.family == left_out) continue;
+      ++arch_rows, ++n[x.family];
+      std::vector<double>& l = loss[x.family];
+      l.resize(grid.size(), 0.0);
+      for (size_t i = 0; i < grid.size(); ++i) l[i] += std::fabs(std::log1p(errors[x.id][i]));
+    }
+    std::pair<ArchFraction, size_t> out_fit{ArchFraction{arch, arch_rows, int(loss.size()), grid[pooled], false},
+                                            pooled};
+    if (arch.empty() || int(loss.size()) < kMinArchFamilies || arch_rows < kMinRegimeRows) return out_fit;
+    std::vector<double> mean(grid.size(), 0.0);
+    for (const auto& [f, l] : loss)
+      for (size_t i = 0; i < grid.size(); ++i) mean[i] += l[i] / n[f] / double(loss.size());
+    const size_t at = argmin(mean);
+    out_fit.first.fraction = grid[at], out_fit.first.own = true, out_fit.second = at;
+    return out_fit;
+  };
+  std::map<std::string, size_t> in_sample_at;
+  for (const std::string& a : arches) {
+    const auto [fit, at] = arch_fit(a, "", all);
+    out.arches.push_back(fit);
+    in_sample_at[a] = at;
+  }
+
   std::map<std::string, size_t> held_out;
+  std::map<std::pair<std::string, std::string>, size_t> held_out_arch;  // (family, architecture)
   for (const std::string& f : families) held_out[f] = argmin(loss_without(f));
   for (LofoRow& x : rows) {
-    x.in_sample = errors[x.id][all];
-    x.lofo = errors[x.id][held_out[x.family]];
+    x.in_sample = errors[x.id][x.arch.empty() ? all : in_sample_at[x.arch]];
+    const auto key = std::make_pair(x.family, x.arch);
+    if (!held_out_arch.count(key)) held_out_arch[key] = arch_fit(x.arch, x.family, held_out[x.family]).second;
+    x.lofo = errors[x.id][held_out_arch[key]];
   }
   for (const std::string& f : families) {
-    LofoFamily fam{f, family_rows[f], grid[held_out[f]], 0, 0, 0};
+    LofoFamily fam{f, family_rows[f], grid[held_out[f]], {}, 0, 0, 0};
+    for (const std::string& a : arches)
+      if (held_out_arch.count({f, a})) fam.arch_fractions.push_back(arch_fit(a, f, held_out[f]).first);
     for (const LofoRow& x : rows) {
       if (x.family != f) continue;
       fam.in_sample_mae += std::fabs(x.in_sample) / fam.rows;
@@ -182,16 +223,26 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
 
 std::string markdown_lofo(const LofoReport& r) {
   std::ostringstream out;
-  out << "The in-step GEMM fraction of MAMF fitted on all " << r.families.size() << " families: **"
-      << detail::number_text(r.fraction, "%.2f") << "** (grid " << detail::number_text(r.grid.front(), "%.2f") << "-"
-      << detail::number_text(r.grid.back(), "%.2f") << "; loss: the mean over families of their mean "
+  out << "The in-step GEMM fraction of MAMF fitted on all " << r.families.size()
+      << " families, pooled over every row: **" << detail::number_text(r.fraction, "%.2f") << "** (grid "
+      << detail::number_text(r.grid.front(), "%.2f") << "-" << detail::number_text(r.grid.back(), "%.2f")
+      << "; loss: the mean over families of their mean "
       << "|ln(measured / predicted step time)|, " << detail::number_text(r.loss[argmin(r.loss)], "%.3f")
-      << " there).\n\n";
-  out << "| family | rows | fraction fitted without it | error, in-sample | error, left out | bias, left out "
-         "|\n|---|---:|---:|---:|---:|---:|\n";
-  for (const LofoFamily& f : r.families)
-    out << "| " << f.family << " | " << f.rows << " | " << detail::number_text(f.fraction, "%.2f") << " | "
-        << abs_percent(f.in_sample_mae) << " | " << abs_percent(f.lofo_mae) << " | " << percent(f.lofo_bias) << " |\n";
+      << " there). Per GPU architecture, over its own rows where they come from at least " << kMinArchFamilies
+      << " families (else the pooled value):";
+  for (const ArchFraction& a : r.arches)
+    out << " " << a.arch << " **" << detail::number_text(a.fraction, "%.2f") << "** (" << a.rows << " rows, "
+        << a.families << " families" << (a.own ? "" : ", pooled") << ");";
+  out << " the other GPUs take the pooled value.\n\n";
+  out << "| family | rows | fraction fitted without it (pooled; per architecture of its rows) | error, in-sample | "
+         "error, left out | bias, left out |\n|---|---:|---:|---:|---:|---:|\n";
+  for (const LofoFamily& f : r.families) {
+    out << "| " << f.family << " | " << f.rows << " | " << detail::number_text(f.fraction, "%.2f");
+    for (const ArchFraction& a : f.arch_fractions)
+      if (a.own) out << "; " << a.arch << " " << detail::number_text(a.fraction, "%.2f");
+    out << " | " << abs_percent(f.in_sample_mae) << " | " << abs_percent(f.lofo_mae) << " | " << percent(f.lofo_bias)
+        << " |\n";
+  }
   out << "| **all** | " << r.rows.size() << " | " << detail::number_text(r.fraction, "%.2f") << " | "
       << abs_percent(r.in_sample_mae) << " | " << abs_percent(r.lofo_mae) << " | " << percent(r.lofo_bias) << " |\n\n";
   out << "Left out, per row: mean absolute error " << abs_percent(r.lofo_mae) << ", median "
@@ -226,8 +277,10 @@ std::string error_bars_source(const LofoReport& r) {
   out << "};\nconst char* const kErrorBarsProvenance =\n    \"" << r.rows.size() << " step-time records of "
       << r.families.size()
       << " source families (validation/), each predicted with the in-step GEMM fraction fitted without its family; "
-         "fitted on all: "
-      << detail::number_text(r.fraction, "%.2f") << "\";\n\n}  // namespace llmc::detail\n";
+         "fitted on all: pooled "
+      << detail::number_text(r.fraction, "%.2f");
+  for (const ArchFraction& a : r.arches) out << ", " << a.arch << " " << detail::number_text(a.fraction, "%.2f");
+  out << "\";\n\n}  // namespace llmc::detail\n";
   return out.str();
 }
 

@@ -94,6 +94,10 @@ struct GpuSpec {
   // bf16 run CK's flash attention. The one catalog GPU without bf16 (V100, sm70) has neither.
   bool has_fused_attention() const { return peak_bf16_tflops > 0; }
   bool is_hopper() const { return compute_capability >= 9.0 && compute_capability < 10.0; }
+  // The architecture the datasheet's in-step GEMM efficiency is fitted per (datasheet_profile):
+  // "ampere" (compute capability 8.x, Ada with it), "hopper" (9.x), "blackwell" (10.x); "" for
+  // the others, which take the fit over every architecture.
+  const char* architecture() const;
   // Softmax exponentials per second ÷ 1e12: SMs × 16 exp2 per clock per SM × boost clock on
   // NVIDIA compute capability 7.x-9.x; 0 where the catalog lacks a figure (docs/formulas.md,
   // Kernel times, "Head dimension").
@@ -219,8 +223,10 @@ inline HostCopyRates host_copy_rates(const GpuSpec& gpu, const HardwareProfile* 
 HardwareProfile datasheet_profile(const GpuSpec& gpu);
 // The same with the one efficiency `llmcalc validate --lofo` fits: what GEMMs reach inside a
 // training step as a fraction of the GPU's maximum achievable matmul rate (fused attention
-// scales with it; kernels benchmarked alone do not). datasheet_profile() uses the fitted value.
+// scales with it; kernels benchmarked alone do not). datasheet_profile() uses the value fitted
+// for the GPU's architecture (datasheet_gemm_mamf_fraction).
 HardwareProfile datasheet_profile(const GpuSpec& gpu, double in_step_gemm_mamf_fraction);
+double datasheet_gemm_mamf_fraction(const GpuSpec& gpu);
 // The same, built once per GPU spec and shared: resolve() needs it on every estimate, and
 // rebuilding its tables was an eighth of an estimate's time (docs/benchmarks.md).
 std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu);

@@ -194,7 +194,8 @@ KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, do
   const AttentionTable* table = kp.attention(dtype, backend);
   if (!table || (backward ? table->bwd_fit.peak : table->fwd_fit.peak) <= 0) {
     const AttentionTable ds =
-        datasheet_attention_table(kp.hw.gpu, dtype, 1 / kIsolatedOverInStep, attention_fractions(kp.hw.gpu, backend));
+        datasheet_attention_table(kp.hw.gpu, dtype, gemm_mamf_fraction_of(kp.hw.gpu) / kIsolatedGemmMamfFraction,
+                                  attention_fractions(kp.hw.gpu, backend));
     return {attention_fit_s(ds, backward, flops_at(head_dim), scores), kSpecRelErr, KernelBasis::spec};
   }
   const AttentionTable& t = *table;

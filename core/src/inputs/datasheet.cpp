@@ -53,6 +53,13 @@ double attention_work_s(const AttentionTable& t, bool backward, double flops, do
 
 namespace llmc {
 
+const char* GpuSpec::architecture() const {
+  return compute_capability >= 10  ? "blackwell"
+         : compute_capability >= 9 ? "hopper"
+         : compute_capability >= 8 ? "ampere"
+                                   : "";
+}
+
 double GpuSpec::exp_tera_per_s() const {
   // Compute capability 7.0-9.x: the programming guide's throughput table (kernel_time.h).
   if (compute_capability < 7.0 || compute_capability >= 10.0 || sm_count <= 0 || boost_clock_mhz <= 0) return 0;
@@ -101,7 +108,7 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated, double g
     p.description +=
         "; GEMMs and attention at their isolated rates (GEMMs 0.95 of the maximum achievable, not the in-step " +
         fraction_text(gemm_mamf_fraction) + ")";
-  else if (gemm_mamf_fraction != detail::kDatasheetGemmMamfFraction)
+  else if (gemm_mamf_fraction != detail::gemm_mamf_fraction_of(gpu))
     p.description += "; GEMMs at " + fraction_text(gemm_mamf_fraction) + " of the maximum achievable in a step";
   const struct {
     const char* key;
@@ -134,13 +141,14 @@ HardwareProfile datasheet_profile_at(const GpuSpec& gpu, bool isolated, double g
 }  // namespace
 
 HardwareProfile datasheet_profile(const GpuSpec& gpu) {
-  return datasheet_profile_at(gpu, false, detail::kDatasheetGemmMamfFraction);
+  return datasheet_profile_at(gpu, false, detail::gemm_mamf_fraction_of(gpu));
 }
+double datasheet_gemm_mamf_fraction(const GpuSpec& gpu) { return detail::gemm_mamf_fraction_of(gpu); }
 HardwareProfile datasheet_profile(const GpuSpec& gpu, double in_step_gemm_mamf_fraction) {
   return datasheet_profile_at(gpu, false, in_step_gemm_mamf_fraction);
 }
 HardwareProfile detail::datasheet_profile_isolated(const GpuSpec& gpu) {
-  return datasheet_profile_at(gpu, true, detail::kDatasheetGemmMamfFraction);
+  return datasheet_profile_at(gpu, true, detail::gemm_mamf_fraction_of(gpu));
 }
 
 std::shared_ptr<const HardwareProfile> shared_datasheet_profile(const GpuSpec& gpu) {

@@ -4,6 +4,7 @@
 // time model's spec fallback (estimate/kernel_time.cpp) use them.
 #pragma once
 #include <string>
+#include <string_view>
 
 #include "llmc/hardware.h"
 #include "llmc/scenario.h"
@@ -15,12 +16,23 @@ namespace llmc::detail {
 // GEMMs of a training step against the GPU's maximum achievable matmul rate (MAMF, the best shape
 // of a mamf-finder sweep). Large cuBLASLt GEMMs alone reach 0.92-0.985 of it (below); inside a
 // step they run at the shapes tp leaves, beside NCCL, with eight GPUs at their power cap, and the
-// step has launch gaps and host work the kernel model does not see. The one fitted efficiency
-// of the model: chosen by `llmcalc validate --lofo` on the published runs of validation/ (the
-// fraction that minimises the mean over 27 source families of their mean |ln(measured /
-// predicted step time)|, 0.50-1.00 by 0.02; the fit without any one family gives the same
-// value), docs/validation.md "Leave one family out". Attention's in-step rate scales with it.
-constexpr double kDatasheetGemmMamfFraction = 0.74;
+// step has launch gaps and host work the kernel model does not see, which weigh more the faster
+// the GPU. The one fitted efficiency of the model, per architecture: chosen by `llmcalc validate
+// --lofo` on the published runs of validation/ (the fraction that minimises the mean over source
+// families of their mean |ln(measured / predicted step time)|, 0.50-1.00 by 0.02, over the rows
+// of that architecture; over every row for the pooled value), docs/validation.md "Leave one
+// family out". Attention's in-step rate scales with it.
+constexpr double kDatasheetGemmMamfFraction = 0.74;  // pooled, 323 rows of 27 families: other GPUs
+constexpr double kAmpereGemmMamfFraction = 0.80;     // A100, A800, RTX 4090: 89 rows of 13 families
+constexpr double kHopperGemmMamfFraction = 0.74;     // H100, H200, H800: 200 rows of 16 families
+constexpr double kBlackwellGemmMamfFraction = 0.58;  // B200, GB200: 32 rows of 4 families
+inline double gemm_mamf_fraction_of(const GpuSpec& gpu) {
+  const std::string_view a = gpu.architecture();
+  return a == "ampere"      ? kAmpereGemmMamfFraction
+         : a == "hopper"    ? kHopperGemmMamfFraction
+         : a == "blackwell" ? kBlackwellGemmMamfFraction
+                            : kDatasheetGemmMamfFraction;
+}
 // GPUs without a published MAMF: A100 SXM's ratio of MAMF to dense peak (271.2 / 312 = 0.87).
 constexpr double kMamfOverPeakWithoutMamf = 0.87;
 // A GEMM benchmarked alone (no neighbours at their power cap, no NCCL sharing HBM and SMs): the
@@ -29,13 +41,13 @@ constexpr double kMamfOverPeakWithoutMamf = 0.87;
 // ratio to the in-step rate relates attention's isolated and in-step rates (below);
 // `llmcalc validate` predicts kernel benchmark records with it.
 constexpr double kIsolatedGemmMamfFraction = 0.95;
-constexpr double kIsolatedOverInStep = kIsolatedGemmMamfFraction / kDatasheetGemmMamfFraction;
 // The GEMM rate (TFLOP/s) of the datasheet profile for `d` on `gpu` at an in-step fraction of
-// MAMF (MAMF from the peak where none is published). It scales with the sustained clock
-// (GpuSpec::clock_ratio, 1 at the GPU's own power limit).
-inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d, double mamf_fraction = kDatasheetGemmMamfFraction) {
+// MAMF (0: the one fitted for its architecture; MAMF from the peak where none is published). It
+// scales with the sustained clock (GpuSpec::clock_ratio, 1 at the GPU's own power limit).
+inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d, double mamf_fraction = 0) {
   const double mamf = gpu.mamf_tflops(d);
-  return (mamf > 0 ? mamf : gpu.peak_tflops(d) * kMamfOverPeakWithoutMamf) * mamf_fraction * gpu.clock_ratio;
+  const double fraction = mamf_fraction > 0 ? mamf_fraction : gemm_mamf_fraction_of(gpu);
+  return (mamf > 0 ? mamf : gpu.peak_tflops(d) * kMamfOverPeakWithoutMamf) * fraction * gpu.clock_ratio;
 }
 // Fused attention is two kinds of work: matmuls on the tensor cores and one softmax exponential
 // per score element on the special function units (forward, and backward's recomputed P), which
@@ -120,13 +132,13 @@ AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend back
 std::string attention_table_key(Dtype d, AttentionBackend backend);
 // The datasheet attention table of `gpu` in 16-bit dtype `d`: with the GPU's exponential rate,
 // matmul parts at the fractions' matmul share of peak plus the exponentials; without one, the
-// head-dim-128 rates flat. `speed` is 1 alone on the GPU and 1 / kIsolatedOverInStep inside a
-// training step, where attention, like the GEMMs, runs at 0.86 / 0.95 of its isolated rate (eight
-// GPUs at their power cap, NCCL holding SMs; both terms slow): at head dim 128 on H100 forward
-// 0.57, backward 0.49 of peak, 0.51 for forward + backward together.
+// head-dim-128 rates flat. `speed` is 1 alone on the GPU and, inside a training step, the
+// architecture's in-step GEMM fraction ÷ kIsolatedGemmMamfFraction: attention, like the GEMMs,
+// runs slower there than alone (eight GPUs at their power cap, NCCL holding SMs; both terms
+// slow), on H100 at 0.74 / 0.95 of its isolated rate.
 AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed,
                                          AttentionFractions fractions = kHopperNativeAttention);
-// The datasheet profile with GEMMs and attention at their isolated rates (× kIsolatedOverInStep):
+// The datasheet profile with GEMMs and attention at their isolated rates (kIsolatedGemmMamfFraction):
 // a kernel benchmarked alone (llmc/kernel_timing.h; hardware.cpp).
 HardwareProfile datasheet_profile_isolated(const GpuSpec& gpu);
 // Seconds of `flops` matmul work and `exps` exponentials at table `t`'s fit, launch left out.
