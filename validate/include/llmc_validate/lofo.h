@@ -34,9 +34,9 @@ struct LofoFamily {
   int rows = 0;
   double fraction = 0;                       // pooled, fitted on the other families
   std::vector<ArchFraction> arch_fractions;  // for the architectures of its rows, fitted on the others
-  double in_sample_mae = 0;                  // its rows at the fraction fitted on every family
-  double lofo_mae = 0;                       // its rows at `fraction`
-  double lofo_bias = 0;                      // mean signed error at `fraction` (+ = predicted faster)
+  double in_sample_mae = 0;                  // its rows at the fractions fitted on every family (their architecture's)
+  double lofo_mae = 0;                       // its rows at the fractions fitted on the others (their architecture's)
+  double lofo_bias = 0;                      // mean signed error of the same (+ = predicted faster)
 };
 
 // One step-time row: errors as in a report row (+ = predicted faster).
