@@ -168,18 +168,20 @@ Result<LofoReport> leave_one_family_out(const FractionRun& run, const std::vecto
   }
 
   std::map<std::string, size_t> held_out;
-  std::map<std::pair<std::string, std::string>, size_t> held_out_arch;  // (family, architecture)
+  // (family, architecture) -> the fit without that family and its grid index: fitted once.
+  std::map<std::pair<std::string, std::string>, std::pair<ArchFraction, size_t>> held_out_arch;
   for (const std::string& f : families) held_out[f] = argmin(loss_without(f));
   for (LofoRow& x : rows) {
     x.in_sample = errors[x.id][x.arch.empty() ? all : in_sample_at[x.arch]];
     const auto key = std::make_pair(x.family, x.arch);
-    if (!held_out_arch.count(key)) held_out_arch[key] = arch_fit(x.arch, x.family, held_out[x.family]).second;
-    x.lofo = errors[x.id][held_out_arch[key]];
+    if (!held_out_arch.count(key)) held_out_arch[key] = arch_fit(x.arch, x.family, held_out[x.family]);
+    x.lofo = errors[x.id][held_out_arch[key].second];
   }
   for (const std::string& f : families) {
     LofoFamily fam{f, family_rows[f], grid[held_out[f]], {}, 0, 0, 0};
     for (const std::string& a : arches)
-      if (held_out_arch.count({f, a})) fam.arch_fractions.push_back(arch_fit(a, f, held_out[f]).first);
+      if (const auto it = held_out_arch.find({f, a}); it != held_out_arch.end())
+        fam.arch_fractions.push_back(it->second.first);
     for (const LofoRow& x : rows) {
       if (x.family != f) continue;
       fam.in_sample_mae += std::fabs(x.in_sample) / fam.rows;
