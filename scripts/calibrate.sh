@@ -2,8 +2,8 @@
 # One command on a GPU box (CUDA toolkit, CMake, ninja, a compiler; PyTorch optional; no network):
 # builds llmcalc-bench (gpu preset), measures this machine into site/profiles/<gpu>.json, and
 # keeps the evidence in gpu/measurements/<date>-<gpu>/ (raw samples, nvidia-smi -q, versions,
-# the log, and, when PyTorch is importable, attention timings and the ground-truth training runs
-# compared with llmcalc's predictions). Usage: scripts/calibrate.sh [--quick] [bench options...]
+# the log, and, when PyTorch is importable, attention timings, PyTorch's host cost per kernel and
+# the ground-truth training runs compared with llmcalc's predictions). Usage: scripts/calibrate.sh [--quick] [bench options...]
 # Headers: the build needs nlohmann/json.hpp (Debian nlohmann-json3-dev). Without it in
 # /usr/include, set LLMC_HEADER_ROOT to a directory holding nlohmann/ (docs/bench.md).
 set -euo pipefail
@@ -45,18 +45,21 @@ nvidia-smi topo -m > "$dir/nvidia-smi-topo.txt" 2>&1 || true
 
 have_torch=0
 python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null && have_torch=1
-attention=()
+imports=()  # measurements from PyTorch the bench files into the profile
 if ((have_torch)); then
   echo "calibrate.sh: attention timings through PyTorch SDPA" >&2
   python3 gpu/groundtruth/attention_bench.py --out "$dir/attention.json" "${quick[@]}" 2>&1 | tee "$dir/attention.log" >&2 &&
-    attention=(--attention-json "$dir/attention.json")
+    imports=(--attention-json "$dir/attention.json")
+  echo "calibrate.sh: PyTorch's host cost per kernel (overheads.py)" >&2
+  python3 gpu/groundtruth/overheads.py --out "$dir/overheads.json" 2>&1 | tee "$dir/overheads.log" >&2 &&
+    imports+=(--overheads-json "$dir/overheads.json")
 fi
 
 # The GPU id follows from the device name inside the bench; the profile lands in site/profiles/.
 set +e
 # The profile is written once, to site/profiles/<gpu>.json; its raw samples stay with the evidence.
 profile=$dir/profile.json
-"$bench" "$@" "${attention[@]}" --out "$profile" --raw "$dir/profile.raw.json" 2> >(tee "$dir/bench.log" >&2)
+"$bench" "$@" "${imports[@]}" --out "$profile" --raw "$dir/profile.raw.json" 2> >(tee "$dir/bench.log" >&2)
 rc=$?
 set -e
 if [[ -s $profile ]]; then

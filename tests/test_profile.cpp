@@ -101,6 +101,54 @@ TEST_CASE("measured tables: read, validated against the GPU's spec, written back
   CHECK(back->citations == std::vector<std::string>{"nccl-tests"});
 }
 
+TEST_CASE("host_issue: optional per-kernel host costs, read, bounded and written back; the step uses them") {
+  auto with_host = [](const std::string& obj) {
+    std::string d = tables_doc();
+    const std::string key = R"("usable_memory_bytes": 84974239744,)";
+    d.replace(d.find(key), key.size(), key + R"( "host_issue": )" + obj + ",");
+    return profile_from_json(d);
+  };
+  CHECK(profile_from_json(tables_doc())->host_issue == HostIssue{});  // absent: the datasheet's values
+  Result<HardwareProfile> p = with_host(R"({"python_eager_us": 20, "native_us": 2.5})");
+  REQUIRE(p.ok());
+  CHECK(p->host_issue == HostIssue{20, 0, 2.5});
+  Result<HardwareProfile> back = profile_from_json(profile_to_json(*p));
+  REQUIRE(back.ok());
+  CHECK(back->host_issue == p->host_issue);
+  for (const char* bad : {R"({"native_us": 0})", R"({"native_us": 20000})", R"({"python_fused_us": "slow"})", "3"}) {
+    INFO(bad);
+    Result<HardwareProfile> r = with_host(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().field.rfind("profile: host_issue", 0) == 0);
+  }
+  // A 125M eager Llama at one sequence is host-bound: halving the host's cost per kernel halves
+  // the wait, and the profile's value replaces the datasheet's 39.7 µs.
+  const Sets small{{"model.layers", "12"},
+                   {"model.hidden", "768"},
+                   {"model.heads", "12"},
+                   {"model.kv_heads", "12"},
+                   {"model.ffn_hidden", "2048"},
+                   {"model.vocab", "32000"},
+                   {"training.seq_len", "1024"},
+                   {"training.micro_batch", "1"},
+                   {"training.global_batch_seqs", "1"},
+                   {"training.fused_elementwise", "false"},
+                   {"hardware.gpu", "h100-sxm"},
+                   {"hardware.gpu_count", "1"}};
+  const Estimate datasheet = run(small);
+  REQUIRE(datasheet.time.host_wait_s > 0);
+  HardwareProfile half = *datasheet.r.s.hardware.profile;
+  half.host_issue.python_eager_us = 39.7 / 2;
+  const Estimate e = run_with_profile(scenario(small), half);
+  CHECK(e.time.host_issue_s == doctest::Approx(datasheet.time.host_issue_s / 2));
+  CHECK(e.time.step_s < datasheet.time.step_s);
+  // Native launches (llm.c) at 3.8 µs and CUDA graphs leave no wait for this model.
+  CHECK(run(with_extra(small, {{"training.kernel_launch", "native"}})).time.host_wait_s == 0);
+  const Estimate graphs = run(with_extra(small, {{"training.kernel_launch", "cuda_graphs"}}));
+  CHECK(graphs.time.host_issue_s == 0);
+  CHECK(graphs.time.step_s == doctest::Approx(datasheet.time.step_s - datasheet.time.host_wait_s));
+}
+
 TEST_CASE("attention fit: the optional exponential rate is read, bounded by the fp32 peak, and written back") {
   auto with_exp = [](const std::string& value) {
     std::string d = tables_doc();

@@ -13,7 +13,7 @@ Each configuration also records the model states allocated before a step (parame
 AdamW states) and the medians of its three phases (forward, backward, optimizer) from CUDA events;
 --kernels FILE writes the top GPU kernels of one more step per configuration (torch.profiler).
 
-Usage: python3 gpu/groundtruth/train_llama.py --out measurements.json [--quick | --configs full|quick|heldout]
+Usage: python3 gpu/groundtruth/train_llama.py --out measurements.json [--quick | --configs full|quick|heldout|small]
            [--steps 8] [--kernels FILE]
 """
 import argparse
@@ -40,13 +40,18 @@ SIZES = {
     "llama-3b": dict(layers=28, hidden=3072, heads=24, kv_heads=8, ffn_hidden=8192, vocab=128256),
     # Qwen3-0.6B's shape (head_dim 64, a 152K vocabulary), written as this script's Llama layer.
     "small-0.6b": dict(layers=28, hidden=1024, heads=16, kv_heads=8, ffn_hidden=3072, vocab=151936),
+    # GPT-3 Small and Medium's depth and width (Brown et al. 2020, table 2.1) as this Llama layer:
+    # steps short enough for the host issuing kernels to matter.
+    "llama-125m": dict(layers=12, hidden=768, heads=12, kv_heads=12, ffn_hidden=2048, vocab=32000),
+    "llama-350m": dict(layers=24, hidden=1024, heads=16, kv_heads=16, ffn_hidden=2816, vocab=32000),
 }
 
 # (size, micro_batch, seq_len, recompute, attention, elementwise): each chosen to fit in 80 GB by
 # llmcalc's estimate, so a measured out-of-memory is a finding. attention "math" is SDPA's unfused kernel
 # (scores materialised); elementwise "eager" runs every element-wise op as its own kernel, "compiled"
 # fuses them with torch.compile (each layer, and the output layer with the loss), as fused
-# frameworks do.
+# frameworks do; "blocks" compiles the layers and leaves the output layer and loss eager (an fp32
+# copy of the logits), as torchtitan does without compiling its loss.
 FULL_CONFIGS = [
     ("llama-1b", 1, 2048, "none", "flash", "eager"), ("llama-1b", 4, 2048, "none", "flash", "eager"),
     ("llama-1b", 2, 8192, "none", "flash", "eager"), ("llama-1b", 4, 4096, "full", "flash", "eager"),
@@ -64,7 +69,16 @@ HELDOUT_CONFIGS = [
     ("llama-1b", 8, 1024, "none", "flash", "eager"), ("llama-1b", 1, 16384, "full", "flash", "eager"),
     ("llama-3b", 4, 2048, "full", "flash", "eager"), ("llama-3b", 2, 2048, "none", "flash", "compiled"),
 ]
-CONFIG_SETS = {"full": FULL_CONFIGS, "quick": QUICK_CONFIGS, "heldout": HELDOUT_CONFIGS}
+# Small models, measured before llmcalc modelled the host's cost of issuing kernels (the first look
+# of gpu/measurements/README.md), from host-bound to GPU-bound by micro-batch; and the eager loss
+# beside compiled blocks.
+SMALL_CONFIGS = [
+    ("llama-125m", 1, 1024, "none", "flash", "eager"), ("llama-125m", 4, 1024, "none", "flash", "eager"),
+    ("llama-125m", 16, 1024, "none", "flash", "eager"), ("llama-125m", 8, 1024, "none", "flash", "compiled"),
+    ("llama-350m", 1, 2048, "none", "flash", "eager"), ("llama-350m", 8, 2048, "none", "flash", "eager"),
+    ("llama-350m", 4, 2048, "none", "flash", "compiled"), ("llama-1b", 4, 2048, "none", "flash", "blocks"),
+]
+CONFIG_SETS = {"full": FULL_CONFIGS, "quick": QUICK_CONFIGS, "heldout": HELDOUT_CONFIGS, "small": SMALL_CONFIGS}
 
 
 class RMSNorm(nn.Module):
@@ -162,16 +176,17 @@ def run_config(size, micro_batch, seq_len, recompute, attention, elementwise, st
     dev = torch.device("cuda")
     with dev:  # build on the GPU: initialising 3.6B fp32 parameters on the CPU takes minutes
         model = Llama(c, recompute, attention)
-    if elementwise == "compiled":  # compiled in the warm-up steps
+    if elementwise in ("compiled", "blocks"):  # compiled in the warm-up steps
         for layer in model.layers:
             layer.compile()
+    if elementwise == "compiled":
         model.head_loss = torch.compile(model.head_loss)
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.95), weight_decay=0.1, fused=True)
     gen = torch.Generator(device=dev).manual_seed(0)
     tokens = torch.randint(0, c["vocab"], (micro_batch, seq_len + 1), device=dev, generator=gen)
     x, y = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
-    times, phases, static = [], [], 0
+    times, host_times, phases, static = [], [], [], 0
 
     def one_step(ev=None):
         """One training step; with `ev` (4 CUDA events), recorded around forward, backward and
@@ -196,9 +211,11 @@ def run_config(size, micro_batch, seq_len, recompute, attention, elementwise, st
         torch.cuda.synchronize()
         t0 = time.perf_counter()
         loss = one_step(ev)
+        t_host = time.perf_counter() - t0  # the host has issued the whole step
         torch.cuda.synchronize()
         if step >= warmup:
             times.append(time.perf_counter() - t0)
+            host_times.append(t_host)
             phases.append([ev[i].elapsed_time(ev[i + 1]) / 1e3 for i in range(3)])
     if not math.isfinite(loss.item()):
         raise RuntimeError(f"{size}: loss is {loss.item()}")
@@ -211,7 +228,8 @@ def run_config(size, micro_batch, seq_len, recompute, attention, elementwise, st
                params=params, model=c, static_allocated_bytes=static,
                peak_allocated_bytes=torch.cuda.max_memory_allocated(),
                peak_reserved_bytes=torch.cuda.max_memory_reserved(), step_times_s=times,
-               median_step_s=statistics.median(times), median_forward_s=median(0), median_backward_s=median(1),
+               median_step_s=statistics.median(times), median_host_s=statistics.median(host_times),
+               median_forward_s=median(0), median_backward_s=median(1),
                median_optimizer_s=median(2), loss=loss.item())
     del model, opt
     return out

@@ -202,6 +202,7 @@ int run(int argc, char** argv, MpiWorld& world) {
   if (opt.want("membound")) count += membound_measurement_count(ctx);
   if (opt.want("nccl")) count += nccl_measurement_count(ctx, world.active ? world.size : gpus);
   if (opt.want("h2d")) count += 2;
+  if (opt.want("launch")) count += 1;
   const double plan = planned_seconds(count, ctx.policy);
   if (root)
     std::fprintf(
@@ -238,6 +239,7 @@ int run(int argc, char** argv, MpiWorld& world) {
   suite("membound", run_membound_suite);
   suite("nccl", run_nccl_suite);
   suite("h2d", run_h2d_suite);
+  suite("launch", run_launch_suite);
   if (!root) return suite_failed || ctx.correctness_failed ? 1 : 0;
   progress.finish();
 

@@ -10,6 +10,7 @@ void run_attention_suite(BenchContext& ctx);
 void run_membound_suite(BenchContext& ctx);
 void run_nccl_suite(BenchContext& ctx);
 void run_h2d_suite(BenchContext& ctx);
+void run_launch_suite(BenchContext& ctx);
 
 // Measurement counts, for the planned time and the progress bar.
 int gemm_measurement_count(const BenchContext& ctx);

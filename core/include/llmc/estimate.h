@@ -64,7 +64,10 @@ struct CommItem {
 struct TimeEstimate {
   double step_s = 0, compute_s = 0, bubble_s = 0, comm_exposed_s = 0;
   double comm_contention_s = 0;  // part of compute_s: compute slowed by NCCL's SMs during overlap
-  double bubble_fraction = 0;    // bubble ÷ ideal compute, (p−1)/m for 1F1B (Narayanan 2021)
+  // Profile basis: host seconds issuing the step's kernels, and the part of compute_s the GPU
+  // waits for them (micro-batches and optimizer steps whose kernels are shorter than issuing them).
+  double host_issue_s = 0, host_wait_s = 0;
+  double bubble_fraction = 0;  // bubble ÷ ideal compute, (p−1)/m for 1F1B (Narayanan 2021)
   double tokens_per_s = 0, tokens_per_gpu_per_step = 0;
   double steps = 0;
   double total_s = 0, total_days = 0, gpu_hours = 0, cost_usd = 0, energy_kwh = 0;

@@ -173,6 +173,16 @@ struct CollectiveTable {
   std::vector<BandwidthPoint> points;  // bytes = per-rank payload, gbps = busbw
 };
 
+// Host microseconds to issue one GPU kernel (docs/formulas.md, "Host issue"): what a step costs
+// when its kernels are shorter than issuing them. By how the host issues them: PyTorch eager ops
+// (Python, the dispatcher and autograd), fused modules (torch.compile's graphs, Transformer
+// Engine), and a native C++/CUDA loop. 0 = not in the profile: the datasheet's measured values.
+struct HostIssue {
+  double python_eager_us = 0, python_fused_us = 0, native_us = 0;
+  bool operator==(const HostIssue&) const = default;
+};
+constexpr double kMaxHostIssueUs = 10000;  // a profile's bound: no host takes 10 ms per kernel
+
 // Schema v1 (docs/profile-schema.md): a flat compute efficiency and one alpha-beta per tier
 // (required), plus the optional measured tables the calibration bench writes.
 struct HardwareProfile {
@@ -195,6 +205,7 @@ struct HardwareProfile {
   std::vector<CollectiveTable> collectives;
   double h2d_gbps = 0, d2h_gbps = 0;  // pinned host <-> device copies; 0 = not measured
   double usable_memory_bytes = 0;     // what cudaMemGetInfo left free on an idle GPU; 0 = not measured
+  HostIssue host_issue;
 };
 
 // Bus bandwidth NCCL reaches on a link of `link_gbps` one-way: ~78% of NVLink inside a node

@@ -56,6 +56,11 @@ enum class OptimizerKernel { auto_, fused, foreach };
 // eager ops; auto: as training.fused_elementwise. training.fused_loss is the head's region (final
 // norm and cross-entropy), which torchtitan compiles apart from the blocks or leaves eager.
 enum class Fusion { auto_, fused, eager };
+// How the host issues the step's kernels (docs/formulas.md, "Host issue"): python, one at a time
+// from PyTorch (eager ops, or torch.compile'd / Transformer Engine's fused modules); native, from a
+// C++/CUDA loop (llm.c); cuda_graphs, replayed from captured graphs (Megatron's and NeMo's
+// --enable-cuda-graph, torch.compile's reduce-overhead mode, JAX/XLA), which the host does not pace.
+enum class KernelLaunch { python, native, cuda_graphs };
 inline bool adamw_runs_foreach(OptimizerKernel k, bool fused_elementwise) {
   return k == OptimizerKernel::auto_ ? !fused_elementwise : k == OptimizerKernel::foreach;
 }
@@ -133,6 +138,7 @@ struct TrainingSpec {
   // Engine, torch.compile); false: PyTorch eager, one kernel per op (docs/formulas.md).
   bool fused_elementwise = true;
   Fusion fused_loss = Fusion::auto_;  // the final norm and the loss; auto: as fused_elementwise
+  KernelLaunch kernel_launch = KernelLaunch::python;
   // The loss's fp32 work done one chunk of the logits at a time (torchtune's
   // CEWithChunkedOutputLoss: 8); the 16-bit logits stay whole. 1: the whole logits at once.
   int64_t loss_chunks = 1;
@@ -232,6 +238,7 @@ const char* to_string(LoraTargets v);
 const char* to_string(GradReduce v);
 const char* to_string(OptimizerKernel v);
 const char* to_string(Fusion v);
+const char* to_string(KernelLaunch v);
 const char* to_string(UnfusedAttention v);
 const char* to_string(AttentionBackend v);
 const char* to_string(Fp8Recipe v);

@@ -9,6 +9,7 @@
 #include "estimate/layer_plan.h"
 #include "inputs/pipeline_split.h"
 #include "estimate/placement.h"
+#include "inputs/datasheet.h"
 
 namespace llmc::detail {
 
@@ -16,23 +17,45 @@ void OpTally::add_gemm(const KernelTime& k, double times) {
   gemm_s += k.s * times;
   var_s2 += (k.s * times * k.rel_err) * (k.s * times * k.rel_err);
   by_basis[int(k.basis)] += 1;
+  kernels += times;
 }
 void OpTally::add_attention(const KernelTime& k, double times) {
   attention_s += k.s * times;
   var_s2 += (k.s * times * k.rel_err) * (k.s * times * k.rel_err);
   by_basis[int(k.basis)] += 1;
+  kernels += times;
 }
 void OpTally::add_memory(const KernelTime& k, double times) {
   memory_s += k.s * times;
   var_s2 += (k.s * times * k.rel_err) * (k.s * times * k.rel_err);
   by_basis[int(k.basis)] += 1;
+  kernels += times;
 }
 void OpTally::add(const OpTally& o, double times) {
   gemm_s += o.gemm_s * times;
   attention_s += o.attention_s * times;
   memory_s += o.memory_s * times;
   var_s2 += o.var_s2 * times * times;
+  kernels += o.kernels * times;
   for (int i = 0; i < 3; ++i) by_basis[i] += o.by_basis[i];
+}
+
+double host_issue_s_per_kernel(const Resolved& r) {
+  const TrainingSpec& ts = r.s.training;
+  const HostIssue& h = r.s.hardware.profile->host_issue;
+  auto pick = [](double profile_us, double datasheet_us) {
+    return (profile_us > 0 ? profile_us : datasheet_us) * 1e-6;
+  };
+  switch (ts.kernel_launch) {
+    case KernelLaunch::cuda_graphs:
+      return 0;
+    case KernelLaunch::native:
+      return pick(h.native_us, kHostNativeUs);
+    case KernelLaunch::python:
+      break;
+  }
+  return ts.fused_elementwise ? pick(h.python_fused_us, kHostPythonFusedUs)
+                              : pick(h.python_eager_us, kHostPythonEagerUs);
 }
 
 namespace {
@@ -58,6 +81,7 @@ void tally(OpTally& t, const KernelSpec& k, const KernelTime& kt) {
     (k.kind == Kind::gemm ? t.gemm_s : k.kind == Kind::attention ? t.attention_s : t.memory_s) += kt.s * n;
     t.var_s2 += n * sd * sd;
     t.by_basis[int(kt.basis)] += k.repeat;
+    t.kernels += n;
     return;
   }
   switch (k.kind) {
@@ -103,6 +127,7 @@ ComputeTimes compute_times(const Resolved& r, const ParamCounts& p, const StepPl
   const TrainingSpec& ts = r.s.training;
   const ParallelSpec& par = r.s.parallel;
   const KernelProfile kp(r.s.hardware);
+  ct.host_s_per_kernel = host_issue_s_per_kernel(r);
   const double zero_group = zero_shard_groups(r, par.dp).dense;
 
   // The optimizer step on this GPU's shard (ZeRO-1+ shards it).

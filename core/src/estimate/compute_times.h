@@ -12,6 +12,7 @@ namespace llmc::detail {
 struct OpTally {
   double gemm_s = 0, attention_s = 0, memory_s = 0;
   double var_s2 = 0;            // Σ (time × rel_err)², for the error bar
+  double kernels = 0;           // kernels issued (each run of a repeated one, × times)
   int by_basis[3] = {0, 0, 0};  // kernels timed from table / fit / spec
   double total() const { return gemm_s + attention_s + memory_s; }
   void add_gemm(const KernelTime& k, double times = 1);
@@ -31,8 +32,18 @@ struct ComputeTimes {
   // One average layer's fused attention kernels, forward and backward: the window of context
   // parallelism's ring exchange (comm.cpp).
   double attention_fwd_s = 0, attention_bwd_s = 0;
+  // Host seconds to issue one kernel (host_issue_s_per_kernel): a micro-batch, or the optimizer
+  // step, lasts at least as long as issuing its kernels.
+  double host_s_per_kernel = 0;
   double micro_batch_s() const { return stage_fwd.total() + stage_bwd.total(); }
+  double host_micro_batch_s() const { return (stage_fwd.kernels + stage_bwd.kernels) * host_s_per_kernel; }
+  double host_optimizer_s() const { return optimizer.kernels * host_s_per_kernel; }
 };
+
+// Host seconds to issue one kernel the way the scenario does (training.kernel_launch, and under
+// python training.fused_elementwise): the profile's measured value, else the datasheet's; 0 for
+// CUDA graphs (docs/formulas.md, "Host issue").
+double host_issue_s_per_kernel(const Resolved& r);
 
 // `plan` built with the scenario's micro-batch and, under ZeRO-3, its shard group (plan_shape()).
 ComputeTimes compute_times(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held);

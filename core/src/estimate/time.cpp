@@ -145,14 +145,25 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   } else {
     te.basis = "profile";
     const double fwd = ct.stage_fwd.total(), bwd = ct.stage_bwd.total();
+    // A micro-batch (and the optimizer step) lasts at least as long as the host takes to issue its
+    // kernels: the GPU runs ahead of nothing (docs/formulas.md, "Host issue").
+    const double host_mb = ct.host_micro_batch_s(), host_opt = ct.host_optimizer_s();
+    const double slot = std::max(fwd + bwd, host_mb), opt_s = std::max(ct.optimizer.memory_s, host_opt);
+    const double step_kernels = m * (ct.stage_fwd.kernels + ct.stage_bwd.kernels) + ct.optimizer.kernels;
+    te.host_issue_s = tr.add("time.host_issue_s", "kernels of the step × host µs per kernel", "s",
+                             "profile host_issue, else measured (docs/formulas.md, Host issue)", m * host_mb + host_opt,
+                             {{"kernels", step_kernels}, {"host_us_per_kernel", ct.host_s_per_kernel * 1e6}});
+    // The GPU idles while the host issues kernels shorter than issuing them.
+    te.host_wait_s = tr.add(
+        "time.host_wait_s", "m × (slot − kernels) + the optimizer's", "s", "slot = max(kernels, host issue)",
+        m * (slot - (fwd + bwd)) + (opt_s - ct.optimizer.memory_s), {{"slot_s", slot}, {"kernels_s", fwd + bwd}});
     OpTally step;  // the slowest stage over all micro-batches
     step.add(ct.stage_fwd, m);
     step.add(ct.stage_bwd, m);
     te.gemm_s =
         tr.add("time.gemm_s",
-               "m × Σ GEMM kernels of one micro-batch on the slowest stage (forward, backward dX and dW, recompute); "
-               "routed experts on the busiest expert rank: its share × moe_capacity_factor; LoRA: six GEMMs of rank "
-               "lora_rank per adapter",
+               "m × Σ GEMMs of a micro-batch on the slowest stage (forward, dX, dW, recompute); routed experts: the "
+               "busiest rank's share × moe_capacity_factor; LoRA: six GEMMs per adapter",
                "s", "hardware profile gemm table / fit (docs/formulas.md, Kernel times; MoE load; LoRA)", step.gemm_s,
                {{"m", m},
                 {"moe_capacity_factor", r.s.training.moe_capacity_factor},
@@ -178,22 +189,25 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.comm_contention_s = contention;
     te.compute_s =
         tr.add("time.compute_s",
-               "m × (forward + backward of one micro-batch on the slowest stage) + optimizer + comm_contention", "s",
-               "sum of kernel times from the hardware profile (see time.gemm_s, time.attention_s, time.memory_bound_s, "
-               "time.comm_contention_s)",
-               m * (fwd + bwd) + ct.optimizer.memory_s + contention,
+               "m × (forward + backward of one micro-batch on the slowest stage) + optimizer + comm_contention + "
+               "host_wait",
+               "s",
+               "kernel times from the hardware profile: time.gemm_s, attention_s, memory_bound_s; comm_contention_s; "
+               "host_wait_s",
+               m * (fwd + bwd) + ct.optimizer.memory_s + contention + te.host_wait_s,
                {{"m", m},
                 {"forward_s", fwd},
                 {"backward_s", bwd},
                 {"optimizer_s", ct.optimizer.memory_s},
                 {"comm_contention_s", contention},
+                {"host_wait_s", te.host_wait_s},
                 {"kernels_table", double(te.kernels_from_table)},
                 {"kernels_fit", double(te.kernels_from_fit)},
                 {"kernels_spec", double(te.kernels_from_spec)}});
     // The bubble in time: (p − 1) micro-batch slots, ÷ v interleaved, ÷ 3 for zero bubble H1;
     // a slot is one micro-batch's kernels plus the tp/cp/ep communication it waits on
     // (Narayanan et al. 2021 §2.2: bubble = (p − 1)·(t_f + t_b), t_f and t_b whole stage times).
-    te.bubble_s = (m * (fwd + bwd) + slot_comm) * bubble;
+    te.bubble_s = (m * slot + slot_comm) * bubble;
     te.comm_exposed_s = exposed;
     te.step_s = tr.add("time.step_s", "compute + bubble + exposed communication", "s",
                        "llmcalc time model (docs/formulas.md)", te.compute_s + te.bubble_s + te.comm_exposed_s,

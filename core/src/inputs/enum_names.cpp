@@ -105,6 +105,17 @@ const char* to_string(Fusion v) {
   }
   return "?";
 }
+const char* to_string(KernelLaunch v) {
+  switch (v) {
+    case KernelLaunch::python:
+      return "python";
+    case KernelLaunch::native:
+      return "native";
+    case KernelLaunch::cuda_graphs:
+      return "cuda_graphs";
+  }
+  return "?";
+}
 const char* to_string(CpMethod v) {
   switch (v) {
     case CpMethod::p2p:

@@ -216,6 +216,11 @@ std::vector<FieldInfo> make_fields() {
              "the final norm and cross-entropy as fused kernels (Megatron's vocab-parallel loss, torch.compile) or "
              "PyTorch eager ops with fp32 logits "
              "(torchtitan compiles only the blocks); auto: as fused_elementwise"),
+      CHOICE(
+          "training.kernel_launch", s.training.kernel_launch, KernelLaunch, "python|native|cuda_graphs",
+          "how the host issues kernels: python one at a time from PyTorch (a step of short kernels waits for "
+          "it), native from a C++/CUDA loop (llm.c), cuda_graphs replayed from captured graphs (--enable-cuda-graph, "
+          "JAX/XLA): no host wait"),
       INT("training.loss_chunks", s.training.loss_chunks, 1, 4096,
           "the loss's fp32 work one chunk of the logits at a time (torchtune's CEWithChunkedOutputLoss: 8); the "
           "16-bit logits stay whole; 1: all at once"),

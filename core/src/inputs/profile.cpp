@@ -57,8 +57,8 @@ Result<HardwareProfile> profile_from_json(const std::string& text) {
   const json& j = *doc;
   if (!j.is_object()) return make_error("profile", std::string("must be a JSON object; got ") + j.type_name());
   static const char* known[] = {
-      "schema_version", "gpu",  "source",    "description",  "metadata",    "citations",          "compute_efficiency",
-      "collectives",    "gemm", "attention", "memory_bound", "host_device", "usable_memory_bytes"};
+      "schema_version", "gpu",  "source",    "description",  "metadata",    "citations",           "compute_efficiency",
+      "collectives",    "gemm", "attention", "memory_bound", "host_device", "usable_memory_bytes", "host_issue"};
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
     for (const char* k : known) ok |= it.key() == k;
@@ -66,7 +66,8 @@ Result<HardwareProfile> profile_from_json(const std::string& text) {
       return make_error(
           "profile: " + it.key(),
           "unknown key in schema v1 (known: schema_version, gpu, source, description, metadata, citations, "
-          "compute_efficiency, collectives, gemm, attention, memory_bound, host_device, usable_memory_bytes)");
+          "compute_efficiency, collectives, gemm, attention, memory_bound, host_device, usable_memory_bytes, "
+          "host_issue)");
   }
   if (!j.contains("schema_version") || !j.at("schema_version").is_number_integer())
     return make_error("profile: schema_version", "missing or not an integer; this llmcalc reads schema_version 1");

@@ -340,6 +340,18 @@ Status read_profile_tables(const json& doc, const GpuSpec& gpu, HardwareProfile&
       *dst = *v;
     }
   }
+  if (doc.contains("host_issue")) {
+    const json& h = doc.at("host_issue");
+    if (!h.is_object()) return make_error("profile: host_issue", "must be an object");
+    for (auto [key, dst] : {std::pair{"python_eager_us", &p.host_issue.python_eager_us},
+                            {"python_fused_us", &p.host_issue.python_fused_us},
+                            {"native_us", &p.host_issue.native_us}}) {
+      if (!h.contains(key)) continue;  // not measured: the datasheet's value holds
+      Result<double> v = profile_number(h, key, "host_issue.", 0, kMaxHostIssueUs, true);
+      if (!v) return v.error();
+      *dst = *v;
+    }
+  }
   if (doc.contains("usable_memory_bytes")) {
     Result<double> v = profile_number(doc, "usable_memory_bytes", "", 0, gpu.memory_gib * 1073741824.0, true);
     if (!v) return v.error();
@@ -404,6 +416,14 @@ void write_profile_tables(const HardwareProfile& p, json& doc) {
   }
   if (p.h2d_gbps > 0 || p.d2h_gbps > 0) doc["host_device"] = {{"h2d_gbps", p.h2d_gbps}, {"d2h_gbps", p.d2h_gbps}};
   if (p.usable_memory_bytes > 0) doc["usable_memory_bytes"] = p.usable_memory_bytes;
+  const HostIssue& h = p.host_issue;
+  if (h.python_eager_us > 0 || h.python_fused_us > 0 || h.native_us > 0) {
+    json& out = doc["host_issue"] = json::object();
+    for (auto [key, v] : {std::pair{"python_eager_us", h.python_eager_us},
+                          {"python_fused_us", h.python_fused_us},
+                          {"native_us", h.native_us}})
+      if (v > 0) out[key] = v;
+  }
 }
 
 }  // namespace llmc::detail

@@ -19,12 +19,14 @@ Result<int64_t> parse_int(const std::string& flag, const std::string& v, int64_t
 std::string usage_text() {
   return "usage: llmcalc-bench [--quick] [--out FILE] [--raw FILE] [--model PRESET] [--tp N]\n"
          "                     [--micro-batch N] [--seq-len N] [--gpu ID] [--device N]\n"
-         "                     [--suites gemm,attention,membound,nccl,h2d] [--attention-json FILE]\n"
+         "                     [--suites gemm,attention,membound,nccl,h2d,launch] [--attention-json FILE]\n"
+         "                     [--overheads-json FILE]\n"
          "                     [--mpi]   (under mpirun, one process per GPU: collectives across nodes)\n"
          "                     [--upload URL [--token-file FILE] [--label TEXT]]\n"
          "Measures GEMM (cuBLASLt), fused attention (cuDNN SDPA), memory-bound kernels, NCCL\n"
-         "collectives and host-device copies on this machine's GPUs and writes an llmcalc hardware\n"
-         "profile (docs/profile-schema.md). --quick: about 2 minutes on one H100; full: about 10.\n"
+         "collectives, host-device copies and the host's cost of a kernel launch on this machine's\n"
+         "GPUs and writes an llmcalc hardware profile (docs/profile-schema.md). --quick: about 2\n"
+         "minutes on one H100; full: about 10.\n"
          "--upload: after a run that passed its checks, push the profile to an llmcalc registry\n"
          "(token: --token-file or $LLMCALC_TOKEN); the file is kept either way.\n"
          "Exit codes: 0 ok, 1 a measurement or the profile failed, 2 bad arguments, 3 no usable GPU,\n"
@@ -56,14 +58,16 @@ Result<Options> parse_options(const std::vector<std::string>& args) {
       o.help = true;
     } else if (a == "--version") {
       o.version = true;
-    } else if (a == "--out" || a == "--raw" || a == "--model" || a == "--gpu" || a == "--attention-json") {
+    } else if (a == "--out" || a == "--raw" || a == "--model" || a == "--gpu" || a == "--attention-json" ||
+               a == "--overheads-json") {
       if (Status s = value(v); !s) return s.error();
       if (v.empty()) return make_error(a, "must not be empty");
-      (a == "--out"     ? o.out
-       : a == "--raw"   ? o.raw_out
-       : a == "--model" ? o.model
-       : a == "--gpu"   ? o.gpu_id
-                        : o.attention_json) = v;
+      (a == "--out"              ? o.out
+       : a == "--raw"            ? o.raw_out
+       : a == "--model"          ? o.model
+       : a == "--gpu"            ? o.gpu_id
+       : a == "--attention-json" ? o.attention_json
+                                 : o.overheads_json) = v;
     } else if (a == "--upload" || a == "--token-file" || a == "--label") {
       if (Status s = value(v); !s) return s.error();
       if (v.empty()) return make_error(a, "must not be empty");
@@ -90,7 +94,8 @@ Result<Options> parse_options(const std::vector<std::string>& args) {
         bool known = false;
         for (const std::string& s : all_suites()) known |= s == name;
         if (!known)
-          return make_error("--suites", "unknown suite '" + name + "' (known: gemm, attention, membound, nccl, h2d)");
+          return make_error("--suites",
+                            "unknown suite '" + name + "' (known: gemm, attention, membound, nccl, h2d, launch)");
         o.suites.insert(name);
         if (comma == std::string::npos) break;
         start = comma + 1;

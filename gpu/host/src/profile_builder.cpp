@@ -328,6 +328,8 @@ HardwareProfile finalize_profile(HardwareProfile p, const GpuSpec& gpu, const st
   }
   if (p.h2d_gbps > 1000 || p.d2h_gbps > 1000)
     notes.push_back("host_device: implausible bandwidth dropped"), p.h2d_gbps = p.d2h_gbps = 0;
+  for (double* us : {&p.host_issue.python_eager_us, &p.host_issue.python_fused_us, &p.host_issue.native_us})
+    if (*us > kMaxHostIssueUs) notes.push_back("host_issue: implausible time per kernel dropped"), *us = 0;
   p.usable_memory_bytes = std::min(p.usable_memory_bytes, gpu.memory_gib * double(int64_t(1) << 30));
   return p;
 }

@@ -106,7 +106,13 @@ TEST_CASE("options: suites, numbers, raw path, errors") {
   CHECK(all->want("h2d"));
   auto bad = parse_options({"--suites", "gemm,bogus"});
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.error().text() == "--suites: unknown suite 'bogus' (known: gemm, attention, membound, nccl, h2d)");
+  CHECK(bad.error().text() == "--suites: unknown suite 'bogus' (known: gemm, attention, membound, nccl, h2d, launch)");
+  CHECK(all->want("launch"));
+  auto over = parse_options({"--suites", "launch", "--overheads-json", "o.json"});
+  REQUIRE(over.ok());
+  CHECK(over->overheads_json == "o.json");
+  CHECK_FALSE(over->want("gemm"));
+  CHECK(parse_options({"--overheads-json", ""}).error().text() == "--overheads-json: must not be empty");
   CHECK(parse_options({"--tp", "0"}).error().field == "--tp");
   CHECK(parse_options({"--tp", "2x"}).error().field == "--tp");
   CHECK(parse_options({"--out"}).error().text() == "--out: needs a value");

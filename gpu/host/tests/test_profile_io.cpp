@@ -13,6 +13,7 @@
 #include "llmc_bench/atomic_write.h"
 #include "llmc_bench/attention_import.h"
 #include "llmc_bench/layer_shapes.h"
+#include "llmc_bench/overheads_import.h"
 #include "llmc_bench/profile_builder.h"
 
 using namespace llmc::bench;
@@ -104,6 +105,7 @@ llmc::HardwareProfile synthetic_profile(std::vector<std::string>& notes, std::ve
   p.attention["bf16"].points.push_back(attention_point(1, 8192, 32, 8, 128, true, {2e-3}, {5.5e-3}));
   p.attention["bf16"].points.push_back(attention_point(1, 2048, 32, 8, 128, true, {0.2e-3}, {0.5e-3}));
   p.h2d_gbps = 52;
+  p.host_issue = {38.5, 41.0, 3.9};
   p.d2h_gbps = 50;
   p.usable_memory_bytes = 80e9;
   RunMetadata md;
@@ -198,6 +200,7 @@ TEST_CASE("the assembled profile survives core's writer and reader (schema v1 va
   REQUIRE(back->collectives.size() == 1);
   CHECK(back->collectives[0].points.size() == p.collectives[0].points.size());
   CHECK(back->h2d_gbps == 52);
+  CHECK(back->host_issue == p.host_issue);
   const auto md = nlohmann::json::parse(back->metadata_json);
   CHECK(md.at("device") == "NVIDIA H100 80GB HBM3");
   CHECK(md.at("telemetry").at(0).at("throttle_reasons").at(0) == "sw_power_cap");
@@ -262,4 +265,36 @@ TEST_CASE("attention points imported from the PyTorch script's JSON") {
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().field == "attention-json.points[0].kv_heads");
   CHECK(import_attention_samples("{").error().field == "attention-json");
+}
+
+TEST_CASE("host cost per kernel imported from overheads.py's runs: the slope between depths") {
+  // Two depths per mode: (forward + backward host seconds) over (their kernels), deeper − shallower.
+  const std::string text = R"({"runs": [
+    {"layers": 2, "elementwise": "eager", "optimizer": "fused", "host_s": {"forward": 0.003, "backward": 0.004},
+     "device_items": {"forward": 90, "backward": 140}},
+    {"layers": 10, "elementwise": "eager", "optimizer": "fused", "host_s": {"forward": 0.015, "backward": 0.024},
+     "device_items": {"forward": 390, "backward": 640}},
+    {"layers": 2, "elementwise": "eager", "optimizer": "foreach", "host_s": {"forward": 1, "backward": 1},
+     "device_items": {"forward": 1, "backward": 1}},
+    {"layers": 2, "elementwise": "compiled", "optimizer": "fused", "host_s": {"forward": 0.002, "backward": 0.003},
+     "device_items": {"forward": 50, "backward": 70}}]})";
+  auto r = import_overheads(text);
+  REQUIRE(r.ok());
+  CHECK(r->python_eager_us == doctest::Approx((0.039 - 0.007) / (1030 - 230) * 1e6));  // 40 µs
+  CHECK(r->python_fused_us == 0);                                                      // one depth only: no slope
+  CHECK(r->native_us == 0);
+  // The H100 run of 2026-11-27: eager 39.7 µs, compiled 31.7 µs a kernel (docs/formulas.md, Host issue).
+  auto measured = import_overheads(
+      slurp(fs::path(LLMC_SOURCE_DIR) / "gpu/measurements/2026-11-27-nvidia-h100-80gb-hbm3/overheads.json"));
+  REQUIRE(measured.ok());
+  CHECK(measured->python_eager_us == doctest::Approx(39.69).epsilon(0.001));
+  CHECK(measured->python_fused_us == doctest::Approx(31.72).epsilon(0.001));
+  auto bad = import_overheads(R"({"runs": [{"layers": 2, "elementwise": "eager", "optimizer": "fused",
+    "host_s": {"forward": -1, "backward": 1}, "device_items": {"forward": 1, "backward": 1}}]})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().field == "overheads-json.runs[0].host_s.forward");
+  CHECK(import_overheads("{").error().field == "overheads-json");
+  CHECK(import_overheads(R"({"runs": []})").error().field == "overheads-json.runs");
+  CHECK(import_overheads(R"({"runs": [{"layers": 2, "elementwise": "jit", "optimizer": "fused"}]})").error().field ==
+        "overheads-json.runs[0].elementwise");
 }

@@ -10,7 +10,7 @@
 namespace llmc::bench {
 
 inline const std::vector<std::string>& all_suites() {
-  static const std::vector<std::string> s{"gemm", "attention", "membound", "nccl", "h2d"};
+  static const std::vector<std::string> s{"gemm", "attention", "membound", "nccl", "h2d", "launch"};
   return s;
 }
 
@@ -23,6 +23,7 @@ struct Options {
   std::string model = "llama3.1-8b";
   int64_t tp = 1, micro_batch = 1, seq_len = 0;  // seq_len 0: the model's own
   std::string attention_json;                    // attention points from gpu/groundtruth/attention_bench.py
+  std::string overheads_json;                    // PyTorch's host cost per kernel from gpu/groundtruth/overheads.py
   std::string gpu_id;                            // catalog id; "" = derived from the device name
   std::set<std::string> suites;                  // empty = all
   int device = 0;                                // CUDA device for the single-GPU suites
