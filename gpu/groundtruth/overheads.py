@@ -3,6 +3,8 @@
 CUDA GPU). A step whose kernels are short is bound by the host issuing them, not by the GPU: this
 measures what issuing costs, on a model too small for its GPU time to matter.
 
+0. blocking: per step of train_llama.py's eager 125M at one and four sequences, the CUDA runtime
+   calls that can make the host wait for the GPU (synchronisations, copies, allocations).
 1. launch: host seconds per call of one eager element-wise op on a one-element tensor, no
    autograd (the floor of PyTorch's dispatch + a CUDA launch).
 2. steps: a tiny Llama (train_llama.py's layer: hidden 256, 4 heads of 64, ffn 512, vocab 1024,
@@ -125,6 +127,48 @@ def measure(layers, elementwise, optimizer, steps, warmup=4):
     return out
 
 
+# CUDA runtime calls that make the host wait for the GPU (or for a copy back).
+BLOCKING = ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
+            "cudaMemcpyAsync", "cudaStreamWaitEvent", "cudaMalloc", "cudaFree")
+
+
+def blocking_calls(size, micro_batch, seq_len, steps=3):
+    """train_llama.py's eager configuration under torch.profiler with CPU activity: per step, how
+    often and how long the host sat in CUDA runtime calls that can wait for the GPU. A step between
+    host- and GPU-bound lasts longer than either where such a call splits it."""
+    from torch.profiler import ProfilerActivity, profile
+    from train_llama import SIZES
+    dev = torch.device("cuda")
+    c = SIZES[size]
+    with dev:
+        model = Llama(c, "none", "flash")
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
+    tokens = torch.randint(0, c["vocab"], (micro_batch, seq_len + 1), device=dev)
+    x, y = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
+
+    def step():
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(x, y)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=False)
+
+    for _ in range(3):
+        step()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    calls = {}
+    for e in prof.key_averages():
+        if any(e.key.startswith(b) for b in BLOCKING):
+            calls[e.key] = dict(count_per_step=e.count / steps, host_s_per_step=e.cpu_time_total * 1e-6 / steps)
+    del model, opt
+    torch.cuda.empty_cache()
+    return dict(size=size, micro_batch=micro_batch, seq_len=seq_len, steps=steps, calls=calls)
+
+
 def derived(runs):
     """Per mode: host seconds per layer and per issued item between the two depths, and the
     per-step rest extrapolated to zero layers."""
@@ -151,6 +195,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
     ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--blocking-only", action="store_true",
+                    help="only the blocking CUDA calls of train_llama.py's 125M at 1 and 4 sequences")
     a = ap.parse_args()
     if not torch.cuda.is_available():
         print("overheads.py: no CUDA GPU visible", file=sys.stderr)
@@ -165,6 +211,17 @@ def main():
                device=torch.cuda.get_device_properties(0).name, torch=torch.__version__, cuda=torch.version.cuda,
                python=platform.python_version(), cpu=cpu, cpu_count=os.cpu_count(),
                model=dict(TINY, seq_len=SEQ_LEN, micro_batch=1), depths=list(DEPTHS))
+    doc["blocking"] = []
+    for mb in (1, 4):
+        try:
+            doc["blocking"].append(blocking_calls("llama-125m", mb, 1024))
+        except Exception as e:
+            print(f"overheads.py: blocking calls failed: {type(e).__name__}: {str(e)[:300]}", file=sys.stderr)
+    if a.blocking_only:
+        with open(a.out, "w") as f:
+            json.dump(doc, f, indent=1)
+        print(json.dumps(doc["blocking"], indent=1), file=sys.stderr)
+        return 0
     doc["launch"] = launch_floor()
     print(f"overheads.py: launch floor {doc['launch']['host_s_per_op'] * 1e6:.2f} µs/op", file=sys.stderr, flush=True)
     runs = []

@@ -84,7 +84,9 @@ void memory_bar(State& st) {
 
 void time_bar(State& st) {
   const TimeEstimate& t = st.est->time;
-  std::vector<Segment> segs = {{"compute", t.compute_s, IM_COL32(70, 170, 220, 255)},
+  // The GPU waiting for the host to issue short kernels is part of compute_s, shown apart.
+  std::vector<Segment> segs = {{"compute", t.compute_s - t.host_wait_s, IM_COL32(70, 170, 220, 255)},
+                               {"waiting for the host", t.host_wait_s, IM_COL32(200, 90, 200, 255)},
                                {"exposed communication", t.comm_exposed_s, IM_COL32(230, 120, 60, 255)},
                                {"pipeline bubble", t.bubble_s, IM_COL32(160, 160, 160, 255)}};
   stacked_bar(segs, 0, "", [](double s) { return format_duration(s); });
@@ -201,6 +203,8 @@ void results_panel(State& st, Platform& platform, const std::string& share_url) 
   figure(st, "MFU", "time.mfu", format_percent(t.mfu));
   figure(st, "tokens/s", "time.tokens_per_s", format_count(t.tokens_per_s));
   figure(st, "pipeline bubble", "time.bubble_fraction", format_percent(t.bubble_fraction));
+  if (t.host_wait_s > 0)  // a step of kernels shorter than issuing them (docs/formulas.md, Host issue)
+    figure(st, "GPU waiting for the host", "time.host_wait_s", format_duration(t.host_wait_s));
   figure(st, "energy (GPUs at TDP)", "time.energy_kwh", format_energy_kwh(t.energy_kwh));
   section_note(("time basis: " + t.basis + "; profile: " + e.r.s.hardware.profile->source).c_str());
   time_bar(st);
