@@ -25,8 +25,7 @@ namespace llmc::detail {
 constexpr double kDatasheetGemmMamfFraction = 0.74;  // pooled, 323 rows of 27 families: other GPUs
 constexpr double kAmpereGemmMamfFraction = 0.80;     // A100, A800, RTX 4090: 89 rows of 13 families
 constexpr double kHopperGemmMamfFraction = 0.74;     // H100, H200, H800: 200 rows of 16 families
-constexpr double kBlackwellGemmMamfFraction =
-    0.60;  // B200, GB200: 32 rows of 4 families (a flat loss: 0.58 before host issue)
+constexpr double kBlackwellGemmMamfFraction = 0.60;  // B200, GB200: 32 rows of 4 families (a flat loss)
 inline double gemm_mamf_fraction_of(const GpuSpec& gpu) {
   const std::string_view a = gpu.architecture();
   return a == "ampere"      ? kAmpereGemmMamfFraction
@@ -157,8 +156,8 @@ constexpr double kKernelOverheadUs = 4.0;  // launch + tail of one kernel (CUDA 
 // gpu/groundtruth/overheads.py, a tiny Llama whose kernels are shorter than issuing them, host time
 // of forward + backward over the kernels they issue between 2 and 10 layers; the median of three
 // runs (eager 36.3 / 39.7 / 42.4, compiled 31.7 / 43.0 / 62.0). Native: llmcalc-bench's launch
-// suite, an empty kernel launched back to back (21 samples of three runs, median 3.80). A plain eager op cost
-// 10-12 µs on that host; bare-metal hosts are faster, so these err slow.
+// suite, an empty kernel launched back to back (21 samples of three runs, median 3.80). A plain
+// eager op cost 10-12 µs on that host; bare-metal hosts are faster, so these err slow.
 constexpr double kHostPythonEagerUs = 39.7;  // PyTorch eager ops, autograd included (100 kernels a layer)
 constexpr double kHostPythonFusedUs = 43.0;  // torch.compile'd layers (48 kernels a layer)
 constexpr double kHostNativeUs = 3.8;        // cudaLaunchKernel from C++
