@@ -4,9 +4,6 @@
 // verified without a GPU. Until then this suite reports why it is skipped, and attention points
 // come from PyTorch's SDPA (gpu/groundtruth/attention_bench.py → --attention-json), which
 // dispatches to the same cuDNN / FlashAttention kernels training uses.
-#include <fstream>
-#include <sstream>
-
 #include "llmc_bench/attention_import.h"
 #include "suites.h"
 
@@ -29,11 +26,8 @@ void run_attention_suite(BenchContext& ctx) {
              "--attention-json FILE (scripts/calibrate.sh does both)");
     return;
   }
-  std::ifstream f(ctx.opt.attention_json);
-  if (!f) throw BenchError("attention: cannot read --attention-json " + ctx.opt.attention_json);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  Result<ImportedAttention> imp = import_attention_samples(ss.str());
+  Result<ImportedAttention> imp =
+      import_attention_samples(read_flag_file("attention", "--attention-json", ctx.opt.attention_json));
   if (!imp) throw BenchError("attention: " + imp.error().text());
   std::string tables;
   for (const auto& [key, points] : imp->tables) {

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "llmc_bench/stats.h"
 
@@ -89,6 +91,14 @@ std::vector<double> BenchContext::time(const std::string& suite, const std::stri
                         {"throttle_reasons", throttle_reason_names(tel.throttle_reasons)}};
   raw.push_back(std::move(rec));
   return t;
+}
+
+std::string read_flag_file(const std::string& suite, const std::string& flag, const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw BenchError(suite + ": cannot read " + flag + " " + path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
 }
 
 }  // namespace llmc::bench

@@ -53,4 +53,8 @@ struct BenchContext {
   void note(const std::string& s);  // a skipped suite or point: printed and kept in metadata
 };
 
+// The text of the file a flag names (--attention-json, --overheads-json); throws BenchError
+// "<suite>: cannot read <flag> <path>" when it cannot be read.
+std::string read_flag_file(const std::string& suite, const std::string& flag, const std::string& path);
+
 }  // namespace llmc::bench

@@ -4,8 +4,6 @@
 // costs per kernel measured by gpu/groundtruth/overheads.py join it in the profile.
 #include <algorithm>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "llmc_bench/overheads_import.h"
@@ -41,11 +39,7 @@ void run_launch_suite(BenchContext& ctx) {
                      {"samples_us", us}});
   std::string python = "; PyTorch's not measured (run gpu/groundtruth/overheads.py, pass --overheads-json)";
   if (!ctx.opt.overheads_json.empty()) {
-    std::ifstream f(ctx.opt.overheads_json);
-    if (!f) throw BenchError("launch: cannot read --overheads-json " + ctx.opt.overheads_json);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    Result<HostIssue> imp = import_overheads(ss.str());
+    Result<HostIssue> imp = import_overheads(read_flag_file("launch", "--overheads-json", ctx.opt.overheads_json));
     if (!imp) throw BenchError("launch: " + imp.error().text());
     ctx.profile.host_issue.python_eager_us = imp->python_eager_us;
     ctx.profile.host_issue.python_fused_us = imp->python_fused_us;
