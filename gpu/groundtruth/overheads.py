@@ -66,9 +66,11 @@ def device_work(fn):
     return out, n, busy_us * 1e-6
 
 
-def measure(layers, elementwise, optimizer, steps, warmup=4):
+def training_step(c, elementwise, optimizer, micro_batch, seq_len):
+    """A Llama of shape c (train_llama.py's layer) with AdamW on random tokens: (model, forward,
+    optimizer_step); forward returns the loss under bf16 autocast, optimizer_step also zeroes the
+    gradients (kept allocated, as frameworks do)."""
     dev = torch.device("cuda")
-    c = dict(TINY, layers=layers)
     with dev:
         model = Llama(c, "none", "flash")
     if elementwise == "compiled":
@@ -78,7 +80,7 @@ def measure(layers, elementwise, optimizer, steps, warmup=4):
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, weight_decay=0.1,
                             **({"fused": True} if optimizer == "fused" else {"foreach": True}))
     gen = torch.Generator(device=dev).manual_seed(0)
-    tokens = torch.randint(0, c["vocab"], (1, SEQ_LEN + 1), device=dev, generator=gen)
+    tokens = torch.randint(0, c["vocab"], (micro_batch, seq_len + 1), device=dev, generator=gen)
     x, y = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
 
     def forward():
@@ -89,6 +91,11 @@ def measure(layers, elementwise, optimizer, steps, warmup=4):
         opt.step()
         opt.zero_grad(set_to_none=False)
 
+    return model, forward, optimizer_step
+
+
+def measure(layers, elementwise, optimizer, steps, warmup=4):
+    model, forward, optimizer_step = training_step(dict(TINY, layers=layers), elementwise, optimizer, 1, SEQ_LEN)
     host = {"forward": [], "backward": [], "optimizer": []}
     wall = []
     for step in range(warmup + steps):
@@ -121,7 +128,7 @@ def measure(layers, elementwise, optimizer, steps, warmup=4):
                host_s=med, host_step_s=sum(med.values()), wall_step_s=statistics.median(wall),
                device_items={"forward": n_fwd, "backward": n_bwd, "optimizer": n_opt},
                device_busy_s={"forward": gpu_fwd, "backward": gpu_bwd, "optimizer": gpu_opt})
-    del model, opt
+    del model, forward, optimizer_step
     torch._dynamo.reset()
     torch.cuda.empty_cache()
     return out
@@ -138,20 +145,11 @@ def blocking_calls(size, micro_batch, seq_len, steps=3):
     host- and GPU-bound lasts longer than either where such a call splits it."""
     from torch.profiler import ProfilerActivity, profile
     from train_llama import SIZES
-    dev = torch.device("cuda")
-    c = SIZES[size]
-    with dev:
-        model = Llama(c, "none", "flash")
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
-    tokens = torch.randint(0, c["vocab"], (micro_batch, seq_len + 1), device=dev)
-    x, y = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
+    model, forward, optimizer_step = training_step(SIZES[size], "eager", "fused", micro_batch, seq_len)
 
     def step():
-        with torch.autocast("cuda", dtype=torch.bfloat16):
-            loss = model(x, y)
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=False)
+        forward().backward()
+        optimizer_step()
 
     for _ in range(3):
         step()
@@ -164,7 +162,7 @@ def blocking_calls(size, micro_batch, seq_len, steps=3):
     for e in prof.key_averages():
         if any(e.key.startswith(b) for b in BLOCKING):
             calls[e.key] = dict(count_per_step=e.count / steps, host_s_per_step=e.cpu_time_total * 1e-6 / steps)
-    del model, opt
+    del model, forward, optimizer_step
     torch.cuda.empty_cache()
     return dict(size=size, micro_batch=micro_batch, seq_len=seq_len, steps=steps, calls=calls)
 
