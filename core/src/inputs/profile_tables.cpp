@@ -2,6 +2,7 @@
 // validation against the GPU's spec (no throughput above the spec peak, no zero or negative
 // time, size or bandwidth, p10 <= median <= p90) and writing them back.
 #include <cmath>
+#include <utility>
 
 #include "inputs/profile_reader.h"
 #include "llmc/scenario.h"
@@ -9,6 +10,12 @@
 namespace llmc::detail {
 
 namespace {
+
+// The profile's host_issue keys and the fields they fill (read and written alike).
+constexpr std::pair<const char*, double HostIssue::*> kHostIssueKeys[] = {
+    {"python_eager_us", &HostIssue::python_eager_us},
+    {"python_fused_us", &HostIssue::python_fused_us},
+    {"native_us", &HostIssue::native_us}};
 
 constexpr double kMaxDim = 2147483648.0;       // 2^31: a GEMM dimension or sequence length
 constexpr double kMaxBytes = 1099511627776.0;  // 1 TiB: a message or buffer
@@ -343,13 +350,11 @@ Status read_profile_tables(const json& doc, const GpuSpec& gpu, HardwareProfile&
   if (doc.contains("host_issue")) {
     const json& h = doc.at("host_issue");
     if (!h.is_object()) return make_error("profile: host_issue", "must be an object");
-    for (auto [key, dst] : {std::pair{"python_eager_us", &p.host_issue.python_eager_us},
-                            {"python_fused_us", &p.host_issue.python_fused_us},
-                            {"native_us", &p.host_issue.native_us}}) {
+    for (auto [key, member] : kHostIssueKeys) {
       if (!h.contains(key)) continue;  // not measured: the datasheet's value holds
       Result<double> v = profile_number(h, key, "host_issue.", 0, kMaxHostIssueUs, true);
       if (!v) return v.error();
-      *dst = *v;
+      p.host_issue.*member = *v;
     }
   }
   if (doc.contains("usable_memory_bytes")) {
@@ -416,14 +421,10 @@ void write_profile_tables(const HardwareProfile& p, json& doc) {
   }
   if (p.h2d_gbps > 0 || p.d2h_gbps > 0) doc["host_device"] = {{"h2d_gbps", p.h2d_gbps}, {"d2h_gbps", p.d2h_gbps}};
   if (p.usable_memory_bytes > 0) doc["usable_memory_bytes"] = p.usable_memory_bytes;
-  const HostIssue& h = p.host_issue;
-  if (h.python_eager_us > 0 || h.python_fused_us > 0 || h.native_us > 0) {
-    json& out = doc["host_issue"] = json::object();
-    for (auto [key, v] : {std::pair{"python_eager_us", h.python_eager_us},
-                          {"python_fused_us", h.python_fused_us},
-                          {"native_us", h.native_us}})
-      if (v > 0) out[key] = v;
-  }
+  json out = json::object();
+  for (auto [key, member] : kHostIssueKeys)
+    if (p.host_issue.*member > 0) out[key] = p.host_issue.*member;
+  if (!out.empty()) doc["host_issue"] = std::move(out);
 }
 
 }  // namespace llmc::detail
