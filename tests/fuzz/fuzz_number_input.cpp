@@ -2,14 +2,17 @@
 // files, share links, the UI's input boxes), then the display formatter on what it read and on the
 // input's first 8 bytes as a double. Must never crash; an accepted number is finite, and
 // number_input_text() and format_exact() of it read back to the same double; a refused one has a
-// message; every formatter returns non-empty UTF-8 text for any double.
+// message; every formatter returns non-empty UTF-8 text for any double. And text_to_double(), the
+// embed module's strtod, reads the bytes as the C library's strtod does: the same bits and end.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "../../core/src/common/json_util.h"
+#include "../../core/src/common/text_to_double.h"
 #include "fuzz_common.h"
 #include "llmc/format.h"
 #include "llmc/number_input.h"
@@ -46,11 +49,19 @@ void format_all(double v) {
   }
 }
 
+void check_text_to_double(const std::string& text) {
+  char *end_c = nullptr, *end_ours = nullptr;
+  const double c = std::strtod(text.c_str(), &end_c), ours = llmc::detail::text_to_double(text.c_str(), &end_ours);
+  const bool same = std::isnan(c) ? std::isnan(ours) : std::memcmp(&c, &ours, sizeof c) == 0;
+  if (!same || end_c != end_ours) llmc::fuzz::fail("text_to_double() and strtod() read '" + text + "' differently");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 4096) return 0;
   const std::string text(reinterpret_cast<const char*>(data), size);
+  check_text_to_double(text);
   llmc::Result<double> r = llmc::parse_number(text);
   if (r) {
     if (!std::isfinite(*r)) llmc::fuzz::fail("parse_number() accepted a non-finite value");
