@@ -107,6 +107,63 @@ TEST_CASE("layer plan: the recompute rules as tags") {
   CHECK((find_op(plan, "qkv_proj")->extra_tags & kTagOpPolicy) != 0);  // torchtitan's separate wk
 }
 
+TEST_CASE("layer plan: TP overlap runs the GEMMs next to its collectives in chunks of rows") {
+  // Llama 3.1 70B at tp 8, one sequence of 8192 tokens: the GEMMs of a layer read all 8192 rows
+  // (sequence parallelism gathers them). With the overlap, NeMo's userbuffers configs split the
+  // all-gather before qkv and fc1 (ring exchange, tp chunks), the reduce-scatter after the output
+  // projection and fc2 (pipeline, 4 splits) and the all-gather of dY before their dX (ring
+  // exchange); PyTorch's async TP splits every fused pair in tp chunks. Weight gradients, and the
+  // column-parallel dX beside a bulk or unfused reduce-scatter, stay whole.
+  struct Gemms {
+    const KernelSpec *fwd, *dx, *dw;
+  };
+  auto gemms = [](const Plan& plan, const Op& op) {
+    std::vector<const KernelSpec*> g;
+    for (int i = op.first_kernel; i < op.first_kernel + op.kernels; ++i)
+      if (plan.kernels[size_t(i)].kind == KernelSpec::Kind::gemm && plan.kernels[size_t(i)].pass != Pass::rerun)
+        g.push_back(&plan.kernels[size_t(i)]);
+    REQUIRE(g.size() == 3);
+    return Gemms{g[0], g[1], g[2]};
+  };
+  auto plan_of = [](const test::Sets& extra) {
+    test::Sets sets = {{"model.preset", "llama3.1-70b"},
+                       {"training.seq_len", "8192"},
+                       {"training.sequence_parallel", "true"},
+                       {"parallel.tp", "8"},
+                       {"hardware.gpu_count", "8"},
+                       {"training.global_batch_seqs", "8"}};
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    const Resolved r = resolve_or_fail(sets);
+    Plan plan;
+    plan_layer(plan, r, count_params(r, nullptr), PlanShape{}, false);
+    return plan;
+  };
+  struct Case {
+    const char* what;
+    test::Sets sets;
+    int qkv_fwd, qkv_dx, out_fwd, out_dx;
+  };
+  for (const Case& c :
+       {Case{"no overlap", {}, 1, 1, 1, 1}, Case{"userbuffers", {{"parallel.tp_overlap", "true"}}, 8, 1, 4, 8},
+        Case{"async TP", {{"parallel.tp_overlap", "true"}, {"parallel.tp_overlap_method", "async_tp"}}, 8, 1, 8, 8}}) {
+    INFO(c.what);
+    const Plan plan = plan_of(c.sets);
+    for (const char* name : {"qkv_proj", "mlp_up", "out_proj", "mlp_down"}) {
+      INFO(name);
+      const Op* op = find_op(plan, name);
+      REQUIRE(op);
+      const bool in = op->tp_collectives == 0;
+      const Gemms g = gemms(plan, *op);
+      CHECK(g.fwd->repeat == (in ? c.qkv_fwd : c.out_fwd));
+      CHECK(g.fwd->m == 8192.0 / g.fwd->repeat);
+      CHECK(g.dx->repeat == (in ? c.qkv_dx : c.out_dx));
+      CHECK(g.dx->m == 8192.0 / g.dx->repeat);
+      CHECK(g.dw->repeat == 1);
+      CHECK(g.dw->k == 8192.0);  // the weight gradient sums over every row
+    }
+  }
+}
+
 TEST_CASE("layer plan: kept activations do not depend on the ZeRO stage") {
   // The layout search builds one plan for the four ZeRO stages of a layout (search.cpp).
   const std::vector<test::Sets> cases = {

@@ -1,5 +1,7 @@
 // A linear layer's kernels (plan_ops.h): its GEMMs, the FP8 casts of their inputs under either
 // scaling recipe, the dequantisation of quantised base weights, and LoRA's adapters.
+#include <algorithm>
+
 #include "estimate/plan_ops.h"
 
 namespace llmc::detail::plan_ops {
@@ -26,6 +28,29 @@ static void rowwise_fp8_casts(const Ctx& c, double T, double k, double n, double
   if (c.eager) c.b->memory(Pass::bwd, 0, MemKernel::hbm_copy, (T * k + (dw ? k * n : 0)) * batch * 2 * c.e);
 }
 
+// TP overlap (parallel.tp_overlap) decomposes a GEMM next to a tensor-parallel collective into
+// chunks of rows, each its own GEMM as its piece of the collective arrives or leaves: smaller
+// GEMMs that fill fewer waves of SMs (kernel_time.cpp) and each pay a launch. Per GEMM of the
+// op begun last, how many chunks. Transformer Engine's userbuffers (NeMo's TP-overlap configs):
+// the all-gather before a column-parallel GEMM and the all-gather of dY before a row-parallel
+// GEMM's dX by ring exchange, tp chunks; the row-parallel forward GEMM before its
+// reduce-scatter pipelined in 4 splits; the column-parallel dX and the weight gradients run whole
+// beside a bulk collective. PyTorch's async TP (torch._inductor micro_pipeline_tp) fuses an
+// all-gather or reduce-scatter with the one matmul next to it in tp chunks, which backward's
+// column-parallel dX is not (pytorch/pytorch#149946): the same split, with tp for the pipeline.
+struct TpChunks {
+  int fwd = 1, dx = 1;
+};
+static TpChunks tp_chunks(const Ctx& c) {
+  const ParallelSpec& par = c.r.s.parallel;
+  const Op& op = c.b->current();
+  if (!par.tp_overlap || par.tp <= 1 || !c.r.s.training.sequence_parallel || !op.tp_window) return {};
+  const int tp = int(par.tp);
+  if (op.tp_collectives == 0) return {tp, 1};  // column-parallel: all-gather, then the GEMM
+  const int pipeline = par.tp_overlap_method == TpOverlapMethod::async_tp ? tp : std::min(tp, 4);
+  return {pipeline, tp};  // row-parallel: the GEMM, then its reduce-scatter; dY gathered for dX
+}
+
 // A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for
 // LoRA's frozen base weights, whose adapters are lora_adapter's kernels). FP8 GEMMs
 // need FP8 inputs, and the weight-gradient GEMM needs them transposed (Hopper's FP8 tensor cores
@@ -43,12 +68,13 @@ void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batc
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.dequant);
     c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.dequant);
   }
-  c.b->gemm(Pass::fwd, rerun_by, dtype, T, n, k, batch);
+  const TpChunks split = block ? tp_chunks(c) : TpChunks{};
+  c.b->gemm(Pass::fwd, rerun_by, dtype, T / split.fwd, n, k, batch, split.fwd);
   if (c.amp_fwd > 0) {  // a recomputed forward casts the weight again
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.amp_fwd);
     c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.amp_bwd);
   }
-  c.b->gemm(Pass::bwd, 0, dtype, T, k, n, batch);
+  c.b->gemm(Pass::bwd, 0, dtype, T / split.dx, k, n, batch, split.dx);
   if (!c.frozen_weights) c.b->gemm(Pass::bwd, 0, dtype, k, n, T, batch);
   if (dtype == Dtype::fp8 && c.fp8_rowwise) {
     rowwise_fp8_casts(c, T, k, n, batch, rerun_by);

@@ -23,8 +23,10 @@ class Builder {
     o = Op{name, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, p_.n_kernels, 0};
     return o;
   }
-  void gemm(Pass pass, uint32_t rerun_by, Dtype d, double m, double n, double k, double batch = 1) {
-    if (KernelSpec* s = next(Kind::gemm, pass, rerun_by)) s->dtype = d, s->m = m, s->n = n, s->k = k, s->batch = batch;
+  // `repeat`: back-to-back runs of the same GEMM (a GEMM decomposed into chunks).
+  void gemm(Pass pass, uint32_t rerun_by, Dtype d, double m, double n, double k, double batch = 1, int repeat = 1) {
+    if (KernelSpec* s = next(Kind::gemm, pass, rerun_by))
+      s->dtype = d, s->m = m, s->n = n, s->k = k, s->batch = batch, s->repeat = repeat;
   }
   void attention(Pass pass, uint32_t rerun_by, Dtype d, AttentionBackend backend, double batch, double q, double kv,
                  double heads, double kv_heads, double dim, int repeat = 1) {
@@ -37,6 +39,7 @@ class Builder {
     if (KernelSpec* s = next(Kind::memory, pass, rerun_by)) s->mem = k, s->bytes = bytes;
   }
   bool kernels() const { return kernels_; }
+  const Op& current() const { return p_.ops[size_t(p_.n_ops - 1)]; }  // the op begun last
 
  private:
   KernelSpec* next(Kind kind, Pass pass, uint32_t rerun_by) {
