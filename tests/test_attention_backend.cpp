@@ -1,5 +1,7 @@
 // training.attention_backend: which kernel runs attention, the framework defaults, the GPUs each
 // kernel needs, and the rates each is timed at (FlashAttention-3 paper figures on H100 SXM5).
+#include "inputs/datasheet.h"
+#include "llmc/catalog.h"
 #include "test_util.h"
 
 using namespace llmc;
@@ -78,6 +80,27 @@ TEST_CASE(
   // The other kernels of the step do not depend on the attention kernel.
   CHECK(run(with(kLlama8k, "training.attention_backend", "fa2")).time.gemm_s ==
         run(with(kLlama8k, "training.attention_backend", "cudnn")).time.gemm_s);
+}
+
+TEST_CASE("attention backend: FlashAttention-2 on a B200 at its measured rate, Hopper's, not Hopper's share of peak") {
+  // Alone on the GPU (speed 1), head dim 128, 16k tokens: 331 TFLOP/s forward on a B200
+  // (tritonbench, meta-pytorch/tritonbench#171) against 370 on an H100; cuDNN, native to both,
+  // keeps its share of each peak. B200 publishes no clock, so its rates are flat (no exponential term).
+  const Result<GpuSpec> b200 = find_gpu("b200");
+  REQUIRE(b200.ok());
+  const auto rate = [&](AttentionBackend backend) {
+    return detail::datasheet_attention_table(*b200, Dtype::bf16, 1, detail::attention_fractions(*b200, backend));
+  };
+  CHECK(rate(AttentionBackend::fa2).fwd_fit.peak == doctest::Approx(331).epsilon(0.01));
+  CHECK(rate(AttentionBackend::fa2).bwd_fit.peak / rate(AttentionBackend::fa2).fwd_fit.peak ==
+        doctest::Approx(322.0 / 370).epsilon(0.01));
+  CHECK(rate(AttentionBackend::cudnn).fwd_fit.peak == doctest::Approx(0.601 * 2250).epsilon(0.01));
+  // In a step: FlashAttention-2 takes about 4 × cuDNN's attention time on a B200 (1.6-1.8 × on H100).
+  const Sets on_b200 = with(kLlama8k, "hardware.gpu", "b200");
+  const double fa2 = run(with(on_b200, "training.attention_backend", "fa2")).time.attention_s;
+  const double cudnn = run(with(on_b200, "training.attention_backend", "cudnn")).time.attention_s;
+  CHECK(fa2 / cudnn > 3.5);
+  CHECK(fa2 / cudnn < 4.5);
 }
 
 TEST_CASE("attention backend: FlashAttention in Triton at FlashAttention-2's rate ÷ 1.4 forward, ÷ 2 backward") {

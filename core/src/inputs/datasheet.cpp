@@ -18,7 +18,7 @@ AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend back
     case AttentionBackend::cudnn:
       return kCudnnOnHopper;
     default:
-      return kFa2OnHopper;
+      return cc >= 10.0 && cc < 11.0 ? kFa2OnBlackwell : kFa2OnHopper;
   }
 }
 

@@ -105,6 +105,13 @@ constexpr AttentionFractions kFa3OnHopper{0.655, 0.567};
 constexpr AttentionFractions kCudnnOnHopper{0.601, 0.522};
 constexpr AttentionFractions kFa2OnHopper{0.374, 0.326};
 constexpr AttentionFractions kAmpereAttentionOnHopper = kFa2OnHopper;
+// FlashAttention-2 on datacenter Blackwell (compute capability 10.x): its mma.sync code cannot use
+// Blackwell's tcgen05 tensor cores, so it runs at about Hopper's absolute rate, not at Hopper's
+// fraction of a peak 2.3 × higher: 331 TFLOP/s forward at head dim 128, 16k tokens on a B200
+// (tritonbench, meta-pytorch/tritonbench#171; 352-362 at 2k-8k tokens), 0.147 of 2,250; backward
+// in FlashAttention-2's H100 proportion (322 : 370), 0.128 (Dao-AILab/flash-attention#1589 measured
+// backward at 0.88 of forward on a B200, head dim 64).
+constexpr AttentionFractions kFa2OnBlackwell{0.147, 0.128};
 // FlashAttention-2 on the GPU it was written for, A100 SXM: forward + backward 203 TFLOP/s at head
 // dim 128, 16k tokens, non-causal (0.651 of 312; Dao 2023, benchmark figures), split into
 // forward and backward in the proportion of its H100 figures (370 : 322): 0.720 and 0.627, the
@@ -123,9 +130,9 @@ constexpr AttentionFractions kTritonOnHopper{kFa2OnHopper.fwd_at_128 / kFa2OverT
                                              kFa2OnHopper.bwd_at_128 / kFa2OverTritonBwd};
 // The fractions of `backend` (fa2, fa3, cudnn, triton) on `gpu`: Hopper's figures on compute capability
 // 9.x; Ampere's FlashAttention-2 on 8.x (cuDNN's fused attention there is FlashAttention-2 class;
-// no published comparison); on Blackwell and later, where no attention rates are published, the
-// Hopper figures of the same backend (FlashAttention-2's code runs there as on Hopper); on GPUs
-// without a compute capability (AMD: CK's flash attention), the unnamed-make rates.
+// no published comparison); FlashAttention-2's B200 figures on 10.x; on Blackwell and later
+// otherwise, where no attention rates are published, the Hopper figures of the same backend; on
+// GPUs without a compute capability (AMD: CK's flash attention), the unnamed-make rates.
 AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend backend);
 // A profile's attention table of one backend is keyed "<dtype>.<backend>" ("bf16.fa2"); "<dtype>"
 // alone is a fused kernel of unrecorded make (docs/profile-schema.md).
