@@ -8,8 +8,8 @@ namespace llmc::detail {
 const std::vector<ErrorBar> kErrorBars = {
     {"all", 323, 0.8719, 1.1560, 16384},
     {"multi-node", 175, 0.9121, 1.1721, 16384},
-    {"multi-node, dense", 154, 0.9242, 1.1608, 16384},
-    {"multi-node, dense, context parallel", 18, 0.7813, 1.0417, 16384},
+    {"multi-node, dense", 154, 0.9242, 1.1598, 16384},
+    {"multi-node, dense, context parallel", 18, 0.7813, 1.0402, 16384},
     {"1 node", 131, 0.8557, 1.1132, 72},
     {"1 node, dense", 124, 0.8556, 1.0983, 72},
     {"1 node, dense, context parallel", 9, 0.8619, 1.2063, 72},

@@ -38,8 +38,13 @@ static void rowwise_fp8_casts(const Ctx& c, double T, double k, double n, double
 // beside a bulk collective. PyTorch's async TP (torch._inductor micro_pipeline_tp) fuses an
 // all-gather or reduce-scatter with the one matmul next to it in tp chunks, which backward's
 // column-parallel dX is not (pytorch/pytorch#149946): the same split, with tp for the pipeline.
+// Its reduce-scatter sends each chunk's partial product whole and sums the tp partials it
+// receives in a kernel of its own (torch.distributed._symmetric_memory,
+// _fused_matmul_reduce_scatter_impl: stacked_partials, then torch.sum), where NCCL's ring reduces
+// inside the collective: T × n elements read and T/tp × n written on the compute stream.
 struct TpChunks {
   int fwd = 1, dx = 1;
+  bool sums_partials = false;
 };
 static TpChunks tp_chunks(const Ctx& c) {
   const ParallelSpec& par = c.r.s.parallel;
@@ -47,8 +52,8 @@ static TpChunks tp_chunks(const Ctx& c) {
   if (!par.tp_overlap || par.tp <= 1 || !c.r.s.training.sequence_parallel || !op.tp_window) return {};
   const int tp = int(par.tp);
   if (op.tp_collectives == 0) return {tp, 1};  // column-parallel: all-gather, then the GEMM
-  const int pipeline = par.tp_overlap_method == TpOverlapMethod::async_tp ? tp : std::min(tp, 4);
-  return {pipeline, tp};  // row-parallel: the GEMM, then its reduce-scatter; dY gathered for dX
+  const bool async_tp = par.tp_overlap_method == TpOverlapMethod::async_tp;
+  return {async_tp ? tp : std::min(tp, 4), tp, async_tp};  // row-parallel: the GEMM, then its reduce-scatter
 }
 
 // A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for
@@ -70,6 +75,7 @@ void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batc
   }
   const TpChunks split = block ? tp_chunks(c) : TpChunks{};
   c.b->gemm(Pass::fwd, rerun_by, dtype, T / split.fwd, n, k, batch, split.fwd);
+  if (split.sums_partials) c.b->memory(Pass::fwd, rerun_by, MemKernel::hbm_copy, T * n * c.e * (1 + 1 / c.tp));
   if (c.amp_fwd > 0) {  // a recomputed forward casts the weight again
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.amp_fwd);
     c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.amp_bwd);
