@@ -10,12 +10,15 @@
 #include <cstring>
 #include <string>
 
+#include "common/ascii.h"
+
 namespace llmc {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+using detail::is_digit;
+using detail::lower;
+
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 #define LLMC_NUMBER_FORMS " (e.g. 1e9, 1.5T, 8k, 4Ki, 2^20 or 45%)"
 

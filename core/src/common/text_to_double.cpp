@@ -12,17 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "common/ascii.h"
+
 namespace llmc::detail {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }  // C locale: \t \n \v \f \r
-int hex_value(char c) {
-  if (is_digit(c)) return c - '0';
-  const char l = lower(c);
-  return l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
-}
 
 // "e-12", "p+3": the exponent after `p` (the letter), saturated far beyond any double's range;
 // `p` moves past it only when digits follow, as strtod reads "1e" as 1 and stops at the 'e'.
@@ -225,23 +220,19 @@ double text_to_double(const char* text, char** end) {
   std::string digits;
   int64_t exp10 = 0;
   bool any = false, sticky = false;
-  for (; is_digit(*p); ++p, any = true) {
+  // One digit: kept while there is room (one more after the point lowers the exponent), else
+  // dropped (one more before the point raises it; a nonzero one sets the sticky digit).
+  auto take = [&](char d, bool fraction) {
     if (digits.size() < kMaxDigits) {
-      if (!digits.empty() || *p != '0') digits += *p;
+      if (!digits.empty() || d != '0') digits += d;
+      exp10 -= fraction;
     } else {
-      ++exp10, sticky |= *p != '0';
+      exp10 += !fraction, sticky |= d != '0';
     }
-  }
-  if (*p == '.' && (any || is_digit(p[1]))) {
-    for (++p; is_digit(*p); ++p, any = true) {
-      if (digits.size() < kMaxDigits) {
-        if (!digits.empty() || *p != '0') digits += *p;
-        --exp10;
-      } else {
-        sticky |= *p != '0';
-      }
-    }
-  }
+  };
+  for (; is_digit(*p); ++p, any = true) take(*p, false);
+  if (*p == '.' && (any || is_digit(p[1])))
+    for (++p; is_digit(*p); ++p, any = true) take(*p, true);
   if (!any) {
     if (end) *end = const_cast<char*>(text);
     return 0;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/ascii.h"
 #include "common/json_util.h"
 #include "io/scenario_json.h"
 
@@ -28,12 +29,6 @@ std::string percent_encode(const std::string& text) {
 }
 
 Result<std::string> percent_decode(const std::string& text) {
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '%') {
@@ -41,7 +36,7 @@ Result<std::string> percent_decode(const std::string& text) {
       continue;
     }
     if (i + 2 >= text.size()) return make_error("URL state", "truncated %-escape at position " + std::to_string(i));
-    const int hi = nibble(text[i + 1]), lo = nibble(text[i + 2]);
+    const int hi = detail::hex_value(text[i + 1]), lo = detail::hex_value(text[i + 2]);
     if (hi < 0 || lo < 0) return make_error("URL state", "malformed %-escape at position " + std::to_string(i));
     out += static_cast<char>(hi * 16 + lo);
     i += 2;
