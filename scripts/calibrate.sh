@@ -3,7 +3,7 @@
 # builds llmcalc-bench (gpu preset), measures this machine into site/profiles/<gpu>.json, and
 # keeps the evidence in gpu/measurements/<date>-<gpu>/ (raw samples, nvidia-smi -q, versions,
 # the log, and, when PyTorch is importable, attention timings, PyTorch's host cost per kernel and
-# the ground-truth training runs compared with llmcalc's predictions). Usage: scripts/calibrate.sh [--quick] [bench options...]
+# the ground-truth training runs compared with llmcalc's predictions, and GEMM timings by recipe). Usage: scripts/calibrate.sh [--quick] [bench options...]
 # Headers: the build needs nlohmann/json.hpp (Debian nlohmann-json3-dev). Without it in
 # /usr/include, set LLMC_HEADER_ROOT to a directory holding nlohmann/ (docs/bench.md).
 set -euo pipefail
@@ -74,6 +74,10 @@ fi
 if ((have_torch)); then
   echo "calibrate.sh: ground truth (train_llama.py)" >&2
   python3 gpu/groundtruth/train_llama.py --out "$dir/train_llama.json" --kernels "$dir/kernels.txt" "${quick[@]}" 2>&1 | tee "$dir/train_llama.log" >&2 || true
+  if ((${#quick[@]} == 0)); then
+    echo "calibrate.sh: layer and expert GEMMs by recipe (gemm_recipes_bench.py)" >&2
+    python3 gpu/groundtruth/gemm_recipes_bench.py --out "$dir/gemm_recipes.json" 2>&1 | tee "$dir/gemm_recipes.log" >&2 || true
+  fi
   cli=build/native/native/cli/llmcalc
   if [[ ! -x $cli ]] && [[ -f /usr/include/CLI/CLI.hpp || -f $header_root/CLI/CLI.hpp ]]; then
     cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLMC_BUILD_TESTS=OFF -DLLMC_BUILD_BENCH=OFF \

@@ -146,9 +146,20 @@ double tile_efficiency(double m, double n, double k, double batch, double sms) {
   return set[0].value;
 }
 
+// Bytes a GEMM moves: its inputs in `dtype`, its output in 16 bits where the inputs are FP8
+// (training's FP8 GEMMs write bf16: Transformer Engine, torch._scaled_mm's out_dtype). A GEMM
+// with k of a few hundred is bound by writing its output; counted in FP8, such a GEMM on an H100
+// was timed at half its measured time (gpu/measurements/2026-11-27-*/gemm_recipes.json).
+namespace {
+double gemm_bytes(Dtype dtype, double m, double n, double k, double batch) {
+  const double out = dtype == Dtype::fp8 ? 2.0 : bytes_of(dtype);
+  return ((m * k + k * n) * bytes_of(dtype) + m * n * out) * batch;
+}
+}  // namespace
+
 KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, double k, double batch) {
   const double flops = 2 * m * n * k * batch;
-  const double bytes = (m * k + k * n + m * n) * bytes_of(dtype) * batch;
+  const double bytes = gemm_bytes(dtype, m, n, k, batch);
   const double hbm_bytes_per_s = kp.hbm_gbps * 1e9;
   const double mem_s = bytes / hbm_bytes_per_s;
   const GemmTable* table = kp.gemm(dtype);
@@ -160,7 +171,7 @@ KernelTime gemm_time(const KernelProfile& kp, Dtype dtype, double m, double n, d
   const GemmTable& t = *table;
   auto fitted = [&](double mm, double nn, double kk, double b) {
     const double f = 2 * mm * nn * kk * b;
-    const double by = (mm * kk + kk * nn + mm * nn) * bytes_of(dtype) * b;
+    const double by = gemm_bytes(dtype, mm, nn, kk, b);
     const double q = tile_efficiency(mm, nn, kk, b, double(kp.hw.gpu.sm_count));
     return t.fit.overhead_us * 1e-6 + std::max(f / (t.fit.peak * 1e12 * q), by / hbm_bytes_per_s);
   };
