@@ -6,13 +6,13 @@
 namespace llmc::detail {
 
 const std::vector<ErrorBar> kErrorBars = {
-    {"all", 323, 0.8719, 1.1560, 16384},
-    {"multi-node", 175, 0.9121, 1.1721, 16384},
-    {"multi-node, dense", 154, 0.9242, 1.1598, 16384},
-    {"multi-node, dense, context parallel", 18, 0.7813, 1.0402, 16384},
+    {"all", 323, 0.8719, 1.1540, 16384},
+    {"multi-node", 175, 0.9121, 1.1670, 16384},
+    {"multi-node, dense", 154, 0.9242, 1.1555, 16384},
+    {"multi-node, dense, context parallel", 18, 0.7813, 1.0234, 16384},
     {"1 node", 131, 0.8557, 1.1132, 72},
-    {"1 node, dense", 124, 0.8556, 1.0983, 72},
-    {"1 node, dense, context parallel", 9, 0.8619, 1.2063, 72},
+    {"1 node, dense", 124, 0.8556, 1.0919, 72},
+    {"1 node, dense, context parallel", 9, 0.8513, 1.1454, 72},
     {"1 GPU", 17, 0.8847, 1.0493, 1},
     {"1 GPU, dense", 17, 0.8847, 1.0493, 1},
     {"multi-node, MoE", 21, 0.7539, 1.5049, 1024},

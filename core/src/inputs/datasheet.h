@@ -98,13 +98,18 @@ constexpr AttentionFractions kHopperNativeAttention{kIsolatedAttentionFwdFractio
 // SXM5 figures at head dim 128 and 16k tokens: FlashAttention-3 648 / 561 TFLOP/s forward /
 // backward (0.655, 0.567 of 989.4), cuDNN 595 / 516 (0.601, 0.522), and FlashAttention-2, written
 // for Ampere's mma.sync, which cannot use Hopper's warpgroup MMA: 370 / 322 (0.374, 0.326),
-// "about 35 % of H100's peak" (its abstract). PyTorch's SDPA flash backend is FlashAttention-2;
-// tritonbench on an H100 shows SDPA's default at 329 TFLOP/s forward against 631 for cuDNN and
-// FlashAttention-3 on the same shape (pytorch/pytorch#142132).
+// "about 35 % of H100's peak" (its abstract): the flash-attn package's build, kept for the kernel
+// benchmarks that name it and as the basis of Triton's rates below. What training frameworks run
+// as FlashAttention-2 is mostly PyTorch SDPA's flash backend, a build of its own that is slower:
+// 329 TFLOP/s forward in tritonbench on an H100 (1 × 24 heads × 4,608 tokens, head dim 128;
+// meta-pytorch/tritonbench#97, against 631 for cuDNN and FlashAttention-3), and 327 forward /
+// 307 backward measured on an H100 SXM with PyTorch 2.11 (head dim 128, 16k tokens, the mean of
+// 8 head counts and masks; gpu/measurements/2026-11-27-*/attention.json): 0.330 and 0.310.
 constexpr AttentionFractions kFa3OnHopper{0.655, 0.567};
 constexpr AttentionFractions kCudnnOnHopper{0.601, 0.522};
-constexpr AttentionFractions kFa2OnHopper{0.374, 0.326};
-constexpr AttentionFractions kAmpereAttentionOnHopper = kFa2OnHopper;
+constexpr AttentionFractions kFa2PackageOnHopper{0.374, 0.326};
+constexpr AttentionFractions kFa2OnHopper{0.330, 0.310};
+constexpr AttentionFractions kAmpereAttentionOnHopper = kFa2PackageOnHopper;
 // FlashAttention-2 on datacenter Blackwell (compute capability 10.x): its mma.sync code cannot use
 // Blackwell's tcgen05 tensor cores, so it runs at about Hopper's absolute rate, not at Hopper's
 // fraction of a peak 2.3 × higher: 331 TFLOP/s forward at head dim 128, 16k tokens on a B200
@@ -126,8 +131,8 @@ constexpr AttentionFractions kFa2OnAmpere{0.720, 0.627, kAmperePeakFlopsPerExp};
 constexpr double kFa2OverTritonFwd = 1.4, kFa2OverTritonBwd = 2.0;
 constexpr AttentionFractions kTritonOnAmpere{kFa2OnAmpere.fwd_at_128 / kFa2OverTritonFwd,
                                              kFa2OnAmpere.bwd_at_128 / kFa2OverTritonBwd, kAmperePeakFlopsPerExp};
-constexpr AttentionFractions kTritonOnHopper{kFa2OnHopper.fwd_at_128 / kFa2OverTritonFwd,
-                                             kFa2OnHopper.bwd_at_128 / kFa2OverTritonBwd};
+constexpr AttentionFractions kTritonOnHopper{kFa2PackageOnHopper.fwd_at_128 / kFa2OverTritonFwd,
+                                             kFa2PackageOnHopper.bwd_at_128 / kFa2OverTritonBwd};
 // The fractions of `backend` (fa2, fa3, cudnn, triton) on `gpu`: Hopper's figures on compute capability
 // 9.x; Ampere's FlashAttention-2 on 8.x (cuDNN's fused attention there is FlashAttention-2 class;
 // no published comparison); FlashAttention-2's B200 figures on 10.x; on Blackwell and later
