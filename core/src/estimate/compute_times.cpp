@@ -62,10 +62,19 @@ namespace {
 
 using Kind = KernelSpec::Kind;
 
+// FP8 training runs its backward GEMMs (dX, dW) with precise accumulation (Transformer Engine's
+// split accumulator, torchao's use_fast_accum=False), its forward ones with fast accumulation,
+// which profiles measure. On an H100 the precise kernel took 1.04 × the fast one's time (median
+// over 99 layer shapes of Llama 3 8B/70B at TP 1-8; gpu/measurements/2026-11-27-*/gemm_recipes.json).
+constexpr double kFp8PreciseAccumulationTime = 1.04;
+
 KernelTime time_of(const KernelProfile& kp, const KernelSpec& k) {
   switch (k.kind) {
-    case Kind::gemm:
-      return gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch);
+    case Kind::gemm: {
+      KernelTime t = gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch);
+      if (k.dtype == Dtype::fp8 && k.pass == Pass::bwd && kp.hw.gpu.is_hopper()) t.s *= kFp8PreciseAccumulationTime;
+      return t;
+    }
     case Kind::attention:
       return attention_time(kp, k.dtype, k.batch, k.q_len, k.kv_len, k.heads, k.kv_heads, k.head_dim, true,
                             k.pass == Pass::bwd, k.backend);
