@@ -219,5 +219,8 @@ TEST_CASE("compute times: FP8 backward GEMMs at precise accumulation, 1.04 × th
       }
     CHECK(fp8_fast_s > 0);
     CHECK(ct.stage_bwd.gemm_s == doctest::Approx(factor * fp8_fast_s + other_s).epsilon(1e-9));
+    // explain shows the factor beside the GEMM time (1 for a 16-bit step).
+    CHECK(term_input(*run(sets).trace.find("time.gemm_s"), "fp8_backward_gemm_factor") == factor);
   }
+  CHECK(term_input(*run(kLlama8b).trace.find("time.gemm_s"), "fp8_backward_gemm_factor") == 1.0);
 }

@@ -58,21 +58,21 @@ double host_issue_s_per_kernel(const Resolved& r) {
                               : pick(h.python_eager_us, kHostPythonEagerUs);
 }
 
-namespace {
-
-using Kind = KernelSpec::Kind;
-
 // FP8 training runs its backward GEMMs (dX, dW) with precise accumulation (Transformer Engine's
 // split accumulator, torchao's use_fast_accum=False), its forward ones with fast accumulation,
 // which profiles measure. On an H100 the precise kernel took 1.04 × the fast one's time (median
 // over 99 layer shapes of Llama 3 8B/70B at TP 1-8; gpu/measurements/2026-11-27-*/gemm_recipes.json).
-constexpr double kFp8PreciseAccumulationTime = 1.04;
+double fp8_backward_gemm_factor(const GpuSpec& gpu) { return gpu.is_hopper() ? 1.04 : 1.0; }
+
+namespace {
+
+using Kind = KernelSpec::Kind;
 
 KernelTime time_of(const KernelProfile& kp, const KernelSpec& k) {
   switch (k.kind) {
     case Kind::gemm: {
       KernelTime t = gemm_time(kp, k.dtype, k.m, k.n, k.k, k.batch);
-      if (k.dtype == Dtype::fp8 && k.pass == Pass::bwd && kp.hw.gpu.is_hopper()) t.s *= kFp8PreciseAccumulationTime;
+      if (k.dtype == Dtype::fp8 && k.pass == Pass::bwd) t.s *= fp8_backward_gemm_factor(kp.hw.gpu);
       return t;
     }
     case Kind::attention:

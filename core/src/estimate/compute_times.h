@@ -45,6 +45,9 @@ struct ComputeTimes {
 // CUDA graphs (docs/formulas.md, "Host issue").
 double host_issue_s_per_kernel(const Resolved& r);
 
+// FP8 backward GEMMs' time over the FP8 rate of the profile (fast accumulation, as the forward
+// runs): precise accumulation, 1.04 on Hopper as measured on an H100; 1 where not measured.
+double fp8_backward_gemm_factor(const GpuSpec& gpu);
 // `plan` built with the scenario's micro-batch and, under ZeRO-3, its shard group (plan_shape()).
 ComputeTimes compute_times(const Resolved& r, const ParamCounts& p, const StepPlan& plan, const HeldParams& held);
 

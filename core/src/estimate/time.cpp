@@ -163,11 +163,13 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.gemm_s =
         tr.add("time.gemm_s",
                "m × Σ GEMMs of a micro-batch on the slowest stage (forward, dX, dW, recompute); routed experts: the "
-               "busiest rank's share × moe_capacity_factor; LoRA: six GEMMs per adapter",
+               "busiest rank's share × moe_capacity_factor; LoRA: six GEMMs per adapter; FP8 dX and dW × "
+               "fp8_backward_gemm_factor (precise accumulation)",
                "s", "hardware profile gemm table / fit (docs/formulas.md, Kernel times; MoE load; LoRA)", step.gemm_s,
                {{"m", m},
                 {"moe_capacity_factor", r.s.training.moe_capacity_factor},
-                {"lora_rank", r.s.training.finetune == Finetune::lora ? double(r.s.training.lora_rank) : 0.0}});
+                {"lora_rank", r.s.training.finetune == Finetune::lora ? double(r.s.training.lora_rank) : 0.0},
+                {"fp8_backward_gemm_factor", r.compute_dtype == Dtype::fp8 ? fp8_backward_gemm_factor(hw.gpu) : 1.0}});
     te.attention_s = tr.add("time.attention_s",
                             "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential "
                             "rate; or QKᵀ/softmax/PV)",
