@@ -111,7 +111,9 @@ TEST_CASE("attention backend: FlashAttention in Triton at FlashAttention-2's rat
   // 1/0.374 : 2.5/0.326 on H100 and 1/0.720 : 2.5/0.627 on A100 (backward 2.5× the forward FLOPs):
   // 1.845 on both. On the H100 `fa2` is PyTorch SDPA's slower build (0.330, 0.310), so Triton
   // takes (1.4/0.374 + 5/0.326) / (1/0.330 + 2.5/0.310) = 1.720 of it.
-  for (const auto& [gpu, ratio] : {std::pair{"h100-sxm", 1.720}, {"a100-sxm-80gb", 1.845}}) {
+  for (const auto& gpu_ratio : {std::pair{"h100-sxm", 1.720}, {"a100-sxm-80gb", 1.845}}) {
+    const char* gpu = gpu_ratio.first;  // plain names: clang 14 cannot capture structured bindings (CAPTURE)
+    const double ratio = gpu_ratio.second;
     CAPTURE(gpu);
     const Sets on = with(kLlama8k, "hardware.gpu", gpu);
     const double triton = run(with(on, "training.attention_backend", "triton")).time.attention_s;

@@ -194,7 +194,9 @@ TEST_CASE("fp32 recipe: element-wise kernels move 4-byte activations") {
 TEST_CASE("compute times: FP8 backward GEMMs at precise accumulation, 1.04 × the fast kernel's time on Hopper") {
   // Transformer Engine and torchao run dX and dW without fast accumulation, the forward with it;
   // on an H100 the precise kernel took 1.04 × (median over 99 layer shapes, tests/test_gemm_measured.cpp).
-  for (const auto& [gpu, factor] : {std::pair{"h100-sxm", 1.04}, {"b200", 1.0}}) {
+  for (const auto& gpu_factor : {std::pair{"h100-sxm", 1.04}, {"b200", 1.0}}) {
+    const char* gpu = gpu_factor.first;  // plain names: clang 14 cannot capture structured bindings (CAPTURE)
+    const double factor = gpu_factor.second;
     CAPTURE(gpu);
     Sets sets = kLlama8b;
     sets.push_back({"hardware.gpu", gpu});
