@@ -22,6 +22,7 @@ struct Timed {
   // One dense layer's LoRA adapter GEMMs (a dimension equal to the rank), forward and backward.
   double adapter_fwd_s = 0, adapter_bwd_s = 0;
   int adapter_gemms = 0;
+  std::unique_ptr<StepPlan> plan;  // the plan the times were read from
 };
 
 Timed timed(const Sets& sets) {
@@ -53,6 +54,7 @@ Timed timed(const Sets& sets) {
                                          false, k.backend)
                               .s;
   }
+  t.plan = std::move(plan);
   return t;
 }
 
@@ -202,17 +204,11 @@ TEST_CASE("compute times: FP8 backward GEMMs at precise accumulation, 1.04 × th
     sets.push_back({"hardware.gpu", gpu});
     sets.push_back({"training.precision", "fp8_mixed"});
     sets.push_back({"training.recompute", "none"});
-    Result<Resolved> rr = resolve(scenario(sets));
-    REQUIRE(rr.ok());
-    const Resolved& r = *rr;
-    const ParamCounts p = count_params(r, nullptr);
-    auto plan = std::make_unique<StepPlan>();
-    build_step_plan(*plan, r, p, plan_shape(r));
-    const ComputeTimes ct = compute_times(r, p, *plan, HeldParams{p.total, p.total});
-    const KernelProfile kp(r.s.hardware);
+    const Timed t = timed(sets);
+    const KernelProfile kp(t.r.s.hardware);
     double fp8_fast_s = 0, other_s = 0;
     for (const auto& [part, times] :
-         {std::pair{&plan->dense, double(r.m.layers)}, {&plan->embedding, 1.0}, {&plan->head, 1.0}})
+         {std::pair{&t.plan->dense, double(t.r.m.layers)}, {&t.plan->embedding, 1.0}, {&t.plan->head, 1.0}})
       for (int i = 0; i < part->n_kernels; ++i) {
         const KernelSpec& k = part->kernels[size_t(i)];
         if (k.kind != KernelSpec::Kind::gemm || k.pass != Pass::bwd) continue;
@@ -220,7 +216,7 @@ TEST_CASE("compute times: FP8 backward GEMMs at precise accumulation, 1.04 × th
         (k.dtype == Dtype::fp8 ? fp8_fast_s : other_s) += s;
       }
     CHECK(fp8_fast_s > 0);
-    CHECK(ct.stage_bwd.gemm_s == doctest::Approx(factor * fp8_fast_s + other_s).epsilon(1e-9));
+    CHECK(t.ct.stage_bwd.gemm_s == doctest::Approx(factor * fp8_fast_s + other_s).epsilon(1e-9));
     // explain shows the factor beside the GEMM time (1 for a 16-bit step).
     CHECK(term_input(*run(sets).trace.find("time.gemm_s"), "fp8_backward_gemm_factor") == factor);
   }

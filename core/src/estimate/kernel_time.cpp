@@ -152,7 +152,7 @@ double tile_efficiency(double m, double n, double k, double batch, double sms) {
 // was timed at half its measured time (gpu/measurements/2026-11-27-*/gemm_recipes.json).
 namespace {
 double gemm_bytes(Dtype dtype, double m, double n, double k, double batch) {
-  const double out = dtype == Dtype::fp8 ? 2.0 : bytes_of(dtype);
+  const double out = bytes_of(dtype == Dtype::fp8 ? Dtype::bf16 : dtype);
   return ((m * k + k * n) * bytes_of(dtype) + m * n * out) * batch;
 }
 }  // namespace
