@@ -181,6 +181,7 @@ void training_panel(State& st) {
   field_editor(st, "training.fused_elementwise", "fused element-wise kernels");
   field_editor(st, "training.fused_loss", "fused loss (auto: as the blocks)");
   field_editor(st, "training.kernel_launch", "kernels issued by");
+  field_editor(st, "training.document_tokens", "packed documents' mean length (0: one per sequence)");
   field_editor(st, "training.loss_chunks", "loss chunks (fp32 work per chunk of logits)");
   field_editor(st, "training.fp8_params", "FP8 parameters (fp8_mixed)");
   field_editor(st, "training.fp8_recipe", "FP8 scaling (fp8_mixed): per tensor or per row");

@@ -6,12 +6,12 @@
 namespace llmc::detail {
 
 const std::vector<ErrorBar> kErrorBars = {
-    {"all", 323, 0.8696, 1.1532, 16384},
+    {"all", 323, 0.8778, 1.1532, 16384},
     {"multi-node", 175, 0.9121, 1.1596, 16384},
     {"multi-node, dense", 154, 0.9242, 1.1543, 16384},
     {"multi-node, dense, context parallel", 18, 0.7731, 1.0222, 16384},
-    {"1 node", 131, 0.8557, 1.1097, 72},
-    {"1 node, dense", 124, 0.8556, 1.0905, 72},
+    {"1 node", 131, 0.8632, 1.1137, 72},
+    {"1 node, dense", 124, 0.8645, 1.0974, 72},
     {"1 node, dense, context parallel", 9, 0.8507, 1.1397, 72},
     {"1 GPU", 17, 0.8847, 1.0493, 1},
     {"1 GPU, dense", 17, 0.8847, 1.0493, 1},

@@ -152,6 +152,10 @@ std::vector<FieldInfo> make_fields() {
       // training
       NUM("training.tokens", s.training.tokens, 0, kTokens, "training tokens D (0: 20 × params)"),
       INT("training.seq_len", s.training.seq_len, 0, kBig, "sequence length (0: model.seq_len or 2048)"),
+      INT("training.document_tokens", s.training.document_tokens, 0, 1e7,
+          "documents packed into each sequence with attention inside each one only (cu_seqlens: Transformer Engine's "
+          "THD format, FlashAttention varlen; packed fine-tuning sets such as SQuAD): their length in tokens (mixed "
+          "lengths: Σl²/Σl), the keys a query attends to; 0: one document fills the sequence"),
       INT("training.micro_batch", s.training.micro_batch, 1, 1 << 20, "sequences per micro-batch per replica"),
       INT("training.global_batch_seqs", s.training.global_batch_seqs, 0, 1e9,
           "global batch in sequences (0: from tokens, else micro_batch × dp)"),

@@ -96,4 +96,24 @@ Status resolve_attention_backend(Resolved& r) {
   return ok_status();
 }
 
+// training.document_tokens: attention kept inside each packed document is a varlen fused kernel
+// over the documents (cu_seqlens); unfused attention masks a full sequence's scores instead, which
+// costs what one document per sequence does. Context parallelism's split of packed documents
+// (Transformer Engine's per-document chunks) is not modelled.
+Status resolve_documents(const Resolved& r) {
+  const TrainingSpec& t = r.s.training;
+  if (t.document_tokens == 0) return ok_status();
+  auto refuse = [](const std::string& why) { return make_error("training.document_tokens", why); };
+  if (t.document_tokens > t.seq_len)
+    return refuse("must be at most training.seq_len (" + message_number(t.seq_len) + "); got " +
+                  message_number(t.document_tokens));
+  if (!t.flash_attention)
+    return refuse(
+        "needs flash attention (a varlen fused kernel): unfused attention computes every score of the "
+        "packed sequence, masked or not; set training.document_tokens to 0");
+  if (r.s.parallel.cp > 1)
+    return refuse("is not modelled with context parallelism (parallel.cp " + message_number(r.s.parallel.cp) + ")");
+  return ok_status();
+}
+
 }  // namespace llmc::detail

@@ -350,6 +350,7 @@ Status resolve_into(const Scenario& in, Resolved& r) {
     return make_error(
         "training.unfused_attention",
         h.gpu.name + " has no TF32 tensor cores (PyTorch runs these matmuls in fp32 there); use sdpa_math_fp32");
+  if (auto st = detail::resolve_documents(r); !st) return st.error();
   if (t.flash_attention && !h.gpu.has_fused_attention())
     r.warnings.push_back(
         "training.flash_attention: " + h.gpu.name +
