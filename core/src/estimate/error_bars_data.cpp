@@ -6,19 +6,19 @@
 namespace llmc::detail {
 
 const std::vector<ErrorBar> kErrorBars = {
-    {"all", 323, 0.8778, 1.1532, 16384},
-    {"multi-node", 175, 0.9121, 1.1596, 16384},
-    {"multi-node, dense", 154, 0.9242, 1.1543, 16384},
-    {"multi-node, dense, context parallel", 18, 0.7731, 1.0222, 16384},
-    {"1 node", 131, 0.8632, 1.1137, 72},
-    {"1 node, dense", 124, 0.8645, 1.0974, 72},
-    {"1 node, dense, context parallel", 9, 0.8507, 1.1397, 72},
+    {"all", 323, 0.8787, 1.1564, 16384},
+    {"multi-node", 175, 0.9121, 1.1783, 16384},
+    {"multi-node, dense", 154, 0.9242, 1.1564, 16384},
+    {"multi-node, dense, context parallel", 18, 0.7769, 1.0290, 16384},
+    {"1 node", 131, 0.8617, 1.1047, 72},
+    {"1 node, dense", 124, 0.8632, 1.0881, 72},
+    {"1 node, dense, context parallel", 9, 0.8567, 1.1610, 72},
     {"1 GPU", 17, 0.8847, 1.0493, 1},
     {"1 GPU, dense", 17, 0.8847, 1.0493, 1},
-    {"multi-node, MoE", 21, 0.7510, 1.5049, 1024},
-    {"multi-node, MoE, expert parallel", 21, 0.7510, 1.5049, 1024},
-    {"1 node, MoE", 7, 0.8556, 1.2806, 64},
-    {"1 node, MoE, expert parallel", 7, 0.8556, 1.2806, 64},
+    {"multi-node, MoE", 21, 0.7553, 1.5228, 1024},
+    {"multi-node, MoE, expert parallel", 21, 0.7553, 1.5228, 1024},
+    {"1 node, MoE", 7, 0.8556, 1.2822, 64},
+    {"1 node, MoE, expert parallel", 7, 0.8556, 1.2822, 64},
     {"multi-node, MoE, expert parallel, context parallel", 1, 0.9024, 0.9024, 256},
 };
 const char* const kErrorBarsProvenance =

@@ -194,12 +194,36 @@ namespace {
 double attention_fit_s(const AttentionTable& t, bool backward, double flops, double exps) {
   return (backward ? t.bwd_fit : t.fwd_fit).overhead_us * 1e-6 + attention_work_s(t, backward, flops, exps);
 }
+
+// A fused attention kernel's traffic floor: at short sequences (packed documents, 128-1024
+// tokens) its time is set by what it moves per query and key, not by its matmuls. Counted per
+// query head (grouped-query kernels took the time of full multi-head ones): forward reads Q, K, V
+// and writes O (4e bytes per element of q·d and kv·d together); backward reads Q, K, V, O and dO,
+// writes dQ, dK and dV, passes O and dO once more for the softmax-gradient row sums, and adds into
+// an fp32 dQ accumulator (10e + 8 bytes). The rate is the HBM share those bytes reached on an H100
+// at 128-512 tokens (docs/formulas.md, "Attention traffic floor").
+double attention_floor_s(const GpuSpec& gpu, Dtype dtype, double batch, double q_len, double kv_len, double heads,
+                         double head_dim, bool backward, AttentionBackend backend) {
+  const double e = bytes_of(dtype), per_head = batch * heads * head_dim;
+  const double bytes =
+      backward ? per_head * (q_len * (6 * e + 8) + kv_len * 4 * e) : per_head * (q_len + kv_len) * 2 * e;
+  const bool cudnn = backend == AttentionBackend::cudnn;
+  const double share = backward ? (cudnn ? kAttentionFloorHbmShareCudnnBwd : kAttentionFloorHbmShareFlashBwd)
+                                : (cudnn ? kAttentionFloorHbmShareCudnnFwd : kAttentionFloorHbmShareFlashFwd);
+  return bytes / (gpu.hbm_bandwidth_gbps * 1e9 * share);
+}
+
+KernelTime at_least(KernelTime t, double floor_s) {
+  if (t.s >= floor_s) return t;
+  return {floor_s, kSpecRelErr, KernelBasis::spec};
+}
 }  // namespace
 
 KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, double q_len, double kv_len, double heads,
                           double kv_heads, double head_dim, bool causal, bool backward, AttentionBackend backend) {
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
   const double scores = batch * q_len * kv_len * heads * (causal ? 0.5 : 1.0);  // one exponential each
+  const double floor_s = attention_floor_s(kp.hw.gpu, dtype, batch, q_len, kv_len, heads, head_dim, backward, backend);
   const double flops_per_dim = attention_flops_per_score_per_dim(backward);
   auto flops_at = [&](double d) { return flops_per_dim * scores * d; };
   const AttentionTable* table = kp.attention(dtype, backend);
@@ -207,11 +231,12 @@ KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, do
     const AttentionTable ds =
         datasheet_attention_table(kp.hw.gpu, dtype, gemm_mamf_fraction_of(kp.hw.gpu) / kIsolatedGemmMamfFraction,
                                   attention_fractions(kp.hw.gpu, backend));
-    return {attention_fit_s(ds, backward, flops_at(head_dim), scores), kSpecRelErr, KernelBasis::spec};
+    return at_least({attention_fit_s(ds, backward, flops_at(head_dim), scores), kSpecRelErr, KernelBasis::spec},
+                    floor_s);
   }
   const AttentionTable& t = *table;
   const double fit_s = attention_fit_s(t, backward, flops_at(head_dim), scores);
-  if (t.points.empty()) return {fit_s, kFitRelErr, KernelBasis::fit};
+  if (t.points.empty()) return at_least({fit_s, kFitRelErr, KernelBasis::fit}, floor_s);
   // The table is keyed by (seq_len, head_dim, mask), not by batch × heads, so the correction is
   // to the throughput, not to the time: a point measured on 16 heads × 8 sequences tells the rate
   // of one 16-head sequence of the same length, while its time would carry the fit's overhead
@@ -233,7 +258,7 @@ KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, do
         return det_log(fit_rate / ((backward ? p.bwd_tflops : p.fwd_tflops) * 1e12));
       },
       [](const AttentionPoint& p) { return p.cv; });
-  return {fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit};
+  return at_least({fit_s * c.factor, c.rel_err, c.table_share >= 0.5 ? KernelBasis::table : KernelBasis::fit}, floor_s);
 }
 
 KernelTime memory_time(const KernelProfile& kp, MemKernel kernel, double bytes) {

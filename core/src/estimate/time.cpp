@@ -172,9 +172,12 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                 {"fp8_backward_gemm_factor", r.compute_dtype == Dtype::fp8 ? fp8_backward_gemm_factor(hw.gpu) : 1.0}});
     te.attention_s = tr.add("time.attention_s",
                             "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential "
-                            "rate; or QKᵀ/softmax/PV)",
+                            "rate, no faster than its traffic: bytes per query and key / (HBM peak × share); or "
+                            "QKᵀ/softmax/PV); packed documents: document_tokens long",
                             "s", attention_source(r.attention_backend), step.attention_s,
-                            {{"m", m}, {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()}});
+                            {{"m", m},
+                             {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()},
+                             {"document_tokens", double(r.s.training.document_tokens)}});
     te.memory_bound_s = tr.add(
         "time.memory_bound_s",
         "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss and FP8 "

@@ -163,6 +163,13 @@ constexpr double kDatasheetHbmFraction = 0.85;
 // reductions, strided views and launch gaps. The calibration bench measures our own versions.
 constexpr double kDatasheetElementwiseFraction = 0.50;
 constexpr double kKernelOverheadUs = 4.0;  // launch + tail of one kernel (CUDA launch ~2-5 µs)
+// Fused attention's traffic floor (kernel_time.cpp): the share of HBM peak its bytes reached on an
+// H100 at 128-512 tokens per sequence, 16,384 tokens of 32 query heads (8 or 32 key/value heads) of
+// dim 128, causal, PyTorch 2.11 / cuDNN 9.19: the median over those six shapes per kernel and pass
+// (gpu/groundtruth/packed_attention_bench.py; gpu/measurements/2026-11-27-*/packed_attention.json).
+// cuDNN's fused attention; SDPA's FlashAttention-2, which also stands for the other flash kernels.
+constexpr double kAttentionFloorHbmShareCudnnFwd = 0.59, kAttentionFloorHbmShareCudnnBwd = 0.44;
+constexpr double kAttentionFloorHbmShareFlashFwd = 0.46, kAttentionFloorHbmShareFlashBwd = 0.33;
 // Host microseconds to issue one kernel, where a profile has none (docs/formulas.md, "Host
 // issue"), measured on one H100 box (a Firecracker VM's Xeon, PyTorch 2.11, 2026-11-27). Python:
 // gpu/groundtruth/overheads.py, a tiny Llama whose kernels are shorter than issuing them, host time
