@@ -106,8 +106,8 @@ struct TrainingSpec {
   double tokens = 0;    // training tokens D; 0: 20 × params (Hoffmann et al. 2022)
   int64_t seq_len = 0;  // 0: model.seq_len, else 2048
   // Documents packed into each sequence with attention kept inside each one (cu_seqlens: Transformer
-  // Engine's THD format, FlashAttention's varlen kernels): their mean length in tokens, which
-  // bounds what a query attends to; 0: one document fills the sequence.
+  // Engine's THD format, FlashAttention's varlen kernels): their length in tokens (mixed lengths:
+  // Σl²/Σl), which bounds what a query attends to; 0: one document fills the sequence.
   int64_t document_tokens = 0;
   int64_t micro_batch = 1;         // sequences per micro-batch per data-parallel replica
   int64_t global_batch_seqs = 0;   // 0: derived from global_batch_tokens, else micro_batch × dp
