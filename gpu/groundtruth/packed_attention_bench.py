@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Attention over packed documents (never run in CI; needs PyTorch and a CUDA GPU). 16,384 tokens,
-Llama 3 8B's heads (32 query, 8 key/value, head dim 128), causal, bf16, cut into documents of
+by default Llama 3 8B's heads (32 query, 8 key/value, head dim 128), causal, bf16, cut into documents of
 --docs tokens each, three ways: as a batch of tokens/L sequences through SDPA's cuDNN and
 FlashAttention-2 kernels (what llmcalc's training.document_tokens times), and as packed sequences
 with the documents' boundaries in cu_seqlens through PyTorch's varlen attention (what NeMo's THD
@@ -12,7 +12,7 @@ flush between samples, forward and backward timed apart. Output: {"tokens", "hea
 "skipped": [...]}.
 
 Usage: python3 gpu/groundtruth/packed_attention_bench.py --out packed_attention.json
-           [--docs 128,256,512,1024,2048,4096] [--reps 15]
+           [--docs 128,256,512,1024,2048,4096] [--reps 15] [--heads 32 --kv-heads 8 --head-dim 128]
 """
 import argparse
 import json
@@ -27,7 +27,7 @@ try:  # PyTorch >= 2.9: FlashAttention's varlen kernel over cu_seqlens
 except ImportError:
     varlen_attn = None
 
-TOKENS, HEADS, KV_HEADS, HEAD_DIM = 16384, 32, 8, 128
+TOKENS = 16384
 SDPA = {"sdpa_cudnn": SDPBackend.CUDNN_ATTENTION, "sdpa_flash": SDPBackend.FLASH_ATTENTION}
 
 
@@ -55,7 +55,12 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--docs", default="128,256,512,1024,2048,4096")
     ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--heads", type=int, default=32)
+    ap.add_argument("--kv-heads", type=int, default=8)
+    ap.add_argument("--head-dim", type=int, default=128)
     a = ap.parse_args()
+    global HEADS, KV_HEADS, HEAD_DIM
+    HEADS, KV_HEADS, HEAD_DIM = a.heads, a.kv_heads, a.head_dim
     if not torch.cuda.is_available():
         print("packed_attention_bench.py: no CUDA GPU visible", file=sys.stderr)
         return 3
