@@ -205,7 +205,7 @@ TEST_CASE("validation: NeMo's packed SQuAD fine-tuning rows attend within ~200-t
     ++finetune;
   }
   REQUIRE(finetune == 6);
-  CHECK(finetune_abs / 6 < 0.135);  // 12.7 % (11.4 % before the attention traffic floor)
+  CHECK(finetune_abs / 6 < 0.135);  // 12.7 % (11.4 % before the attention floor)
   CHECK(all_abs / 10 < 0.11);       // 10.6 %
 }
 

@@ -195,22 +195,21 @@ double attention_fit_s(const AttentionTable& t, bool backward, double flops, dou
   return (backward ? t.bwd_fit : t.fwd_fit).overhead_us * 1e-6 + attention_work_s(t, backward, flops, exps);
 }
 
-// A fused attention kernel's traffic floor: at short sequences (packed documents, 128-1024
-// tokens) its time is set by what it moves per query and key, not by its matmuls. Counted per
-// query head (grouped-query kernels took the time of full multi-head ones): forward reads Q, K, V
-// and writes O (4e bytes per element of q·d and kv·d together); backward reads Q, K, V, O and dO,
-// writes dQ, dK and dV, passes O and dO once more for the softmax-gradient row sums, and adds into
-// an fp32 dQ accumulator (10e + 8 bytes). The rate is the HBM share those bytes reached on an H100
-// at 128-512 tokens (docs/formulas.md, "Attention traffic floor").
-double attention_floor_s(const GpuSpec& gpu, Dtype dtype, double batch, double q_len, double kv_len, double heads,
-                         double head_dim, bool backward, AttentionBackend backend) {
-  const double e = bytes_of(dtype), per_head = batch * heads * head_dim;
-  const double bytes =
-      backward ? per_head * (q_len * (6 * e + 8) + kv_len * 4 * e) : per_head * (q_len + kv_len) * 2 * e;
+// A fused attention kernel's floor: at short sequences (packed documents, 128-1024 tokens) its
+// time stops falling with its FLOPs and is set per query row and head instead: a fixed part
+// (softmax statistics, tile set-up, the row's share of the launch) and a part per head-dim element
+// (moving Q, K, V, O and, backward, dO, dQ, dK, dV and an fp32 dQ accumulator). Measured on an
+// H100 at 128-512 tokens over four head shapes; other GPUs in proportion to their HBM bandwidth
+// (docs/formulas.md, "Attention floor"). Rows count queries and keys alike: (q + kv) / 2 per
+// sequence and head.
+double attention_floor_s(const GpuSpec& gpu, double batch, double q_len, double kv_len, double heads, double head_dim,
+                         bool backward, AttentionBackend backend) {
   const bool cudnn = backend == AttentionBackend::cudnn;
-  const double share = backward ? (cudnn ? kAttentionFloorHbmShareCudnnBwd : kAttentionFloorHbmShareFlashBwd)
-                                : (cudnn ? kAttentionFloorHbmShareCudnnFwd : kAttentionFloorHbmShareFlashFwd);
-  return bytes / (gpu.hbm_bandwidth_gbps * 1e9 * share);
+  const AttentionFloor& f = backward ? (cudnn ? kAttentionFloorCudnnBwd : kAttentionFloorFlashBwd)
+                                     : (cudnn ? kAttentionFloorCudnnFwd : kAttentionFloorFlashFwd);
+  const double rows = batch * heads * (q_len + kv_len) / 2;
+  return rows * (f.ns_per_row + f.ps_per_row_dim * 1e-3 * head_dim) * 1e-9 * kAttentionFloorHbmGbps /
+         gpu.hbm_bandwidth_gbps;
 }
 
 KernelTime at_least(KernelTime t, double floor_s) {
@@ -223,7 +222,7 @@ KernelTime attention_time(const KernelProfile& kp, Dtype dtype, double batch, do
                           double kv_heads, double head_dim, bool causal, bool backward, AttentionBackend backend) {
   (void)kv_heads;  // GQA changes memory traffic, not FLOPs; the table is keyed by seq_len and head_dim
   const double scores = batch * q_len * kv_len * heads * (causal ? 0.5 : 1.0);  // one exponential each
-  const double floor_s = attention_floor_s(kp.hw.gpu, dtype, batch, q_len, kv_len, heads, head_dim, backward, backend);
+  const double floor_s = attention_floor_s(kp.hw.gpu, batch, q_len, kv_len, heads, head_dim, backward, backend);
   const double flops_per_dim = attention_flops_per_score_per_dim(backward);
   auto flops_at = [&](double d) { return flops_per_dim * scores * d; };
   const AttentionTable* table = kp.attention(dtype, backend);

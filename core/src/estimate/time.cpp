@@ -172,7 +172,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                 {"fp8_backward_gemm_factor", r.compute_dtype == Dtype::fp8 ? fp8_backward_gemm_factor(hw.gpu) : 1.0}});
     te.attention_s = tr.add("time.attention_s",
                             "m × Σ attention kernels (fused flash: FLOPs / matmul rate + score elements / exponential "
-                            "rate, no faster than its traffic: bytes per query and key / (HBM peak × share); or "
+                            "rate, no faster than its floor per query row and head: t_row + t_dim × d; or "
                             "QKᵀ/softmax/PV); packed documents: document_tokens long",
                             "s", attention_source(r.attention_backend), step.attention_s,
                             {{"m", m},

@@ -163,13 +163,18 @@ constexpr double kDatasheetHbmFraction = 0.85;
 // reductions, strided views and launch gaps. The calibration bench measures our own versions.
 constexpr double kDatasheetElementwiseFraction = 0.50;
 constexpr double kKernelOverheadUs = 4.0;  // launch + tail of one kernel (CUDA launch ~2-5 µs)
-// Fused attention's traffic floor (kernel_time.cpp): the share of HBM peak its bytes reached on an
-// H100 at 128-512 tokens per sequence, 16,384 tokens of 32 query heads (8 or 32 key/value heads) of
-// dim 128, causal, PyTorch 2.11 / cuDNN 9.19: the median over those six shapes per kernel and pass
-// (gpu/groundtruth/packed_attention_bench.py; gpu/measurements/2026-11-27-*/packed_attention.json).
-// cuDNN's fused attention; SDPA's FlashAttention-2, which also stands for the other flash kernels.
-constexpr double kAttentionFloorHbmShareCudnnFwd = 0.59, kAttentionFloorHbmShareCudnnBwd = 0.44;
-constexpr double kAttentionFloorHbmShareFlashFwd = 0.46, kAttentionFloorHbmShareFlashBwd = 0.33;
+// Fused attention's floor per query row and head (kernel_time.cpp): time = rows × (ns_per_row +
+// ps_per_row_dim × head_dim), fitted (least squares in relative error) to an H100's SDPA kernels at
+// 128-512 tokens per sequence, 16,384 tokens of 32/8, 64/8, 40/40 and 16/16 query/key-value heads
+// of dim 128 or 64, causal, PyTorch 2.11 / cuDNN 9.19 (gpu/groundtruth/packed_attention_bench.py;
+// gpu/measurements/2026-11-27-*/packed_attention*.json). cuDNN's fused attention; SDPA's
+// FlashAttention-2, which also stands for the other flash kernels. Other GPUs: × 3,350 / their GB/s.
+struct AttentionFloor {
+  double ns_per_row, ps_per_row_dim;
+};
+constexpr AttentionFloor kAttentionFloorCudnnFwd{0.25, 1.74}, kAttentionFloorCudnnBwd{1.34, 8.7};
+constexpr AttentionFloor kAttentionFloorFlashFwd{0.51, 1.18}, kAttentionFloorFlashBwd{1.50, 13.7};
+constexpr double kAttentionFloorHbmGbps = 3350;  // the H100 SXM it was measured on
 // Host microseconds to issue one kernel, where a profile has none (docs/formulas.md, "Host
 // issue"), measured on one H100 box (a Firecracker VM's Xeon, PyTorch 2.11, 2026-11-27). Python:
 // gpu/groundtruth/overheads.py, a tiny Llama whose kernels are shorter than issuing them, host time
