@@ -81,8 +81,8 @@ registry() {  # llmcalc serve: SIGKILL during uploads, the README's serve.sh, lo
     python3 tests/registry/serve_check.py && bash scripts/bench-registry.sh
 }
 stage "registry: durability under SIGKILL, serve.sh, load benchmark" registry
-# 45 s per target keeps the whole command inside 60 minutes on a 2-core VM (docs/benchmarks.md).
-stage "fuzz smoke (${FUZZ_SECONDS:-45} s per target)" bash scripts/fuzz.sh "${FUZZ_SECONDS:-45}"
+# 35 s per target keeps the whole command inside 60 minutes on a 2-core VM (docs/benchmarks.md).
+stage "fuzz smoke (${FUZZ_SECONDS:-35} s per target)" bash scripts/fuzz.sh "${FUZZ_SECONDS:-35}"
 gpu_preset() {  # CUDA build with no GPU: the bench must say so and exit 3, never crash
   [[ -x /usr/local/cuda/bin/nvcc ]] || { echo "no CUDA toolkit at /usr/local/cuda: stage skipped"; return 0; }
   cmake --preset gpu >/dev/null && cmake --build --preset gpu -j"$(nproc)" || return 1
