@@ -59,7 +59,6 @@ def main():
     ap.add_argument("--kv-heads", type=int, default=8)
     ap.add_argument("--head-dim", type=int, default=128)
     a = ap.parse_args()
-    global HEADS, KV_HEADS, HEAD_DIM
     HEADS, KV_HEADS, HEAD_DIM = a.heads, a.kv_heads, a.head_dim
     if not torch.cuda.is_available():
         print("packed_attention_bench.py: no CUDA GPU visible", file=sys.stderr)

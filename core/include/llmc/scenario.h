@@ -172,6 +172,11 @@ struct TrainingSpec {
   double bytes_per_token_on_disk = 4;  // seed 000: "a token is ~4 bytes"
 };
 
+// The keys a query attends to: its packed document's (training.document_tokens), else the sequence's.
+inline int64_t attention_span_tokens(const TrainingSpec& t) {
+  return t.document_tokens > 0 ? t.document_tokens : t.seq_len;
+}
+
 struct ParallelSpec {
   int64_t tp = 1, pp = 1, dp = 0, cp = 1, ep = 1;
   int64_t etp = 0;             // expert tensor parallel size; 0: tp (Megatron default)

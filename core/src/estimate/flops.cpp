@@ -66,8 +66,7 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, const StepPlan& 
     const double linear_fwd = tr.add(
         "flops.linear_forward_per_token", "2 × matmul weights per token (all layers, top-k + shared experts)", "FLOPs",
         "2 FLOPs per multiply-add (2·M·N·K per GEMM)", lf.weights, {{"matmul_weights", lf.weights / 2}});
-    // A query attends to its own document's keys (training.document_tokens), else the sequence's.
-    const double s = double(ts.document_tokens > 0 ? ts.document_tokens : ts.seq_len), d_qk = double(m.head_dim);
+    const double s = double(attention_span_tokens(ts)), d_qk = double(m.head_dim);
     const double d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
     const double causal = ts.causal_attention_flops ? 0.5 : 1.0;
     const double attn_fwd =

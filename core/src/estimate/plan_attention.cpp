@@ -142,7 +142,7 @@ void core_attention(const Ctx& c, bool sdpa_math_attention) {
   const double s = double(ts.seq_len), q = s / double(r.s.parallel.cp), b = c.tok_saved / q;
   // Packed documents (training.document_tokens, flash attention and cp 1 only): each one a
   // sequence of its own to the varlen kernel, s/doc of them per sequence.
-  const double doc = ts.document_tokens > 0 ? double(ts.document_tokens) : s;
+  const double doc = double(attention_span_tokens(ts));
   const double d_qk = double(m.head_dim),
                d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
   const bool fp8 = c.gin < e;
