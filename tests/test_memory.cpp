@@ -445,8 +445,10 @@ TEST_CASE("ZeRO-0 cannot be rescued by more data parallelism: min_gpus is 0 when
 TEST_CASE("total memory adds context, comm buffers and fragmentation; capacity is GiB") {
   Estimate e = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"training.zero_stage", "1"}});
   const MemoryPerGpu& m = e.mem;
-  const double allocated = m.model_states_bytes + m.activations_bytes + m.logits_bytes + m.comm_buffers_bytes;
-  CHECK(m.total_bytes == doctest::Approx(allocated * 1.05 + 0.5 * 1073741824.0));
+  // The 5 % allocator reserve is on what PyTorch's pool holds, not on NCCL's own buffers.
+  const double allocated = m.model_states_bytes + m.activations_bytes + m.logits_bytes;
+  CHECK(m.comm_buffers_bytes == 0.25 * 1073741824.0);  // one group: dp 8
+  CHECK(m.total_bytes == doctest::Approx(allocated * 1.05 + m.comm_buffers_bytes + 0.5 * 1073741824.0));
   CHECK(m.capacity_bytes == 80.0 * 1073741824.0);
   CHECK(m.headroom_bytes == doctest::Approx(m.capacity_bytes - m.total_bytes));
 }

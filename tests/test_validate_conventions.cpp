@@ -204,10 +204,14 @@ TEST_CASE("conventions: peak memory per GPU by the counter the source read, in i
   CHECK(e.mem.fragmentation_bytes >
         1.0 * gib);  // 10 % of what is allocated: the three counters differ by more than rounding
   CHECK(device.predicted == doctest::Approx(e.mem.total_bytes / gib).epsilon(1e-12));
-  CHECK(reserved.predicted == doctest::Approx((e.mem.total_bytes - e.mem.cuda_context_bytes) / gib).epsilon(1e-12));
+  // PyTorch's two counters see neither the context nor NCCL's buffers; nvidia-smi sees both.
+  const double pool = e.mem.total_bytes - e.mem.cuda_context_bytes - e.mem.comm_buffers_bytes;
+  CHECK(e.mem.comm_buffers_bytes > 0);
+  CHECK(reserved.predicted == doctest::Approx(pool / gib).epsilon(1e-12));
+  CHECK(allocated.predicted == doctest::Approx((pool - e.mem.fragmentation_bytes) / gib).epsilon(1e-12));
   CHECK(
       allocated.predicted ==
-      doctest::Approx((e.mem.total_bytes - e.mem.cuda_context_bytes - e.mem.fragmentation_bytes) / gib).epsilon(1e-12));
+      doctest::Approx((e.mem.model_states_bytes + e.mem.activations_bytes + e.mem.logits_bytes) / gib).epsilon(1e-12));
   CHECK(validate::peak_memory_gib(e.mem, "reserved") == reserved.predicted);
 
   // Its own group: not in the throughput targets, not in the family's time rows, a column of its own.

@@ -85,9 +85,10 @@ const std::vector<FlopConvention>& flop_conventions() {
        "allocated = PyTorch's max_memory_allocated, reserved = max_memory_reserved (the caching allocator's pool), "
        "device = "
        "nvidia-smi's or the framework's \"GPU memory used\"",
-       "llmcalc's memory.per_gpu in GiB by the record's memory_kind: allocated = total − cuda_context − fragmentation; "
-       "reserved = "
-       "total − cuda_context; device = total; the error is (predicted − measured) / measured, + = llmcalc predicts "
+       "llmcalc's memory.per_gpu in GiB by the record's memory_kind: allocated = total − cuda_context − "
+       "comm_buffers − fragmentation; reserved = total − cuda_context − comm_buffers (NCCL allocates its buffers "
+       "outside PyTorch's caching allocator); device = total; the error is (predicted − measured) / measured, + = "
+       "llmcalc predicts "
        "more memory",
        kPeakMemory},
       // A TFLOP/s or MFU of a source whose FLOP count is unknown: shown, not in the target, because
@@ -139,9 +140,11 @@ const std::vector<std::string>& memory_kinds() {
   return kinds;
 }
 
+// PyTorch's counters see its caching allocator only: not the CUDA context, nor the channel buffers
+// NCCL allocates itself (nvidia-smi sees both; NVIDIA/nccl issues 964 and 1685 measure them so).
 double peak_memory_gib(const MemoryPerGpu& m, const std::string& memory_kind) {
   double bytes = m.total_bytes;
-  if (memory_kind != "device") bytes -= m.cuda_context_bytes;
+  if (memory_kind != "device") bytes -= m.cuda_context_bytes + m.comm_buffers_bytes;
   if (memory_kind == "allocated") bytes -= m.fragmentation_bytes;
   return bytes / 1073741824.0;
 }
@@ -211,14 +214,15 @@ Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recom
     p.value = peak_memory_gib(e.mem, memory_kind);
     const double gib = 1073741824.0;
     std::string terms = "total " + fmt("%.2f", e.mem.total_bytes / gib);
-    if (memory_kind != "device") terms += " − CUDA context " + fmt("%.2f", e.mem.cuda_context_bytes / gib);
+    if (memory_kind != "device")
+      terms += " − CUDA context " + fmt("%.2f", e.mem.cuda_context_bytes / gib) + " − NCCL buffers " +
+               fmt("%.2f", e.mem.comm_buffers_bytes / gib);
     if (memory_kind == "allocated") terms += " − allocator reserve " + fmt("%.2f", e.mem.fragmentation_bytes / gib);
-    p.notes.push_back("peak memory, " + memory_kind + ": " + terms + " = " + fmt("%.2f", p.value) + " GiB (weights " +
-                      fmt("%.2f", e.mem.weights_bytes / gib) + ", gradients " +
-                      fmt("%.2f", e.mem.gradients_bytes / gib) + ", optimizer " +
-                      fmt("%.2f", (e.mem.optimizer_bytes + e.mem.master_weights_bytes) / gib) + ", activations " +
-                      fmt("%.2f", e.mem.activations_bytes / gib) + ", logits " + fmt("%.2f", e.mem.logits_bytes / gib) +
-                      ", buffers " + fmt("%.2f", e.mem.comm_buffers_bytes / gib) + ")");
+    p.notes.push_back(
+        "peak memory, " + memory_kind + ": " + terms + " = " + fmt("%.2f", p.value) + " GiB (weights " +
+        fmt("%.2f", e.mem.weights_bytes / gib) + ", gradients " + fmt("%.2f", e.mem.gradients_bytes / gib) +
+        ", optimizer " + fmt("%.2f", (e.mem.optimizer_bytes + e.mem.master_weights_bytes) / gib) + ", activations " +
+        fmt("%.2f", e.mem.activations_bytes / gib) + ", logits " + fmt("%.2f", e.mem.logits_bytes / gib) + ")");
   }
   return p;
 }

@@ -284,15 +284,20 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
   mem.cuda_context_bytes = tr.add("memory.per_gpu.cuda_context_bytes", "hardware.cuda_context_gib × 2^30", "bytes",
                                   "assumption: CUDA context + cuBLAS/cuDNN kernels with lazy loading",
                                   hw.cuda_context_gib * kGiB, {{"cuda_context_gib", hw.cuda_context_gib}});
-  const double allocated = mem.model_states_bytes + mem.activations_bytes + mem.logits_bytes + mem.comm_buffers_bytes;
-  mem.fragmentation_bytes = tr.add("memory.per_gpu.fragmentation_bytes", "fragmentation_fraction × allocated", "bytes",
-                                   "assumption: PyTorch caching allocator reserves ~5% beyond allocated",
-                                   hw.fragmentation_fraction * allocated,
-                                   {{"fragmentation_fraction", hw.fragmentation_fraction}, {"allocated", allocated}});
-  mem.total_bytes = tr.add(
-      "memory.per_gpu.total_bytes", "model_states + activations + logits + comm_buffers + cuda_context + fragmentation",
-      "bytes", "sum", allocated + mem.cuda_context_bytes + mem.fragmentation_bytes,
-      {{"model_states", mem.model_states_bytes}, {"activations", mem.activations_bytes}, {"logits", mem.logits_bytes}});
+  // What PyTorch's caching allocator holds; NCCL allocates its channel buffers itself, so they
+  // neither fragment its pool nor show in max_memory_allocated / reserved (only in nvidia-smi).
+  const double allocated = mem.model_states_bytes + mem.activations_bytes + mem.logits_bytes;
+  mem.fragmentation_bytes = tr.add(
+      "memory.per_gpu.fragmentation_bytes", "fragmentation_fraction × (model_states + activations + logits)", "bytes",
+      "assumption: PyTorch caching allocator reserves ~5% beyond allocated", hw.fragmentation_fraction * allocated,
+      {{"fragmentation_fraction", hw.fragmentation_fraction}, {"allocated", allocated}});
+  mem.total_bytes = tr.add("memory.per_gpu.total_bytes",
+                           "model_states + activations + logits + comm_buffers + cuda_context + fragmentation", "bytes",
+                           "sum", allocated + mem.comm_buffers_bytes + mem.cuda_context_bytes + mem.fragmentation_bytes,
+                           {{"model_states", mem.model_states_bytes},
+                            {"activations", mem.activations_bytes},
+                            {"logits", mem.logits_bytes},
+                            {"comm_buffers", mem.comm_buffers_bytes}});
   // A measured profile knows what the GPU really offers: what cudaMemGetInfo left free after the
   // bench's CUDA context (H100 80GB: 78.7 GiB), plus the context llmcalc counts in the total.
   const double usable = hw.profile ? hw.profile->usable_memory_bytes : 0.0;
