@@ -88,8 +88,7 @@ const std::vector<FlopConvention>& flop_conventions() {
        "llmcalc's memory.per_gpu in GiB by the record's memory_kind: allocated = total − cuda_context − "
        "comm_buffers − fragmentation; reserved = total − cuda_context − comm_buffers (NCCL allocates its buffers "
        "outside PyTorch's caching allocator); device = total; the error is (predicted − measured) / measured, + = "
-       "llmcalc predicts "
-       "more memory",
+       "llmcalc predicts more memory",
        kPeakMemory},
       // A TFLOP/s or MFU of a source whose FLOP count is unknown: shown, not in the target, because
       // the count (recompute in or out, causal attention halved or not, output layer in or out)
@@ -218,11 +217,12 @@ Prediction predict_metric(const FlopConvention& c, const Estimate& e, bool recom
       terms += " − CUDA context " + fmt("%.2f", e.mem.cuda_context_bytes / gib) + " − NCCL buffers " +
                fmt("%.2f", e.mem.comm_buffers_bytes / gib);
     if (memory_kind == "allocated") terms += " − allocator reserve " + fmt("%.2f", e.mem.fragmentation_bytes / gib);
-    p.notes.push_back(
-        "peak memory, " + memory_kind + ": " + terms + " = " + fmt("%.2f", p.value) + " GiB (weights " +
-        fmt("%.2f", e.mem.weights_bytes / gib) + ", gradients " + fmt("%.2f", e.mem.gradients_bytes / gib) +
-        ", optimizer " + fmt("%.2f", (e.mem.optimizer_bytes + e.mem.master_weights_bytes) / gib) + ", activations " +
-        fmt("%.2f", e.mem.activations_bytes / gib) + ", logits " + fmt("%.2f", e.mem.logits_bytes / gib) + ")");
+    p.notes.push_back("peak memory, " + memory_kind + ": " + terms + " = " + fmt("%.2f", p.value) + " GiB (weights " +
+                      fmt("%.2f", e.mem.weights_bytes / gib) + ", gradients " +
+                      fmt("%.2f", e.mem.gradients_bytes / gib) + ", optimizer " +
+                      fmt("%.2f", (e.mem.optimizer_bytes + e.mem.master_weights_bytes) / gib) + ", activations " +
+                      fmt("%.2f", e.mem.activations_bytes / gib) + ", logits " + fmt("%.2f", e.mem.logits_bytes / gib) +
+                      ", NCCL buffers " + fmt("%.2f", e.mem.comm_buffers_bytes / gib) + ")");
   }
   return p;
 }
