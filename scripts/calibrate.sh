@@ -21,7 +21,8 @@ fi
 bench=${LLMC_BENCH:-}
 if [[ -z $bench ]]; then
   echo "calibrate.sh: configure + build (gpu preset)" >&2
-  cmake --preset gpu -DLLMC_HEADER_ROOT="$header_root" >/dev/null
+  # LLMC_BENCH_MPI pinned: scripts/test.sh also builds the MPI variant in build/gpu.
+  cmake --preset gpu -DLLMC_BENCH_MPI=OFF -DLLMC_HEADER_ROOT="$header_root" >/dev/null
   cmake --build --preset gpu -j"$(nproc)"
   bench=build/gpu/gpu/llmcalc-bench
 fi
