@@ -56,6 +56,24 @@ TEST_CASE("DeepSeek-V3 config.json (MLA + 256 experts)") {
     "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "tie_word_embeddings": false})");
   REQUIRE(m.ok());
   CHECK(params_of(*m) == 671026404352.0);
+  CHECK(m->moe_groups == 1);  // no n_group: no group-limited routing
+  CHECK(m->moe_group_topk == 1);
+  // Group-limited routing (the published config's n_group 8, topk_group 4).
+  const std::string v3 = R"({"model_type": "deepseek_v3", "hidden_size": 7168, "intermediate_size": 18432,
+    "moe_intermediate_size": 2048, "num_attention_heads": 128, "num_hidden_layers": 61, "num_key_value_heads": 128, "vocab_size": 129280,
+    "n_routed_experts": 256, "n_shared_experts": 1, "num_experts_per_tok": 8, "first_k_dense_replace": 3, "moe_layer_freq": 1,
+    "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "tie_word_embeddings": false)";
+  m = model_from_hf_config(v3 + R"(, "n_group": 8, "topk_group": 4})");
+  REQUIRE(m.ok());
+  CHECK(m->moe_groups == 8);
+  CHECK(m->moe_group_topk == 4);
+  m = model_from_hf_config(v3 + R"(, "n_group": 3, "topk_group": 1})");
+  REQUIRE_FALSE(m.ok());
+  CHECK(m.error().field == "config.json: n_group");
+  CHECK(contains(m.error().message, "must divide n_routed_experts (256); got 3"));
+  m = model_from_hf_config(v3 + R"(, "n_group": 8, "topk_group": 9})");
+  REQUIRE_FALSE(m.ok());
+  CHECK(m.error().field == "config.json: topk_group");
 }
 
 TEST_CASE("bad config.json files name the field") {

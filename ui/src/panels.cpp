@@ -134,6 +134,8 @@ void model_panel(State& st) {
     field_editor(st, "model.expert_ffn_hidden", "expert MLP hidden size");
     field_editor(st, "model.moe_first_dense", "leading dense layers");
     field_editor(st, "model.moe_every", "MoE every n-th layer");
+    field_editor(st, "model.moe_groups", "expert groups (group-limited routing)");
+    field_editor(st, "model.moe_group_topk", "groups per token");
   }
   if (ImGui::CollapsingHeader("Multi-head latent attention (MLA)")) {
     field_editor(st, "model.attention", "attention");
@@ -205,7 +207,9 @@ void parallel_panel(State& st) {
   field_editor(st, "parallel.cp_method", "context parallel method");
   field_editor(st, "parallel.ep", "expert parallel (ep)");
   field_editor(st, "parallel.etp", "expert tensor parallel (0: tp)");
+  field_editor(st, "parallel.ep_dispatcher", "EP dispatcher (alltoall, deepep)");
   field_editor(st, "training.moe_capacity_factor", "MoE capacity factor (busiest expert rank)");
+  field_editor(st, "training.moe_routing", "MoE routing (where copies go)");
   field_editor(st, "parallel.schedule", "pipeline schedule");
   field_editor(st, "parallel.virtual_stages", "virtual stages (interleaved)");
   heading("Overlap");

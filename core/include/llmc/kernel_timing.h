@@ -30,6 +30,12 @@ KernelTiming memory_kernel_time(const HardwareSpec& hw, MemKernel kernel, double
 // "send_recv") over `ranks` consecutive GPUs, `bytes` per rank (nccl-tests' size), on the
 // tier(s) it crosses: NCCL's ring; 0 for fewer than 2 ranks.
 double collective_time_s(const HardwareSpec& hw, const std::string& collective, int64_t ranks, double bytes);
+// Seconds of one MoE dispatch (a combine moves the same bytes back) from each of `ranks`
+// consecutive GPUs (the EP group) of `tokens` tokens of `token_bytes`, routed over `m`'s experts
+// as `routing` says, by `dispatcher`: alltoall sends each of a token's top_k copies, deepep each
+// token once per rank (one node) or per remote node it reaches (docs/formulas.md, "Expert dispatch").
+double moe_dispatch_time_s(const HardwareSpec& hw, EpDispatcher dispatcher, const ModelSpec& m, MoeRouting routing,
+                           int64_t ranks, double tokens, double token_bytes);
 // nccl-tests' bus bandwidth factor: all-reduce 2(n−1)/n, all-gather / reduce-scatter /
 // all-to-all (n−1)/n, send/recv 1. busbw = factor × bytes / time.
 double bus_bandwidth_factor(const std::string& collective, double ranks);

@@ -45,6 +45,10 @@ struct ModelSpec {
   int64_t shared_expert_ffn_hidden = 0;  // total width of all shared experts; 0: shared_experts × expert_ffn_hidden
   int64_t moe_first_dense = 0;           // leading dense layers (DeepSeek: 3)
   int64_t moe_every = 1;                 // every n-th layer (after the dense ones) is MoE
+  // Group-limited routing (DeepSeek-V3 §2.1.2; config.json n_group, topk_group): the experts form
+  // moe_groups equal groups in order and a token's top_k come from its moe_group_topk best groups.
+  int64_t moe_groups = 1;
+  int64_t moe_group_topk = 1;
 
   // Multi-head latent attention (DeepSeek-V2/V3).
   AttentionKind attention = AttentionKind::standard;

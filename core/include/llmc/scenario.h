@@ -32,6 +32,17 @@ enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
 // K and V gathered from every rank before attention (Llama 3 §3.3.2); a2a, DeepSpeed-Ulysses's
 // all-to-alls trading the sequence split for a head split around attention (Jacobs et al. 2023).
 enum class CpMethod { p2p, all_gather, a2a };
+// How the expert all-to-all moves a token's routed copies: alltoall sends one copy per routed
+// expert to that expert's rank (NCCL all-to-all: Megatron-core's alltoall dispatcher, torchtitan);
+// deepep sends it once to each node holding one of its experts, over the network to the rank of
+// the same local index, which forwards it over NVLink to each rank there holding one (DeepEP's
+// normal kernels; Megatron-core's flex dispatcher with DeepEP or HybridEP).
+enum class EpDispatcher { alltoall, deepep };
+// Which experts a token is routed to, for where its copies go: random, its top_k drawn evenly
+// (within its model.moe_group_topk groups): a balanced learned router, or Megatron-core's forced
+// balancing, which routes random logits; contiguous, top_k consecutive experts, token i taking
+// experts i·top_k … i·top_k + top_k − 1 (mod experts): NeMo AutoModel's FakeBalancedGate.
+enum class MoeRouting { random, contiguous };
 // How tensor-parallel comm overlaps its GEMMs (parallel.tp_overlap): Transformer Engine's
 // userbuffers (Megatron's --tp-comm-overlap) in both passes, or PyTorch's async TP, which fuses
 // no backward reduce-scatter.
@@ -167,6 +178,7 @@ struct TrainingSpec {
   // MoE: routed token copies the busiest expert rank processes ÷ an even share of T·top_k
   // (a padded capacity factor, or dropless routing's max/mean load); 1: balanced.
   double moe_capacity_factor = 1;
+  MoeRouting moe_routing = MoeRouting::random;
   FlopsFormula flops_formula = FlopsFormula::detailed;
   bool causal_attention_flops = true;  // causal mask halves the s² term (Megatron-LM #831)
   double bytes_per_token_on_disk = 4;  // seed 000: "a token is ~4 bytes"
@@ -198,6 +210,7 @@ struct ParallelSpec {
   // Expert-parallel all-to-all hidden behind another micro-batch's compute (DeepSeek-V3's
   // DualPipe, Megatron-core's EP A2A overlap); off: dispatch and combine wait for it.
   bool ep_overlap = false;
+  EpDispatcher ep_dispatcher = EpDispatcher::alltoall;
 };
 
 struct HardwareSpec {
@@ -240,6 +253,8 @@ const char* to_string(Optimizer v);
 const char* to_string(Recompute v);
 const char* to_string(Schedule v);
 const char* to_string(CpMethod v);
+const char* to_string(EpDispatcher v);
+const char* to_string(MoeRouting v);
 const char* to_string(TpOverlapMethod v);
 const char* to_string(FlopsFormula v);
 const char* to_string(Finetune v);

@@ -309,8 +309,30 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // behind another micro-batch's compute when the schedule pairs them (DualPipe). Expert groups
     // put etp innermost, so an ep group's ranks are etp apart (Megatron-core's expert
     // RankGenerator, order tp-cp-ep-dp with cp folded into the expert data-parallel size).
-    const double bytes = e * routed_rows * double(m.hidden);
-    CommItem c = make(r, "ep", "all_to_all", par.ep, r.etp, bytes, 2 * moe_calls);
+    CommItem c;
+    if (par.ep_dispatcher == EpDispatcher::deepep) {
+      // Each token once per rank or remote node its copies reach (comm_time.cpp), not once per copy.
+      const int64_t per_node = std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(r.etp, 1));
+      const MoeFanout fan = moe_fanout(m, ts.moe_routing, par.ep, per_node);
+      const double tokens = ts.moe_capacity_factor * tokens_micro / double(par.tp);
+      const char* tier = "intra_node";
+      const RingTime once = deepep_seconds(r, par.ep, r.etp, tokens, e * double(m.hidden), fan, &tier);
+      c.name = "ep";
+      c.collective = "deepep";
+      c.group = par.ep;
+      c.tier = tier;
+      c.calls = 2 * moe_calls;
+      c.latency_s = once.latency_s;
+      c.time_s = c.calls * once.seconds;
+      c.bytes_per_step = c.calls * tokens * (par.ep > per_node ? fan.nodes : fan.ranks) * e * double(m.hidden);
+      if (t)
+        t->add("comm.ep_reach", "distinct nodes and ranks of the EP group a token's top_k experts are on", "count",
+               "random routing: 1 − C(C − X, k)/C(C, k) per unit holding X of the C experts a token can reach; "
+               "contiguous: counted over the cycle (docs/formulas.md, \"Expert dispatch\")",
+               fan.nodes, {{"ranks", fan.ranks}, {"ep", double(par.ep)}, {"ranks_per_node", double(per_node)}});
+    } else {
+      c = make(r, "ep", "all_to_all", par.ep, r.etp, e * routed_rows * double(m.hidden), 2 * moe_calls);
+    }
     c.overlapped = par.ep_overlap;
     c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
     c.in_micro_batch = true;

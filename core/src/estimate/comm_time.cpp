@@ -141,6 +141,30 @@ RingTime collective_seconds(const Resolved& r, const char* collective, int64_t g
   return nccl_ring(collective, group, nodes, nvlink, bw_s, alpha);
 }
 
+// One node: each token goes once to every other rank holding one of its experts, an all-to-all
+// of tokens × ranks reached (nccl-tests' size: (n − 1)/n of it leaves the rank). Across nodes:
+// once over the network to each remote node reached (to the rank of the same local index), and
+// over NVLink from there to each rank reached that did not receive it directly; both run at once
+// and the slower sets the time (DeepEP README: normal kernels, NVLink and RDMA forwarding).
+RingTime deepep_seconds(const Resolved& r, int64_t group, int64_t stride, double tokens, double token_bytes,
+                        const MoeFanout& fanout, const char** tier) {
+  if (group <= 1) return {};
+  const int64_t per_node = std::clamp<int64_t>(r.gpus_per_node / std::max<int64_t>(stride, 1), 1, group);
+  double alpha = 0;
+  if (group <= per_node) {
+    *tier = "intra_node";
+    const double t = one_tier(r, "all_to_all", group, true, tokens * fanout.ranks * token_bytes, &alpha);
+    return {alpha + t, alpha};
+  }
+  *tier = "inter_node";
+  const double nodes = double((group + per_node - 1) / per_node);
+  const double net_bytes = tokens * fanout.nodes * (nodes - 1) / nodes * token_bytes;
+  const double nvl_bytes = tokens * fanout.ranks * double(per_node - 1) / double(per_node) * token_bytes;
+  const double net = one_tier(r, "send_recv", 2, false, net_bytes, &alpha);
+  const double nvl = one_tier(r, "send_recv", 2, true, nvl_bytes, &alpha);
+  return {alpha + std::max(net, nvl), alpha};
+}
+
 double collective_time_s(const Resolved& r, const char* collective, int64_t group, double bytes) {
   const char* tier = "intra_node";
   return collective_seconds(r, collective, group, 1, bytes, &tier).seconds;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "estimate/moe_fanout.h"
 #include "llmc/scenario.h"
 
 namespace llmc::detail {
@@ -16,5 +17,11 @@ struct RingTime {
 // NICs across (hierarchical where the group spans nodes); `tier` names the one it crossed.
 RingTime collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes,
                             const char** tier);
+
+// DeepEP's dispatch (or combine) of `tokens` tokens of `token_bytes` from one rank over an EP
+// group of `group` ranks `stride` apart, each token sent once per rank (one node) or once per
+// remote node it reaches (`fanout`), the network and NVLink parts at once.
+RingTime deepep_seconds(const Resolved& r, int64_t group, int64_t stride, double tokens, double token_bytes,
+                        const MoeFanout& fanout, const char** tier);
 
 }  // namespace llmc::detail

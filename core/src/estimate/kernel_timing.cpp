@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "estimate/estimate_parts.h"
+#include "estimate/comm_time.h"
 #include "estimate/kernel_time.h"
 
 namespace llmc {
@@ -45,6 +46,18 @@ double collective_time_s(const HardwareSpec& hw, const std::string& collective, 
   r.s.hardware = with_profile(hw);
   r.gpus_per_node = hw.gpus_per_node.value_or(hw.gpu.gpus_per_node);
   return detail::collective_time_s(r, collective.c_str(), ranks, bytes);
+}
+
+double moe_dispatch_time_s(const HardwareSpec& hw, EpDispatcher dispatcher, const ModelSpec& m, MoeRouting routing,
+                           int64_t ranks, double tokens, double token_bytes) {
+  Resolved r;
+  r.s.hardware = with_profile(hw);
+  r.gpus_per_node = hw.gpus_per_node.value_or(hw.gpu.gpus_per_node);
+  if (dispatcher == EpDispatcher::alltoall)
+    return detail::collective_time_s(r, "all_to_all", ranks, tokens * double(m.top_k) * token_bytes);
+  const char* tier = "intra_node";
+  const detail::MoeFanout fan = detail::moe_fanout(m, routing, ranks, r.gpus_per_node);
+  return detail::deepep_seconds(r, ranks, 1, tokens, token_bytes, fan, &tier).seconds;
 }
 
 double bus_bandwidth_factor(const std::string& collective, double ranks) {

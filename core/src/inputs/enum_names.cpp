@@ -127,6 +127,24 @@ const char* to_string(CpMethod v) {
   }
   return "?";
 }
+const char* to_string(EpDispatcher v) {
+  switch (v) {
+    case EpDispatcher::alltoall:
+      return "alltoall";
+    case EpDispatcher::deepep:
+      return "deepep";
+  }
+  return "?";
+}
+const char* to_string(MoeRouting v) {
+  switch (v) {
+    case MoeRouting::random:
+      return "random";
+    case MoeRouting::contiguous:
+      return "contiguous";
+  }
+  return "?";
+}
 const char* to_string(TpOverlapMethod v) {
   switch (v) {
     case TpOverlapMethod::userbuffers:

@@ -143,6 +143,10 @@ std::vector<FieldInfo> make_fields() {
           "total shared-expert width (0: shared_experts × expert_ffn_hidden)"),
       INT("model.moe_first_dense", s.model.moe_first_dense, 0, 10000, "leading dense layers before MoE layers"),
       INT("model.moe_every", s.model.moe_every, 1, 10000, "every n-th layer is MoE"),
+      INT("model.moe_groups", s.model.moe_groups, 1, 100000,
+          "group-limited routing (DeepSeek-V3): the experts form this many equal groups (1: no groups)"),
+      INT("model.moe_group_topk", s.model.moe_group_topk, 1, 100000,
+          "group-limited routing: a token's experts come from this many of its best groups"),
       CHOICE("model.attention", s.model.attention, AttentionKind, "standard|mla", "attention kind"),
       INT("model.q_lora_rank", s.model.q_lora_rank, 0, kBig, "MLA query low-rank dim (0: full rank)"),
       INT("model.kv_lora_rank", s.model.kv_lora_rank, 0, kBig, "MLA key/value latent dim"),
@@ -255,6 +259,10 @@ std::vector<FieldInfo> make_fields() {
           "MoE: routed tokens the busiest expert rank processes over an even share (Megatron's "
           "--moe-expert-capacity-factor with inputs padded to capacity, or dropless routing's max/mean load); 1: "
           "balanced; at most model.experts / model.top_k"),
+      CHOICE("training.moe_routing", s.training.moe_routing, MoeRouting, "random|contiguous",
+             "which experts a token goes to, for where its copies travel: random (a balanced router, or "
+             "Megatron's forced balancing by random logits), contiguous (top_k consecutive experts: NeMo "
+             "AutoModel's FakeBalancedGate)"),
       CHOICE("training.flops_formula", s.training.flops_formula, FlopsFormula, "detailed|6nd", "FLOPs basis"),
       BOOL("training.causal_attention_flops", s.training.causal_attention_flops,
            "halve the attention s² FLOPs for a causal mask"),
@@ -291,6 +299,10 @@ std::vector<FieldInfo> make_fields() {
              "K,V before attention (Llama 3), a2a Ulysses all-to-alls over heads"),
       BOOL("parallel.ep_overlap", s.parallel.ep_overlap,
            "overlap expert-parallel all-to-all with another micro-batch's compute (DualPipe, Megatron EP A2A overlap)"),
+      CHOICE("parallel.ep_dispatcher", s.parallel.ep_dispatcher, EpDispatcher, "alltoall|deepep",
+             "how the expert all-to-all sends a token: alltoall, one copy per routed expert (NCCL; Megatron's "
+             "alltoall dispatcher); deepep, once per destination node over the network, then over NVLink to each "
+             "rank there (DeepEP, Megatron's flex dispatcher with DeepEP or HybridEP)"),
       // hardware
       INT("hardware.gpu_count", s.hardware.gpu_count, 0, 1e7, "GPUs (0: tp·pp·cp·dp)"),
       FieldInfo{

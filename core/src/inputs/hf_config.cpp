@@ -123,6 +123,8 @@ Result<ModelSpec> model_from_hf_config(const std::string& text) {
     m.expert_ffn_hidden = rd.need("moe_intermediate_size");
     m.moe_first_dense = rd.opt("first_k_dense_replace", 0);
     m.moe_every = rd.opt("moe_layer_freq", 1);
+    m.moe_groups = rd.opt("n_group", 1);
+    m.moe_group_topk = rd.opt("topk_group", 1);
     m.head_dim = 0;
   }
   if (rd.failed) return rd.err;
@@ -135,6 +137,12 @@ Result<ModelSpec> model_from_hf_config(const std::string& text) {
   if (m.is_moe() && m.top_k > m.experts)
     return make_error("config.json: num_experts_per_tok",
                       "must be at most the number of experts; got " + std::to_string(m.top_k));
+  if (m.is_moe() && (m.moe_groups < 1 || m.experts % m.moe_groups != 0))
+    return make_error("config.json: n_group", "must divide n_routed_experts (" + std::to_string(m.experts) + "); got " +
+                                                  std::to_string(m.moe_groups));
+  if (m.is_moe() && (m.moe_group_topk < 1 || m.moe_group_topk > m.moe_groups))
+    return make_error("config.json: topk_group", "must be in [1, n_group = " + std::to_string(m.moe_groups) +
+                                                     "]; got " + std::to_string(m.moe_group_topk));
   if (m.moe_first_dense >= m.layers && m.is_moe())
     return make_error("config.json: first_k_dense_replace", "must be less than num_hidden_layers");
   m.source = "Hugging Face config.json (model_type " + type + "); seq_len = min(max_position_embeddings, 4096)";

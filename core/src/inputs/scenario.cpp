@@ -105,8 +105,19 @@ Status check_model(const ModelSpec& m) {
     if (m.moe_first_dense >= m.layers)
       return make_error("model.moe_first_dense", "must be less than model.layers (" + detail::message_number(m.layers) +
                                                      "); got " + detail::message_number(m.moe_first_dense));
-  } else if (m.top_k > 0 || m.shared_experts > 0) {
-    return make_error("model.experts", "model.top_k/model.shared_experts need model.experts > 0");
+    if (m.experts % m.moe_groups != 0)
+      return divisibility("model.moe_groups", "model.experts", m.experts, "model.moe_groups", m.moe_groups);
+    if (m.moe_group_topk > m.moe_groups)
+      return make_error("model.moe_group_topk",
+                        "must be in [1, model.moe_groups = " + detail::message_number(m.moe_groups) + "]; got " +
+                            detail::message_number(m.moe_group_topk));
+    const int64_t reachable = m.moe_group_topk * (m.experts / m.moe_groups);
+    if (m.moe_groups > 1 && m.top_k > reachable)
+      return make_error("model.top_k", "must be at most the experts of model.moe_group_topk groups (" +
+                                           detail::message_number(reachable) + "); got " +
+                                           detail::message_number(m.top_k));
+  } else if (m.top_k > 0 || m.shared_experts > 0 || m.moe_groups > 1) {
+    return make_error("model.experts", "model.top_k/model.shared_experts/model.moe_groups need model.experts > 0");
   }
   return ok_status();
 }

@@ -378,6 +378,7 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
   neutral.parallel.tp_overlap_method = spec.base.parallel.tp_overlap_method;
   neutral.parallel.cp_overlap = spec.base.parallel.cp_overlap;
   neutral.parallel.ep_overlap = spec.base.parallel.ep_overlap;
+  neutral.parallel.ep_dispatcher = spec.base.parallel.ep_dispatcher;
   neutral.hardware.gpu_count = 0;
   neutral.training.micro_batch = 1;
   neutral.training.zero_shard_group = 0;
