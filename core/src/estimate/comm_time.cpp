@@ -145,7 +145,8 @@ RingTime collective_seconds(const Resolved& r, const char* collective, int64_t g
 // of tokens × ranks reached (nccl-tests' size: (n − 1)/n of it leaves the rank). Across nodes:
 // once over the network to each remote node reached (to the rank of the same local index), and
 // over NVLink from there to each rank reached that did not receive it directly; both run at once
-// and the slower sets the time (DeepEP README: normal kernels, NVLink and RDMA forwarding).
+// and the slower sets the time (DeepEP README: normal kernels, NVLink and RDMA forwarding), each
+// at its tier's point-to-point rate (a measured send/recv table of the profile, else the fit).
 RingTime deepep_seconds(const Resolved& r, int64_t group, int64_t stride, double tokens, double token_bytes,
                         const MoeFanout& fanout, const char** tier) {
   if (group <= 1) return {};
