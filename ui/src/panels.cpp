@@ -127,6 +127,8 @@ void model_panel(State& st) {
   field_editor(st, "model.position", "positions");
   field_editor(st, "model.attn_bias", "q/k/v bias");
   field_editor(st, "model.dropout", "dropout");
+  field_editor(st, "model.sliding_window", "sliding window (tokens; 0: none)");
+  field_editor(st, "model.full_attention_every", "global attention every n-th layer");
   if (ImGui::CollapsingHeader("Mixture of experts")) {
     field_editor(st, "model.experts", "routed experts (0: dense)");
     field_editor(st, "model.top_k", "experts per token (top-k)");

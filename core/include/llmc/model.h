@@ -49,6 +49,11 @@ struct ModelSpec {
   // moe_groups equal groups in order and a token's top_k come from its moe_group_topk best groups.
   int64_t moe_groups = 1;
   int64_t moe_group_topk = 1;
+  // Sliding-window attention (Mistral 7B v0.1, Gemma 2, GPT-OSS; config.json sliding_window): in
+  // windowed layers a query attends to the last sliding_window keys; every full_attention_every-th
+  // layer attends to all of them (Gemma 2 and GPT-OSS alternate: 2), 0: none does.
+  int64_t sliding_window = 0;
+  int64_t full_attention_every = 0;
 
   // Multi-head latent attention (DeepSeek-V2/V3).
   AttentionKind attention = AttentionKind::standard;

@@ -188,6 +188,25 @@ struct TrainingSpec {
 inline int64_t attention_span_tokens(const TrainingSpec& t) {
   return t.document_tokens > 0 ? t.document_tokens : t.seq_len;
 }
+// Sliding windows (model.sliding_window): the share of layers windowed and the span a windowed
+// layer counts as. A window w over a span s leaves a band of s·w − w²/2 causal scores, as many as
+// a span of 2w − w²/s (FlashAttention's local attention skips the blocks outside the band).
+struct WindowedLayers {
+  double share = 0;  // of the layers: (n − 1)/n with a global layer every n, else all
+  double span = 0;   // tokens
+};
+inline WindowedLayers windowed_layers(const ModelSpec& m, const TrainingSpec& t) {
+  const double s = double(attention_span_tokens(t)), w = double(m.sliding_window);
+  if (w <= 0 || w >= s) return {0, s};
+  const double share =
+      m.full_attention_every > 0 ? double(m.full_attention_every - 1) / double(m.full_attention_every) : 1.0;
+  return {share, 2 * w - w * w / s};
+}
+// The keys a query attends to, averaged over the layers (the attention FLOPs' span).
+inline double attention_span(const ModelSpec& m, const TrainingSpec& t) {
+  const WindowedLayers w = windowed_layers(m, t);
+  return (1 - w.share) * double(attention_span_tokens(t)) + w.share * w.span;
+}
 
 struct ParallelSpec {
   int64_t tp = 1, pp = 1, dp = 0, cp = 1, ep = 1;

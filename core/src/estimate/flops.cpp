@@ -66,13 +66,13 @@ FlopCounts count_flops(const Resolved& r, const ParamCounts& p, const StepPlan& 
     const double linear_fwd = tr.add(
         "flops.linear_forward_per_token", "2 × matmul weights per token (all layers, top-k + shared experts)", "FLOPs",
         "2 FLOPs per multiply-add (2·M·N·K per GEMM)", lf.weights, {{"matmul_weights", lf.weights / 2}});
-    const double s = double(attention_span_tokens(ts)), d_qk = double(m.head_dim);
+    const double s = attention_span(m, ts), d_qk = double(m.head_dim);
     const double d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
     const double causal = ts.causal_attention_flops ? 0.5 : 1.0;
     const double attn_fwd =
         tr.add("flops.attention_forward_per_token",
                "layers × 2·s·a·(d_qk + d_v) × causal; s: training.document_tokens when documents are packed, else "
-               "seq_len",
+               "seq_len; in sliding-window layers 2w − w²/s, averaged over the layers",
                "FLOPs", "QKᵀ and AV; causal halves the s² work (Megatron-LM #831, torchtitan #341)", lf.scores,
                {{"layers", double(m.layers)},
                 {"s", s},

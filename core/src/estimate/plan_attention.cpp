@@ -141,14 +141,17 @@ void core_attention(const Ctx& c, bool sdpa_math_attention) {
   const double a = double(m.heads), kv = double(m.kv_heads), tp = c.tp, e = c.e, tok = c.tok_saved;
   const double s = double(ts.seq_len), q = s / double(r.s.parallel.cp), b = c.tok_saved / q;
   // Packed documents (training.document_tokens, flash attention and cp 1 only): each one a
-  // sequence of its own to the varlen kernel, s/doc of them per sequence.
+  // sequence of its own to the varlen kernel, s/doc of them per sequence. Sliding windows shorten
+  // the span of their layers (windowed_layers), timed the same way, each kind of layer on its
+  // share of the sequences; context parallelism runs them whole (ring attention skips no block).
   const double doc = double(attention_span_tokens(ts));
+  const WindowedLayers win = windowed_layers(m, ts);
   const double d_qk = double(m.head_dim),
                d_v = m.attention == AttentionKind::mla ? double(m.v_head_dim) : double(m.head_dim);
   const bool fp8 = c.gin < e;
   Op& o = c.b->op("core_attention");
   const double causal = ts.causal_attention_flops ? 0.5 : 1.0;
-  o.score_flops = 2 * doc * a * (d_qk + d_v) * causal;
+  o.score_flops = 2 * attention_span(m, ts) * a * (d_qk + d_v) * causal;
   o.tags = ts.flash_attention ? uint32_t(kTagCoreAttn) : uint32_t(kTagCoreAttn | kTagOpPolicy);
   if (m.attention == AttentionKind::standard)
     o.saved_bytes =
@@ -182,9 +185,15 @@ void core_attention(const Ctx& c, bool sdpa_math_attention) {
     // Ulysses: after the all-to-all each rank attends over the whole sequence with heads/cp heads.
     c.b->attention(Pass::fwd, rerun, c.attn_dtype, r.attention_backend, b, s, s, heads / cp, kv / tp / cp, d_qk);
     c.b->attention(Pass::bwd, 0, c.attn_dtype, r.attention_backend, b, s, s, heads / cp, kv / tp / cp, d_qk);
-  } else if (ts.flash_attention && doc < s) {  // packed documents: b·s/doc of them, each against its own keys
-    c.b->attention(Pass::fwd, rerun, c.attn_dtype, r.attention_backend, b * s / doc, doc, doc, heads, kv / tp, d_qk);
-    c.b->attention(Pass::bwd, 0, c.attn_dtype, r.attention_backend, b * s / doc, doc, doc, heads, kv / tp, d_qk);
+  } else if (ts.flash_attention && cp == 1 && (doc < s || win.share > 0)) {
+    // Packed documents (b·s/doc of them, each against its own keys) and windowed layers.
+    auto spans = [&](double share, double len) {
+      const double seqs = b * s / len * share;
+      c.b->attention(Pass::fwd, rerun, c.attn_dtype, r.attention_backend, seqs, len, len, heads, kv / tp, d_qk);
+      c.b->attention(Pass::bwd, 0, c.attn_dtype, r.attention_backend, seqs, len, len, heads, kv / tp, d_qk);
+    };
+    if (win.share < 1) spans(1 - win.share, doc);
+    if (win.share > 0) spans(win.share, win.span);
   } else if (ts.flash_attention) {  // no CP, or K,V gathered from every rank: this rank's queries against all keys
     c.b->attention(Pass::fwd, rerun, c.attn_dtype, r.attention_backend, b, q, s, heads, kv / tp, d_qk);
     c.b->attention(Pass::bwd, 0, c.attn_dtype, r.attention_backend, b, q, s, heads, kv / tp, d_qk);

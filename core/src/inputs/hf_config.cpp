@@ -105,6 +105,10 @@ Result<ModelSpec> model_from_hf_config(const std::string& text) {
       return make_error(std::string("config.json: ") + act_key,
                         "'" + act + "' is not supported (silu, swish, gelu, gelu_pytorch_tanh)");
   }
+  // Sliding windows: Mistral's on every layer (null from v0.2 on), Gemma 2's on every other
+  // (transformers' Gemma2: even layers windowed, odd ones global).
+  if (type == "mistral" || type == "mixtral" || type == "gemma2") m.sliding_window = rd.opt("sliding_window", 0);
+  if (type == "gemma2" && m.sliding_window > 0) m.full_attention_every = 2;
   if (type == "mixtral") {
     m.experts = rd.need("num_local_experts");
     m.top_k = rd.need("num_experts_per_tok");

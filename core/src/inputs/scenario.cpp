@@ -119,6 +119,10 @@ Status check_model(const ModelSpec& m) {
   } else if (m.top_k > 0 || m.shared_experts > 0 || m.moe_groups > 1) {
     return make_error("model.experts", "model.top_k/model.shared_experts/model.moe_groups need model.experts > 0");
   }
+  if (m.full_attention_every > 0 && m.sliding_window == 0)
+    return make_error("model.full_attention_every", "needs model.sliding_window > 0 (the windowed layers' keys); got " +
+                                                        detail::message_number(m.full_attention_every));
+
   return ok_status();
 }
 
