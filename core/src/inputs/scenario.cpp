@@ -122,7 +122,6 @@ Status check_model(const ModelSpec& m) {
   if (m.full_attention_every > 0 && m.sliding_window == 0)
     return make_error("model.full_attention_every", "needs model.sliding_window > 0 (the windowed layers' keys); got " +
                                                         detail::message_number(m.full_attention_every));
-
   return ok_status();
 }
 
