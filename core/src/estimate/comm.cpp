@@ -24,20 +24,26 @@ double dp_bucket_mb(const Resolved& r) {
   return std::max(40e6, 1e6 * double(r.s.parallel.dp * r.s.parallel.cp)) * bytes_of(r.grad_dtype) / 1e6;
 }
 
-CommItem make(const Resolved& r, const char* name, const char* collective, int64_t group, int64_t stride, double bytes,
-              double count) {
+// `count` calls of one collective of `bytes` (per rank) that takes `once` on `tier`.
+CommItem item(const char* name, const char* collective, int64_t group, const char* tier, const RingTime& once,
+              double bytes, double count) {
   CommItem c;
   c.name = name;
   c.collective = collective;
   c.group = group;
-  const char* tier = "intra_node";
-  const RingTime once = collective_seconds(r, collective, group, stride, bytes, &tier);
   c.tier = tier;
   c.bytes_per_step = bytes * count;
   c.calls = count;
   c.latency_s = once.latency_s;
   c.time_s = count * once.seconds;
   return c;
+}
+
+CommItem make(const Resolved& r, const char* name, const char* collective, int64_t group, int64_t stride, double bytes,
+              double count) {
+  const char* tier = "intra_node";
+  const RingTime once = collective_seconds(r, collective, group, stride, bytes, &tier);
+  return item(name, collective, group, tier, once, bytes, count);
 }
 
 }  // namespace
@@ -302,7 +308,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
   // all-to-all), the same share the layer plan gives the experts, on the busiest expert rank
   // (training.moe_capacity_factor): the collective ends when its largest exchange does.
-  const double routed_rows = ts.moe_capacity_factor * tokens_micro / double(par.tp) * double(m.top_k);
+  const double routed_tokens = ts.moe_capacity_factor * tokens_micro / double(par.tp);
+  const double routed_rows = routed_tokens * double(m.top_k);
   const double moe_calls = L * moe_share * mb * (fwd_passes + 1);  // dispatch + combine pairs
   if (par.ep > 1 && m.is_moe()) {
     // Token dispatch and combine all-to-all per MoE layer, forward and backward (GShard); hidden
@@ -312,19 +319,13 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     CommItem c;
     if (par.ep_dispatcher == EpDispatcher::deepep) {
       // Each token once per rank or remote node its copies reach (comm_time.cpp), not once per copy.
-      const int64_t per_node = std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(r.etp, 1));
+      const int64_t per_node = ranks_per_node(r, r.etp);
       const MoeFanout fan = moe_fanout(m, ts.moe_routing, par.ep, per_node);
-      const double tokens = ts.moe_capacity_factor * tokens_micro / double(par.tp);
+      const double token_bytes = e * double(m.hidden);
       const char* tier = "intra_node";
-      const RingTime once = deepep_seconds(r, par.ep, r.etp, tokens, e * double(m.hidden), fan, &tier);
-      c.name = "ep";
-      c.collective = "deepep";
-      c.group = par.ep;
-      c.tier = tier;
-      c.calls = 2 * moe_calls;
-      c.latency_s = once.latency_s;
-      c.time_s = c.calls * once.seconds;
-      c.bytes_per_step = c.calls * tokens * (par.ep > per_node ? fan.nodes : fan.ranks) * e * double(m.hidden);
+      const RingTime once = deepep_seconds(r, par.ep, r.etp, routed_tokens, token_bytes, fan, &tier);
+      c = item("ep", "deepep", par.ep, tier, once,
+               routed_tokens * (par.ep > per_node ? fan.nodes : fan.ranks) * token_bytes, 2 * moe_calls);
       if (t)
         t->add("comm.ep_reach", "distinct nodes and ranks of the EP group a token's top_k experts are on", "count",
                "random routing: 1 − C(C − X, k)/C(C, k) per unit holding X of the C experts a token can reach; "

@@ -99,8 +99,7 @@ RingTime nccl_ring(const char* collective, int64_t ranks, int64_t nodes, bool nv
 RingTime collective_seconds(const Resolved& r, const char* collective, int64_t group, int64_t stride, double bytes,
                             const char** tier) {
   if (group <= 1) return {};
-  const int64_t per_node = std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(stride, 1));
-  const int64_t k = std::min(group, per_node);
+  const int64_t k = std::min(group, ranks_per_node(r, stride));
   const std::string_view c = collective;
   const bool ring = c == "all_reduce" || c == "all_gather" || c == "reduce_scatter";
   // NVLink-class links inside the node unless their bus bandwidth is no more than PCIe 5 x16's
@@ -150,7 +149,7 @@ RingTime collective_seconds(const Resolved& r, const char* collective, int64_t g
 RingTime deepep_seconds(const Resolved& r, int64_t group, int64_t stride, double tokens, double token_bytes,
                         const MoeFanout& fanout, const char** tier) {
   if (group <= 1) return {};
-  const int64_t per_node = std::clamp<int64_t>(r.gpus_per_node / std::max<int64_t>(stride, 1), 1, group);
+  const int64_t per_node = std::min(group, ranks_per_node(r, stride));
   double alpha = 0;
   if (group <= per_node) {
     *tier = "intra_node";

@@ -1,6 +1,7 @@
 // Internal: the time of one collective (comm_time.cpp), which the per-step communication
 // (comm.cpp) prices each of its items with.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "estimate/moe_fanout.h"
@@ -12,6 +13,11 @@ struct RingTime {
   double seconds = 0;  // latency + bandwidth time / the protocol's share
   double latency_s = 0;
 };
+
+// Ranks of a group placed `stride` apart that share a node (at least 1).
+inline int64_t ranks_per_node(const Resolved& r, int64_t stride) {
+  return std::max<int64_t>(1, r.gpus_per_node / std::max<int64_t>(stride, 1));
+}
 
 // One collective over `group` ranks `stride` apart: NCCL's ring on NVLink inside a node and the
 // NICs across (hierarchical where the group spans nodes); `tier` names the one it crossed.

@@ -56,7 +56,7 @@ double moe_dispatch_time_s(const HardwareSpec& hw, EpDispatcher dispatcher, cons
   if (dispatcher == EpDispatcher::alltoall)
     return detail::collective_time_s(r, "all_to_all", ranks, tokens * double(m.top_k) * token_bytes);
   const char* tier = "intra_node";
-  const detail::MoeFanout fan = detail::moe_fanout(m, routing, ranks, r.gpus_per_node);
+  const detail::MoeFanout fan = detail::moe_fanout(m, routing, ranks, detail::ranks_per_node(r, 1));
   return detail::deepep_seconds(r, ranks, 1, tokens, token_bytes, fan, &tier).seconds;
 }
 
