@@ -21,6 +21,14 @@ HardwareSpec with_profile(const HardwareSpec& hw) {
 
 KernelTiming timing(const detail::KernelTime& t) { return {t.s, t.rel_err, detail::to_string(t.basis)}; }
 
+// The collective model reads the hardware and the node size only.
+Resolved for_collectives(const HardwareSpec& hw) {
+  Resolved r;
+  r.s.hardware = with_profile(hw);
+  r.gpus_per_node = hw.gpus_per_node.value_or(hw.gpu.gpus_per_node);
+  return r;
+}
+
 }  // namespace
 
 KernelTiming gemm_kernel_time(const HardwareSpec& hw, Dtype dtype, double m, double n, double k, double batch) {
@@ -41,18 +49,12 @@ KernelTiming memory_kernel_time(const HardwareSpec& hw, MemKernel kernel, double
 }
 
 double collective_time_s(const HardwareSpec& hw, const std::string& collective, int64_t ranks, double bytes) {
-  // The collective model reads the hardware and the node size only.
-  Resolved r;
-  r.s.hardware = with_profile(hw);
-  r.gpus_per_node = hw.gpus_per_node.value_or(hw.gpu.gpus_per_node);
-  return detail::collective_time_s(r, collective.c_str(), ranks, bytes);
+  return detail::collective_time_s(for_collectives(hw), collective.c_str(), ranks, bytes);
 }
 
 double moe_dispatch_time_s(const HardwareSpec& hw, EpDispatcher dispatcher, const ModelSpec& m, MoeRouting routing,
                            int64_t ranks, double tokens, double token_bytes) {
-  Resolved r;
-  r.s.hardware = with_profile(hw);
-  r.gpus_per_node = hw.gpus_per_node.value_or(hw.gpu.gpus_per_node);
+  const Resolved r = for_collectives(hw);
   if (dispatcher == EpDispatcher::alltoall)
     return detail::collective_time_s(r, "all_to_all", ranks, tokens * double(m.top_k) * token_bytes);
   const char* tier = "intra_node";
