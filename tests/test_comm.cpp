@@ -255,6 +255,44 @@ TEST_CASE("communication: pipeline sends carry 1/tp of the activation; without S
   CHECK(gathers == 0);
 }
 
+// Megatron-core's overlap_p2p_comm (its default with virtual stages; NeMo and Megatron-Bridge set
+// it for vp > 1): in the interleaved schedule's steady phase each send runs beside the next model
+// chunk's compute, so only the fill and drain sends, 2·(p − 1), stay on the critical path.
+TEST_CASE("parallel.pp_overlap: the interleaved schedule's steady-phase sends hide behind a model chunk") {
+  Sets base = {{"model.preset", "llama3.1-70b"},  {"parallel.tp", "8"},
+               {"parallel.pp", "4"},              {"parallel.virtual_stages", "5"},
+               {"parallel.schedule", "interleaved"}, {"hardware.gpu_count", "32"},
+               {"training.global_batch_seqs", "16"}, {"training.sequence_parallel", "true"}};
+  const Estimate e = run(base);
+  const CommItem* send = find_comm(e, "pp", "send_recv");
+  REQUIRE(send);
+  CHECK(send->overlapped);
+  CHECK(send->calls == 2 * (16 * 5 + 4 - 1));
+  // Each send (8,192 × 8,192 × 2 bytes / 8 over a 45 GB/s NIC, ~0.4 ms) is far shorter than a
+  // chunk of 16 layers / 5 of 70B's forward, so what is exposed is the 6 fill and drain sends.
+  const double one = send->time_s / send->calls;
+  CHECK(one == doctest::Approx(30e-6 + 2.0 * 8192 * 8192 / 8 / (0.9 * 50e9)).epsilon(1e-12));
+  CHECK(send->exposed_s == doctest::Approx(2 * 3 * one).epsilon(1e-12));
+  const Term* term = e.trace.find("comm.pp_exposed_s");
+  REQUIRE(term);
+  CHECK(term->value == doctest::Approx(send->exposed_s).epsilon(1e-12));
+  // Off, or without virtual stages (Megatron-core refuses the overlap for plain 1F1B), every send waits.
+  const Estimate off = run(with_extra(base, {{"parallel.pp_overlap", "false"}}));
+  const CommItem* waited = find_comm(off, "pp", "send_recv");
+  REQUIRE(waited);
+  CHECK_FALSE(waited->overlapped);
+  CHECK(waited->exposed_s == waited->time_s);
+  CHECK(off.time.comm_exposed_s - e.time.comm_exposed_s ==
+        doctest::Approx(waited->time_s - send->exposed_s).epsilon(1e-9));
+  const Estimate plain =
+      run(with_extra(base, {{"parallel.virtual_stages", "1"}, {"parallel.schedule", "1f1b"}}));
+  const CommItem* flat = find_comm(plain, "pp", "send_recv");
+  REQUIRE(flat);
+  CHECK_FALSE(flat->overlapped);
+  CHECK(flat->exposed_s == flat->time_s);
+  CHECK(plain.trace.find("comm.pp_exposed_s") == nullptr);
+}
+
 TEST_CASE("data-parallel gradient all-reduce crosses nodes past one node and overlaps the backward") {
   Estimate e = run({{"model.preset", "llama3.1-8b"},
                     {"hardware.gpu_count", "64"},

@@ -222,3 +222,57 @@ TEST_CASE("compute times: FP8 backward GEMMs at precise accumulation, 1.04 × th
   }
   CHECK(term_input(*run(kLlama8b).trace.find("time.gemm_s"), "fp8_backward_gemm_factor") == 1.0);
 }
+
+// FSDP2 (training.fsdp_impl = fsdp2, PyTorch's fully_shard) copies each all-gather's output into
+// every parameter's own tensor on the compute stream (foreach_all_gather_copy_out): one kernel per
+// FSDP unit and gather, reading and writing the unit's gathered weights. Llama 3.1 8B on 8 GPUs:
+// 218,103,808 linear weights per layer (attention 4096 × 6144 + 4096 × 4096, MLP 3 × 4096 × 14336),
+// 128256 × 4096 in the embedding and again in the output layer, all gathered in bf16.
+TEST_CASE("training.fsdp_impl=fsdp2: a copy-out of every gathered unit after each all-gather") {
+  const Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"},
+                     {"training.zero_stage", "3"},     {"training.micro_batch", "2"},
+                     {"training.global_batch_seqs", "32"}};
+  auto copy_out_kernels = [](const Plan& p) {
+    std::vector<KernelSpec> out;
+    for (const Op& op : p)
+      if (std::string(op.name) == "fsdp_copy_out")
+        for (int i = op.first_kernel; i < op.first_kernel + op.kernels; ++i) out.push_back(p.kernels[size_t(i)]);
+    return out;
+  };
+  const Timed flat = timed(base), fsdp2 = timed(with_extra(base, {{"training.fsdp_impl", "fsdp2"}}));
+  CHECK(copy_out_kernels(flat.plan->dense).empty());
+  const std::vector<KernelSpec> layer = copy_out_kernels(fsdp2.plan->dense);
+  REQUIRE(layer.size() == 2);  // after the forward's gather and after the backward's
+  const double layer_bytes = 2.0 * (4096.0 * 6144 + 4096.0 * 4096 + 3 * 4096.0 * 14336);
+  CHECK(layer[0].pass == Pass::fwd);
+  CHECK(layer[1].pass == Pass::bwd);
+  CHECK(layer[0].rerun_by == 0u);  // a recomputed forward uses the backward's gather
+  for (const KernelSpec& k : layer) CHECK(k.bytes == doctest::Approx(2 * layer_bytes).epsilon(1e-12));
+  const double table_bytes = 2.0 * 128256 * 4096;
+  for (const Plan* part : {&fsdp2.plan->embedding, &fsdp2.plan->head}) {
+    const std::vector<KernelSpec> ks = copy_out_kernels(*part);
+    REQUIRE(ks.size() == 2);
+    CHECK(ks[0].bytes == doctest::Approx(2 * table_bytes).epsilon(1e-12));
+  }
+  // Each micro-batch's stage time grows by exactly those kernels' times.
+  const KernelProfile kp(fsdp2.r.s.hardware);
+  const double per_micro = 32 * 2 * memory_time(kp, MemKernel::hbm_copy, 2 * layer_bytes).s +
+                           4 * memory_time(kp, MemKernel::hbm_copy, 2 * table_bytes).s;
+  CHECK(fsdp2.ct.micro_batch_s() - flat.ct.micro_batch_s() == doctest::Approx(per_micro).epsilon(1e-9));
+  // Kept gathered after the forward (reshard_after_forward = false): the forward's copy alone.
+  const Timed kept = timed(with_extra(base, {{"training.fsdp_impl", "fsdp2"}, {"training.reshard_after_forward", "false"}}));
+  const std::vector<KernelSpec> once = copy_out_kernels(kept.plan->dense);
+  REQUIRE(once.size() == 1);
+  CHECK(once[0].pass == Pass::fwd);
+  // And gathered once per step when the gradients are reduced once (m = 2 micro-batches here).
+  const Timed step = timed(with_extra(base, {{"training.fsdp_impl", "fsdp2"},
+                                             {"training.reshard_after_forward", "false"},
+                                             {"training.grad_reduce", "step"}}));
+  const std::vector<KernelSpec> half = copy_out_kernels(step.plan->dense);
+  REQUIRE(half.size() == 1);
+  CHECK(half[0].bytes == doctest::Approx(layer_bytes).epsilon(1e-12));
+  // FSDP2 shards parameters: only with ZeRO-3.
+  const Error err = run_error(with_extra(base, {{"training.fsdp_impl", "fsdp2"}, {"training.zero_stage", "2"}}));
+  CHECK(err.field == "training.fsdp_impl");
+  CHECK(contains(err.message, "zero_stage = 3"));
+}

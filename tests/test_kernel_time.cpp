@@ -98,14 +98,14 @@ TEST_CASE("datasheet GEMM rates come from each GPU's max achievable matmul, else
     return datasheet_profile(*find_gpu(gpu)).gemm.at(dtype).fit.peak;
   };
   // The in-step fraction of MAMF is fitted per architecture (datasheet.h): Ampere (and Ada) 0.80,
-  // Hopper 0.74, Blackwell 0.58, the pooled 0.74 for the others (AMD).
+  // Hopper 0.74, Blackwell 0.56, the pooled 0.74 for the others (AMD).
   CHECK(gemm_fit("a100-sxm-80gb", "bf16") == doctest::Approx(0.80 * 271.2));
   CHECK(gemm_fit("a100-pcie-80gb", "bf16") == doctest::Approx(0.80 * 252.9));
   CHECK(gemm_fit("h100-sxm", "bf16") == doctest::Approx(0.74 * 794.5));
   CHECK(gemm_fit("h100-sxm", "fp16") == doctest::Approx(0.74 * 794.5));  // same tensor-core rate as bf16
   CHECK(gemm_fit("h100-sxm", "fp8") == doctest::Approx(0.74 * 1402.6));
   CHECK(gemm_fit("h200", "fp8") == doctest::Approx(0.74 * 1453.4));
-  CHECK(gemm_fit("b200", "bf16") == doctest::Approx(0.58 * 1745.0));
+  CHECK(gemm_fit("b200", "bf16") == doctest::Approx(0.56 * 1745.0));
   CHECK(gemm_fit("mi300x", "bf16") == doctest::Approx(0.74 * 668.4));
   // No sweep for the dtype or the GPU: 0.87 of the dense peak stands for the maximum.
   CHECK(gemm_fit("h100-sxm", "tf32") == doctest::Approx(0.74 * 0.87 * 494.7));

@@ -100,9 +100,10 @@ TEST_CASE("validation files: the framework judgments are explicit in every train
 // profiles (what `estimate` uses by default). Before the datasheet's in-step GEMM fraction was
 // fitted (docs/validation.md, "Leave one family out") these met MAE ≤ 5 %; pooled over every
 // architecture, 0.74 instead of 0.86 of MAMF, the tuned Megatron runs on A100 came out 4-17 %
-// slow; fitted per architecture (A100 0.80, H100 0.74) they are back within −11…+2 %. Pinned
-// where the fit puts them, so they fail if they grow.
-TEST_CASE("validation files: the first sources after the per-architecture fit: MAE ≤ 4 %, within −11…+2 %") {
+// slow; fitted per architecture (A100 0.80, H100 0.74) they are back within −11…+2 %, and within
+// +3 % since the interleaved schedule's pipeline sends overlap compute (parallel.pp_overlap, the
+// Llama 3 rows +2.4 %). Pinned where the fit puts them, so they fail if they grow.
+TEST_CASE("validation files: the first sources after the per-architecture fit: MAE ≤ 4 %, within −11…+3 %") {
   const ValidationReport r = run_text(public_json());
   INFO("MAE " << r.summary.throughput.mae << ", max " << r.summary.throughput.max_abs_error << " ("
               << r.summary.throughput.worst << ")");
@@ -111,7 +112,7 @@ TEST_CASE("validation files: the first sources after the per-architecture fit: M
   for (const ValidationRow& x : r.rows) {
     if (!x.in_mae) continue;
     CAPTURE(x.id);
-    CHECK(x.error < 0.02);
+    CHECK(x.error < 0.03);
     CHECK(x.error > -0.11);
   }
 }

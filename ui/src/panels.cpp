@@ -170,6 +170,7 @@ void training_panel(State& st) {
   field_editor(st, "training.zero_shard_group", "hybrid shard group (0: all)");
   field_editor(st, "training.grad_reduce", "gradient reduction");
   field_editor(st, "training.reshard_after_forward", "ZeRO-3: reshard after forward");
+  field_editor(st, "training.fsdp_impl", "ZeRO-3 implementation (flat, fsdp2)");
   field_editor(st, "training.cpu_offload_optimizer", "optimizer in CPU memory");
   field_editor(st, "training.optimizer_in_backward", "optimizer step in backward (frees each gradient)");
   field_editor(st, "training.activation_offload", "activations offloaded to CPU memory");
@@ -220,6 +221,7 @@ void parallel_panel(State& st) {
   field_editor(st, "parallel.tp_overlap", "overlap TP communication");
   field_editor(st, "parallel.tp_overlap_method", "TP overlap method");
   field_editor(st, "parallel.cp_overlap", "overlap CP exchange");
+  field_editor(st, "parallel.pp_overlap", "overlap PP sends (interleaved)");
   field_editor(st, "parallel.ep_overlap", "overlap EP all-to-all");
   field_editor(st, "training.sequence_parallel", "sequence parallel (with tp)");
 }

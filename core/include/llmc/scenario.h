@@ -106,6 +106,11 @@ inline bool is_fused(AttentionBackend b) {
 // serving both layouts; rowwise: a scale per row of every operand along its GEMM's free axis
 // (torchao's rowwise), so each operand is cast once per GEMM that reads it.
 enum class Fp8Recipe { tensorwise, rowwise };
+// How ZeRO-3 holds a gathered layer (training.fsdp_impl): flat, its parameters views into the
+// all-gather's output (FSDP1's FlatParameter, DeepSpeed ZeRO-3, Megatron-core's FSDP); fsdp2,
+// PyTorch's fully_shard with per-parameter DTensor shards, where each all-gather's output is
+// copied out into every parameter's own tensor on the compute stream.
+enum class FsdpImpl { flat, fsdp2 };
 inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) {
   return !flash_attention && u != UnfusedAttention::matmul;
 }
@@ -136,6 +141,7 @@ struct TrainingSpec {
   // ZeRO-3: free a layer's gathered weights after its forward and gather them again for its
   // backward (FSDP2 fully_shard's reshard_after_forward); false keeps them until the backward.
   bool reshard_after_forward = true;
+  FsdpImpl fsdp_impl = FsdpImpl::flat;
   // Tensor parallelism: the loss on each rank's vocabulary shard (Megatron's vocab-parallel
   // cross-entropy, torchtitan's loss_parallel); false gathers the whole logits on every tp rank.
   bool loss_parallel = true;
@@ -225,6 +231,10 @@ struct ParallelSpec {
   bool tp_overlap = false;  // tensor-parallel comm overlapped with GEMMs
   TpOverlapMethod tp_overlap_method = TpOverlapMethod::userbuffers;
   bool cp_overlap = true;  // ring-attention KV exchange overlapped with attention compute
+  // Pipeline sends of the interleaved schedule's steady 1F1B phase overlapped with the next model
+  // chunk's compute (Megatron-core's overlap_p2p_comm, its default with virtual stages since
+  // 2023-10; NeMo's and Megatron-Bridge's with vp > 1); the fill and drain sends stay exposed.
+  bool pp_overlap = true;
   CpMethod cp_method = CpMethod::p2p;
   // Expert-parallel all-to-all hidden behind another micro-batch's compute (DeepSeek-V3's
   // DualPipe, Megatron-core's EP A2A overlap); off: dispatch and combine wait for it.
@@ -285,6 +295,7 @@ const char* to_string(KernelLaunch v);
 const char* to_string(UnfusedAttention v);
 const char* to_string(AttentionBackend v);
 const char* to_string(Fp8Recipe v);
+const char* to_string(FsdpImpl v);
 
 // Everything derived from the scenario before any formula runs: defaults resolved, divisibility
 // checked. Every estimate works from a Resolved, never from raw input.

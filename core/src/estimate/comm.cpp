@@ -243,13 +243,35 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // sequence parallelism the tensor is already split that way); without sequence parallelism
     // the receiving ranks then all-gather the pieces over NVLink.
     const double tensor_bytes = e * tokens_micro * double(m.hidden);
-    const double count = 2 * (mb * double(par.virtual_stages) + double(par.pp) - 1);
-    CommItem c = make(r, "pp", "send_recv", 2, par.tp * par.cp * par.dp, tensor_bytes / double(par.tp), count);
-    c.exposed_s = c.time_s;
+    const double v = double(par.virtual_stages);
+    const double steady = 2 * mb * v, fill_drain = 2 * (double(par.pp) - 1);
+    CommItem c = make(r, "pp", "send_recv", 2, par.tp * par.cp * par.dp, tensor_bytes / double(par.tp),
+                      steady + fill_drain);
+    // Megatron-core's overlap_p2p_comm (interleaved only): in the steady 1F1B phase a chunk's send
+    // and the next chunk's receive run beside the chunk computed in between, so each of those
+    // transfers hides behind one model chunk's forward (activations) or backward (gradients); the
+    // fill and drain transfers have nothing to hide behind (NeMo, "Communication Overlap").
+    c.overlapped = par.pp_overlap && par.schedule == Schedule::interleaved && par.virtual_stages > 1;
+    auto exposed = [&](const CommItem& x) {
+      if (!x.overlapped) return x.time_s;
+      const double one = x.time_s / x.calls;
+      return fill_drain * one + mb * v * (std::max(0.0, one - fwd_micro / v) + std::max(0.0, one - bwd_micro / v));
+    };
+    c.exposed_s = exposed(c);
+    if (t && c.overlapped)
+      t->add("comm.pp_exposed_s", "fill_drain × s + m·v × (max(0, s − forward/v) + max(0, s − backward/v)), s = one send",
+             "s", "Megatron-core overlap_p2p_comm; NeMo, \"Communication Overlap\" (fill and drain stay exposed)",
+             c.exposed_s,
+             {{"fill_drain_sends", fill_drain},
+              {"steady_sends", steady},
+              {"s", c.time_s / c.calls},
+              {"forward_chunk_s", fwd_micro / v},
+              {"backward_chunk_s", bwd_micro / v}});
     out.push_back(std::move(c));
     if (par.tp > 1 && !ts.sequence_parallel) {
-      CommItem g = make(r, "pp", "all_gather", par.tp, 1, tensor_bytes, count);
-      g.exposed_s = g.time_s;
+      CommItem g = make(r, "pp", "all_gather", par.tp, 1, tensor_bytes, steady + fill_drain);
+      g.overlapped = out.back().overlapped;
+      g.exposed_s = exposed(g);
       out.push_back(std::move(g));
     }
   }

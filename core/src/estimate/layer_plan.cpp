@@ -33,6 +33,7 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   const Dtype attn = r.compute_dtype == Dtype::fp8 ? Dtype::bf16 : r.compute_dtype;
   const bool lora = ts.finetune == Finetune::lora;
   const double base = bytes_of(r.base_weight_dtype), compute = bytes_of(r.compute_dtype);
+  const CopyOuts copy_outs = fsdp2_copy_outs(r);
   return Ctx{r,
              nullptr,
              r.compute_dtype,
@@ -52,7 +53,10 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              double(ts.seq_len) / double(r.s.parallel.cp) * double(shape.micro_batch),
              ts.sequence_parallel ? tp : 1.0,
              r.compute_dtype == Dtype::fp8 && ts.fp8_recipe == Fp8Recipe::rowwise,
-             lora ? double(ts.lora_rank) : 0.0};
+             lora ? double(ts.lora_rank) : 0.0,
+             2 * copy_outs.fwd,  // read + write
+             2 * copy_outs.bwd,
+             gathered_weight_bytes(r, 1, 1)};
 }
 
 // PyTorch eager: every op is its own kernel and round-trips HBM. Each entry is one kernel's bytes
@@ -129,6 +133,17 @@ void residual(const Ctx& c, const char* name, bool first) {
   else
     elementwise(c, rerun, m.dropout ? MemKernel::dropout : MemKernel::hbm_triad, (3 * c.e + mask) * elems,
                 m.dropout ? (2 * c.e + 1) * elems : 0);
+}
+
+// FSDP2's copy-out (torch.distributed.fsdp fully_shard, foreach_all_gather_copy_out): after each
+// all-gather the compute stream waits for it and copies the flat output into each parameter's
+// unsharded tensor (split_with_sizes_copy), one kernel per FSDP unit reading and writing the
+// unit's gathered weights. The forward's gather serves a recomputed forward only when it is kept.
+void fsdp_copy_out(const Ctx& c) {
+  if (c.copy_out_fwd <= 0 || c.b->gathered_bytes() <= 0) return;
+  c.b->op("fsdp_copy_out");
+  c.b->memory(Pass::fwd, 0, MemKernel::hbm_copy, c.copy_out_fwd * c.b->gathered_bytes());
+  c.b->memory(Pass::bwd, 0, MemKernel::hbm_copy, c.copy_out_bwd * c.b->gathered_bytes());
 }
 
 }  // namespace plan_ops
@@ -263,6 +278,7 @@ void layer(Ctx c, Plan& plan, const ParamCounts& p, bool kernels, bool moe_layer
   }
   for (int64_t i = 0; i < post / 2; ++i) norm(c, "mlp_post_norm", false);
   residual(c, "mlp_residual", false);
+  fsdp_copy_out(c);
 }
 
 void embedding(Ctx c, Plan& plan, bool kernels) {
@@ -270,6 +286,8 @@ void embedding(Ctx c, Plan& plan, bool kernels) {
   c.b = &b;
   b.op("embedding");  // gather forward, scatter-add backward
   elementwise(c, 0, MemKernel::hbm_copy, 2 * c.T * c.h * c.e, 2 * c.T * c.h * c.e);
+  if (b.kernels()) b.gathered(double(c.r.m.vocab) / c.tp * c.h * gathered_weight_bytes(c.r, 1, 0));
+  fsdp_copy_out(c);
 }
 
 // Final norm, output layer and the loss (training.fused_loss: fused kernels, or PyTorch eager ops
@@ -298,6 +316,7 @@ void head(Ctx c, Plan& plan, bool kernels) {
     eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
   else
     elementwise(c, 0, MemKernel::cross_entropy, logits * (c.e + 8), logits * (4 + c.e));
+  fsdp_copy_out(c);
 }
 
 }  // namespace

@@ -34,4 +34,18 @@ inline ShardGroups zero_shard_groups(const Resolved& r, int64_t dp) {
   return {group > 0 ? double(group) : double(dp * par.cp), group > 0 ? std::min(de, double(group)) : de};
 }
 
+// FSDP2's copy-outs (training.fsdp_impl): gathers of each unit whose output is copied into the
+// parameters, per micro-batch, forward and backward. Resharded after forward: one gather each way;
+// kept: one per micro-batch, or one per step when the gradients are reduced once (the weights
+// stay gathered across micro-batches, as comm.cpp's all-gathers count them).
+struct CopyOuts {
+  double fwd = 0, bwd = 0;
+};
+inline CopyOuts fsdp2_copy_outs(const Resolved& r) {
+  const TrainingSpec& ts = r.s.training;
+  if (ts.zero_stage != 3 || ts.fsdp_impl != FsdpImpl::fsdp2) return {};
+  if (ts.reshard_after_forward) return {1, 1};
+  return {r.grad_reduce_per_micro_batch ? 1.0 : 1.0 / double(std::max<int64_t>(1, r.micro_batches)), 0};
+}
+
 }  // namespace llmc::detail

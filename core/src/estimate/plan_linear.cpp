@@ -73,6 +73,7 @@ void linear(const Ctx& c, Dtype dtype, double T, double k, double n, double batc
     c.b->memory(Pass::fwd, rerun_by, MemKernel::cast, k * n * batch * c.dequant);
     c.b->memory(Pass::bwd, 0, MemKernel::cast, k * n * batch * c.dequant);
   }
+  c.b->gathered(k * n * batch * c.gathered_linear);
   const TpChunks split = block ? tp_chunks(c) : TpChunks{};
   c.b->gemm(Pass::fwd, rerun_by, dtype, T / split.fwd, n, k, batch, split.fwd);
   if (split.sums_partials) c.b->memory(Pass::fwd, rerun_by, MemKernel::hbm_copy, T * n * c.e * (1 + 1 / c.tp));

@@ -38,6 +38,9 @@ class Builder {
     if (bytes <= 0) return;
     if (KernelSpec* s = next(Kind::memory, pass, rerun_by)) s->mem = k, s->bytes = bytes;
   }
+  // Bytes of the weights this plan's ops use, as ZeRO-3 gathers them (FSDP2's copy-out, below).
+  void gathered(double bytes) { gathered_bytes_ += bytes; }
+  double gathered_bytes() const { return gathered_bytes_; }
   bool kernels() const { return kernels_; }
   const Op& current() const { return p_.ops[size_t(p_.n_ops - 1)]; }  // the op begun last
 
@@ -55,6 +58,7 @@ class Builder {
   }
   Plan& p_;
   bool kernels_;
+  double gathered_bytes_ = 0;
 };
 
 // What every op of one plan needs to know about the recipe and the shapes.
@@ -81,6 +85,10 @@ struct Ctx {
   double rep;           // sequence parallelism splits the tensors outside tp regions
   bool fp8_rowwise;     // FP8 GEMMs with a scale per operand row (training.fp8_recipe rowwise)
   double lora_rank;     // LoRA's adapter rank r (training.lora_rank); 0 without LoRA
+  // FSDP2 (training.fsdp_impl): bytes moved per gathered weight byte and micro-batch by the
+  // copy-out after the forward's and the backward's all-gathers (read + write each); 0 otherwise.
+  double copy_out_fwd, copy_out_bwd;
+  double gathered_linear;  // bytes per linear weight element as ZeRO-3 gathers it
 };
 
 Ctx make_ctx(const Resolved& r, const PlanShape& shape);
@@ -103,6 +111,7 @@ void norm_kernels(const Ctx& c, uint32_t rerun_by, bool eager_rms);
 void norm(const Ctx& c, const char* name, bool pre_norm);
 void keeps_norm_output(const Ctx& c, Op& o);
 void residual(const Ctx& c, const char* name, bool first);
+void fsdp_copy_out(const Ctx& c);
 
 // The attention block's ops (plan_attention.cpp).
 void attention_in(const Ctx& c, const ParamCounts& p);

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "estimate/compute_times.h"
+#include "estimate/placement.h"
 #include "llmc/error_bars.h"
 #include "estimate/schedule.h"
 
@@ -180,10 +181,14 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                              {"document_tokens", double(r.s.training.document_tokens)}});
     te.memory_bound_s = tr.add(
         "time.memory_bound_s",
-        "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss and FP8 "
-        "casts (each GEMM operand cast fp8_casts_per_operand times)",
-        "s", "hardware profile memory_bound table / fit; FP8 casts of either recipe (docs/formulas.md)", step.memory_s,
-        {{"m", m}, {"fp8_casts_per_operand", r.s.training.fp8_recipe == Fp8Recipe::rowwise ? 2.0 : 1.0}});
+        "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss, FP8 "
+        "casts (each GEMM operand cast fp8_casts_per_operand times) and FSDP2's copy-out of each gathered unit "
+        "(fsdp2_copy_outs per micro-batch)",
+        "s", "hardware profile memory_bound table / fit; FP8 casts of either recipe; FSDP2 (docs/formulas.md)",
+        step.memory_s,
+        {{"m", m},
+         {"fp8_casts_per_operand", r.s.training.fp8_recipe == Fp8Recipe::rowwise ? 2.0 : 1.0},
+         {"fsdp2_copy_outs", fsdp2_copy_outs(r).fwd + fsdp2_copy_outs(r).bwd}});
     te.optimizer_s =
         tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s",
                "hardware profile memory_bound.adamw (fit: HBM)", ct.optimizer.memory_s, {});

@@ -25,7 +25,7 @@ namespace llmc::detail {
 constexpr double kDatasheetGemmMamfFraction = 0.74;  // pooled, 323 rows of 27 families: other GPUs
 constexpr double kAmpereGemmMamfFraction = 0.80;     // A100, A800, RTX 4090: 89 rows of 13 families
 constexpr double kHopperGemmMamfFraction = 0.74;     // H100, H200, H800: 200 rows of 16 families
-constexpr double kBlackwellGemmMamfFraction = 0.58;  // B200, GB200: 32 rows of 4 families (a flat loss)
+constexpr double kBlackwellGemmMamfFraction = 0.56;  // B200, GB200: 32 rows of 4 families (a flat loss)
 inline double gemm_mamf_fraction_of(const GpuSpec& gpu) {
   const std::string_view a = gpu.architecture();
   return a == "ampere"      ? kAmpereGemmMamfFraction

@@ -182,6 +182,15 @@ const char* to_string(Fp8Recipe v) {
   }
   return "?";
 }
+const char* to_string(FsdpImpl v) {
+  switch (v) {
+    case FsdpImpl::flat:
+      return "flat";
+    case FsdpImpl::fsdp2:
+      return "fsdp2";
+  }
+  return "?";
+}
 const char* to_string(GradReduce v) {
   switch (v) {
     case GradReduce::auto_:

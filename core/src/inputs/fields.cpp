@@ -196,6 +196,10 @@ std::vector<FieldInfo> make_fields() {
            "ZeRO-3: free each layer's gathered weights after its forward and gather them again in backward (FSDP2 "
            "default); false keeps the stage's layers gathered: one all-gather per micro-batch, or per step with "
            "grad_reduce=step (torchtitan with pipeline parallelism)"),
+      CHOICE("training.fsdp_impl", s.training.fsdp_impl, FsdpImpl, "flat|fsdp2",
+             "ZeRO-3: flat, gathered weights are views of the all-gather's buffer (FSDP1, DeepSpeed, Megatron "
+             "FSDP); fsdp2, PyTorch fully_shard, which copies each all-gather's output into every parameter on the "
+             "compute stream (a memory-bound kernel per gather)"),
       BOOL("training.loss_parallel", s.training.loss_parallel,
            "tensor parallelism: cross-entropy on each rank's vocabulary shard (Megatron, torchtitan); false "
            "all-gathers the whole logits on every tp rank first (a DTensor output layer with Replicate output)"),
@@ -297,6 +301,9 @@ std::vector<FieldInfo> make_fields() {
              "passes, async_tp (PyTorch's micro-pipelined TP, torchtitan) in every pass but the backward's "
              "reduce-scatters, which it cannot fuse"),
       BOOL("parallel.cp_overlap", s.parallel.cp_overlap, "overlap ring-attention exchange with attention"),
+      BOOL("parallel.pp_overlap", s.parallel.pp_overlap,
+           "interleaved schedule: overlap the steady phase's pipeline sends with the next model chunk's compute "
+           "(Megatron-core overlap_p2p_comm, its default with virtual stages); fill and drain sends stay exposed"),
       CHOICE("parallel.cp_method", s.parallel.cp_method, CpMethod, "p2p|all_gather|a2a",
              "how context parallelism exchanges keys and values: p2p ring passing K,V blocks during attention "
              "(Megatron's default), all_gather "

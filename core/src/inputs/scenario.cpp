@@ -297,6 +297,11 @@ Status resolve_into(const Scenario& in, Resolved& r) {
   if (t.zero_shard_group > 0 && (p.dp * p.cp) % t.zero_shard_group != 0)
     return divisibility("training.zero_shard_group", "parallel.dp × cp", p.dp * p.cp, "training.zero_shard_group",
                         t.zero_shard_group);
+  if (t.fsdp_impl == FsdpImpl::fsdp2 && t.zero_stage != 3)
+    return make_error("training.fsdp_impl",
+                      "fsdp2 (PyTorch fully_shard) shards the parameters: it needs training.zero_stage = 3 (with "
+                      "training.reshard_after_forward = false for ZeRO-2-like sharding); got zero_stage " +
+                          detail::message_number(t.zero_stage));
   if (t.recompute == Recompute::selective_op) {
     if (!m.has_shape())
       return make_error("training.recompute",

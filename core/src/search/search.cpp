@@ -377,6 +377,7 @@ Result<SearchResult> search_layouts(const SearchSpec& in) {
   neutral.parallel.tp_overlap = spec.base.parallel.tp_overlap;
   neutral.parallel.tp_overlap_method = spec.base.parallel.tp_overlap_method;
   neutral.parallel.cp_overlap = spec.base.parallel.cp_overlap;
+  neutral.parallel.pp_overlap = spec.base.parallel.pp_overlap;
   neutral.parallel.ep_overlap = spec.base.parallel.ep_overlap;
   neutral.parallel.ep_dispatcher = spec.base.parallel.ep_dispatcher;
   neutral.hardware.gpu_count = 0;
