@@ -276,3 +276,50 @@ TEST_CASE("training.fsdp_impl=fsdp2: a copy-out of every gathered unit after eac
   CHECK(err.field == "training.fsdp_impl");
   CHECK(contains(err.message, "zero_stage = 3"));
 }
+
+// Batch-first sequence parallelism (training.activation_layout = bsh, PyTorch DTensor's
+// SequenceParallel): NCCL gathers and scatters along dimension 0, so every all-gather along the
+// sequence is followed, and every reduce-scatter preceded, by a copy of the pair's full T × h
+// tensor. Llama 3.1 8B at tp 8, 2 × 8,192 tokens: 2 × 16,384 × 4,096 × 2 bytes per copy.
+TEST_CASE("training.activation_layout=bsh: a full-tensor copy beside every unfused sequence-parallel collective") {
+  const Sets base = {{"model.preset", "llama3.1-8b"},    {"hardware.gpu_count", "8"},
+                     {"parallel.tp", "8"},               {"training.sequence_parallel", "true"},
+                     {"training.micro_batch", "2"},      {"training.global_batch_seqs", "2"}};
+  const double bytes = 2.0 * 16384 * 4096 * 2;
+  auto copies = [](const Plan& p, const char* op_name) {
+    std::vector<KernelSpec> out;
+    for (const Op& op : p)
+      if (std::string(op.name) == op_name)
+        for (int i = op.first_kernel; i < op.first_kernel + op.kernels; ++i)
+          if (p.kernels[size_t(i)].kind == KernelSpec::Kind::memory && p.kernels[size_t(i)].mem == MemKernel::hbm_copy)
+            out.push_back(p.kernels[size_t(i)]);
+    return out;
+  };
+  const Timed sbh = timed(base), bsh = timed(with_extra(base, {{"training.activation_layout", "bsh"}}));
+  CHECK(copies(sbh.plan->dense, "out_proj").empty());
+  for (const char* op : {"out_proj", "mlp_down"}) {
+    CAPTURE(op);
+    const std::vector<KernelSpec> ks = copies(bsh.plan->dense, op);
+    REQUIRE(ks.size() == 3);  // after the all-gather, before the reduce-scatter; backward's two
+    CHECK(ks[0].pass == Pass::fwd);
+    CHECK(ks[0].bytes == doctest::Approx(bytes));
+    CHECK(ks[0].rerun_by == uint32_t(kTagOpPolicy));  // the per-op policy re-runs the all-gather
+    CHECK(ks[1].rerun_by == 0u);                      // and keeps the reduce-scatter's output
+    CHECK(ks[2].pass == Pass::bwd);
+    CHECK(ks[2].bytes == doctest::Approx(2 * bytes));
+  }
+  // Async TP fuses the forward's pairs and the backward's all-gathers into their matmuls; the
+  // backward's reduce-scatters, which take a sum of matmuls, keep their copy.
+  // (Async TP's own copies, its partial sums, are there in both layouts.)
+  const Sets async_tp = {{"parallel.tp_overlap", "true"}, {"parallel.tp_overlap_method", "async_tp"}};
+  const std::vector<KernelSpec> plain = copies(timed(with_extra(base, async_tp)).plan->dense, "out_proj");
+  Sets async_bsh = async_tp;
+  async_bsh.push_back({"training.activation_layout", "bsh"});
+  const std::vector<KernelSpec> ks = copies(timed(with_extra(base, async_bsh)).plan->dense, "out_proj");
+  REQUIRE(ks.size() == plain.size() + 1);
+  CHECK(ks.back().pass == Pass::bwd);
+  CHECK(ks.back().bytes == doctest::Approx(bytes));
+  // Without sequence parallelism the tp collective is an all-reduce in place: no copy.
+  const Timed no_sp = timed(with_extra(base, {{"training.activation_layout", "bsh"}, {"training.sequence_parallel", "false"}}));
+  CHECK(copies(no_sp.plan->dense, "out_proj").empty());
+}

@@ -224,6 +224,7 @@ void parallel_panel(State& st) {
   field_editor(st, "parallel.pp_overlap", "overlap PP sends (interleaved)");
   field_editor(st, "parallel.ep_overlap", "overlap EP all-to-all");
   field_editor(st, "training.sequence_parallel", "sequence parallel (with tp)");
+  field_editor(st, "training.activation_layout", "activation layout (sbh Megatron, bsh DTensor)");
 }
 
 }  // namespace llmc::ui

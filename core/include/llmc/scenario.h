@@ -111,6 +111,12 @@ enum class Fp8Recipe { tensorwise, rowwise };
 // PyTorch's fully_shard with per-parameter DTensor shards, where each all-gather's output is
 // copied out into every parameter's own tensor on the compute stream.
 enum class FsdpImpl { flat, fsdp2 };
+// How a layer's activations are laid out (training.activation_layout): sbh, sequence first
+// (Megatron-LM, Transformer Engine): sequence parallelism splits dimension 0, which NCCL's
+// all-gather and reduce-scatter concatenate and split in place; bsh, batch first (PyTorch DTensor's
+// SequenceParallel, Shard(1)): every all-gather is followed, and every reduce-scatter preceded, by
+// a copy that moves the sequence dimension (torch.distributed._functional_collectives).
+enum class ActivationLayout { sbh, bsh };
 inline bool runs_sdpa_math(bool flash_attention, UnfusedAttention u) {
   return !flash_attention && u != UnfusedAttention::matmul;
 }
@@ -142,6 +148,7 @@ struct TrainingSpec {
   // backward (FSDP2 fully_shard's reshard_after_forward); false keeps them until the backward.
   bool reshard_after_forward = true;
   FsdpImpl fsdp_impl = FsdpImpl::flat;
+  ActivationLayout activation_layout = ActivationLayout::sbh;
   // Tensor parallelism: the loss on each rank's vocabulary shard (Megatron's vocab-parallel
   // cross-entropy, torchtitan's loss_parallel); false gathers the whole logits on every tp rank.
   bool loss_parallel = true;
@@ -296,6 +303,7 @@ const char* to_string(UnfusedAttention v);
 const char* to_string(AttentionBackend v);
 const char* to_string(Fp8Recipe v);
 const char* to_string(FsdpImpl v);
+const char* to_string(ActivationLayout v);
 
 // Everything derived from the scenario before any formula runs: defaults resolved, divisibility
 // checked. Every estimate works from a Resolved, never from raw input.

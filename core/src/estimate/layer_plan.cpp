@@ -34,6 +34,12 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   const bool lora = ts.finetune == Finetune::lora;
   const double base = bytes_of(r.base_weight_dtype), compute = bytes_of(r.compute_dtype);
   const CopyOuts copy_outs = fsdp2_copy_outs(r);
+  // bsh sequence parallelism: a copy per all-gather and per reduce-scatter; async TP fuses the
+  // forward's pairs and the backward's all-gathers into their matmuls (no copy), not the
+  // backward's reduce-scatters (plan_linear.cpp).
+  const ParallelSpec& par = r.s.parallel;
+  const bool bsh = ts.activation_layout == ActivationLayout::bsh && ts.sequence_parallel && par.tp > 1;
+  const bool async_tp = par.tp_overlap && par.tp_overlap_method == TpOverlapMethod::async_tp;
   return Ctx{r,
              nullptr,
              r.compute_dtype,
@@ -56,7 +62,9 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              lora ? double(ts.lora_rank) : 0.0,
              2 * copy_outs.fwd,  // read + write
              2 * copy_outs.bwd,
-             gathered_weight_bytes(r, 1, 1)};
+             gathered_weight_bytes(r, 1, 1),
+             bsh && !async_tp ? 2.0 : 0.0,
+             bsh ? (async_tp ? 1.0 : 2.0) : 0.0};
 }
 
 // PyTorch eager: every op is its own kernel and round-trips HBM. Each entry is one kernel's bytes
@@ -146,6 +154,21 @@ void fsdp_copy_out(const Ctx& c) {
   c.b->memory(Pass::bwd, 0, MemKernel::hbm_copy, c.copy_out_bwd * c.b->gathered_bytes());
 }
 
+// Batch-first sequence parallelism: NCCL's all-gather concatenates along dimension 0, so PyTorch's
+// functional collectives follow an all-gather along the sequence (dimension 1) with
+// torch.cat(torch.chunk(out, tp), dim=1) and precede a reduce-scatter with the reverse, each a
+// copy of the pair's full T × h tensor (read + write) on the compute stream; the all-gather's
+// copy is re-run when the per-op policy re-runs the gather. Called by the ops that own a pair.
+void sp_layout_copies(const Ctx& c) {
+  if (c.sp_copies_bwd <= 0) return;
+  const double bytes = 2 * c.T * c.h * c.e;
+  if (c.sp_copies_fwd > 0) {
+    c.b->memory(Pass::fwd, kTagOpPolicy, MemKernel::hbm_copy, bytes);  // after the all-gather
+    c.b->memory(Pass::fwd, 0, MemKernel::hbm_copy, bytes);             // before the reduce-scatter
+  }
+  c.b->memory(Pass::bwd, 0, MemKernel::hbm_copy, c.sp_copies_bwd * bytes);
+}
+
 }  // namespace plan_ops
 
 using namespace plan_ops;
@@ -212,6 +235,7 @@ void mlp(const Ctx& c, const MlpSpec& s) {
   }
   linear(c, c.gemm_dtype, s.tokens, s.width / s.shard, h, s.batch, Fp8Input::cast, 0);
   if (c.mlp_trained) lora_adapter(c, s.tokens, s.width / s.shard, h, s.batch, 0);
+  if (o.tp_collectives > 0) sp_layout_copies(c);
 }
 
 // A mixture-of-experts block in place of the MLP: router, token permutation, routed experts,

@@ -89,6 +89,7 @@ void attention_in(const Ctx& c, const ParamCounts& p) {
   keeps_norm_output(c, o);
   o.saved_bytes += (e + c.gin) * c.tok_saved * double(m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim);
   linear(c, c.gemm_dtype, c.T, h, p.attention_per_layer / h / tp, 1, Fp8Input::fused_into_norm, 0);
+  sp_layout_copies(c);
   Op& heads = c.b->op("mla_up_proj");
   const MlaUpProj up = mla_up_proj(m);
   heads.extra_weight_flops = 2 * up.weights();
@@ -233,6 +234,7 @@ void attention_out(const Ctx& c) {
     o.saved_op_policy_bytes = c.e * c.tok_saved * c.h / c.tp;
   linear(c, c.gemm_dtype, c.T, ad / c.tp, c.h, 1, Fp8Input::cast, kTagOpPolicy);
   if (lora_matrices(c.r.s.training.lora_targets).o) lora_adapter(c, c.T, ad / c.tp, c.h, 1, kTagOpPolicy);
+  sp_layout_copies(c);
 }
 
 // An MLP of `width` (split `shard` ways) on `tokens` rows, `batch` of them (routed experts):

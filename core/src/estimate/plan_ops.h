@@ -89,6 +89,9 @@ struct Ctx {
   // copy-out after the forward's and the backward's all-gathers (read + write each); 0 otherwise.
   double copy_out_fwd, copy_out_bwd;
   double gathered_linear;  // bytes per linear weight element as ZeRO-3 gathers it
+  // Batch-first sequence parallelism (training.activation_layout bsh): copies of a collective
+  // pair's full T × h tensor, forward (the all-gather's and the reduce-scatter's) and backward.
+  double sp_copies_fwd, sp_copies_bwd;
 };
 
 Ctx make_ctx(const Resolved& r, const PlanShape& shape);
@@ -112,6 +115,7 @@ void norm(const Ctx& c, const char* name, bool pre_norm);
 void keeps_norm_output(const Ctx& c, Op& o);
 void residual(const Ctx& c, const char* name, bool first);
 void fsdp_copy_out(const Ctx& c);
+void sp_layout_copies(const Ctx& c);
 
 // The attention block's ops (plan_attention.cpp).
 void attention_in(const Ctx& c, const ParamCounts& p);

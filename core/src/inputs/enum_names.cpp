@@ -191,6 +191,15 @@ const char* to_string(FsdpImpl v) {
   }
   return "?";
 }
+const char* to_string(ActivationLayout v) {
+  switch (v) {
+    case ActivationLayout::sbh:
+      return "sbh";
+    case ActivationLayout::bsh:
+      return "bsh";
+  }
+  return "?";
+}
 const char* to_string(GradReduce v) {
   switch (v) {
     case GradReduce::auto_:

@@ -200,6 +200,10 @@ std::vector<FieldInfo> make_fields() {
              "ZeRO-3: flat, gathered weights are views of the all-gather's buffer (FSDP1, DeepSpeed, Megatron "
              "FSDP); fsdp2, PyTorch fully_shard, which copies each all-gather's output into every parameter on the "
              "compute stream (a memory-bound kernel per gather)"),
+      CHOICE("training.activation_layout", s.training.activation_layout, ActivationLayout, "sbh|bsh",
+             "activations sequence first (sbh: Megatron, Transformer Engine) or batch first (bsh: PyTorch DTensor's "
+             "SequenceParallel, torchtitan): with sequence parallelism bsh copies the full tensor after every "
+             "all-gather and before every reduce-scatter that is not fused into a matmul"),
       BOOL("training.loss_parallel", s.training.loss_parallel,
            "tensor parallelism: cross-entropy on each rank's vocabulary shard (Megatron, torchtitan); false "
            "all-gathers the whole logits on every tp rank first (a DTensor output layer with Replicate output)"),
