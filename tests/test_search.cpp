@@ -363,3 +363,24 @@ TEST_CASE("the 22B preset (Korthikanti 2022 / Calculon) has Calculon's 22.074 G 
   // 48 × (12h² + 13h) + V·h + 2048·h + 2h with h = 6144, V = 51200; Calculon prints 22.074 G.
   CHECK(e.params.total == 22074273792.0);
 }
+
+// FSDP2 (training.fsdp_impl) is ZeRO-3's implementation: a searched layout of another ZeRO stage
+// applies as that stage's own path, so every ranked layout applies to a valid scenario.
+TEST_CASE("search: an FSDP2 base ranks every ZeRO stage, and each applied layout estimates") {
+  SearchSpec s = spec_for(kDense, 8, 8);
+  s.base.training.zero_stage = 3;
+  s.base.training.fsdp_impl = FsdpImpl::fsdp2;
+  Result<SearchResult> r = search_layouts(s);
+  REQUIRE(r.ok());
+  bool other_stage = false;
+  for (const SearchLayout& l : r->top) {
+    const Scenario applied = apply_search_layout(s.base, l);
+    CAPTURE(l.zero_stage);
+    CHECK(applied.training.fsdp_impl == (l.zero_stage == 3 ? FsdpImpl::fsdp2 : FsdpImpl::flat));
+    Result<Estimate> e = estimate(applied);
+    REQUIRE(e.ok());
+    CHECK(e->time.step_s == doctest::Approx(l.step_s).epsilon(1e-9));
+    other_stage = other_stage || l.zero_stage != 3;
+  }
+  CHECK(other_stage);
+}

@@ -49,6 +49,8 @@ Scenario apply_search_layout(const Scenario& base, const SearchLayout& l) {
   s.training.recompute = l.recompute;
   s.training.recompute_layers = l.recompute_layers;
   s.training.zero_stage = l.zero_stage;
+  // FSDP2 is ZeRO-3's implementation: a layout of another stage runs the framework's DDP/ZeRO path.
+  if (l.zero_stage != 3) s.training.fsdp_impl = FsdpImpl::flat;
   s.training.global_batch_seqs = l.global_batch_seqs;
   s.hardware.gpu_count = l.gpus;
   return s;
