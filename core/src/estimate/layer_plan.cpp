@@ -36,7 +36,7 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   const CopyOuts copy_outs = fsdp2_copy_outs(r);
   // bsh sequence parallelism: a copy per all-gather and per reduce-scatter; async TP fuses the
   // forward's pairs and the backward's all-gathers into their matmuls (no copy), not the
-  // backward's reduce-scatters (plan_linear.cpp).
+  // backward's reduce-scatters, whose input is a sum of matmuls (tp_chunks, plan_linear.cpp).
   const ParallelSpec& par = r.s.parallel;
   const bool bsh = ts.activation_layout == ActivationLayout::bsh && ts.sequence_parallel && par.tp > 1;
   const bool async_tp = par.tp_overlap && par.tp_overlap_method == TpOverlapMethod::async_tp;

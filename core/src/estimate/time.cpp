@@ -179,6 +179,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                             {{"m", m},
                              {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()},
                              {"document_tokens", double(r.s.training.document_tokens)}});
+    const CopyOuts copy_outs = fsdp2_copy_outs(r);
     te.memory_bound_s = tr.add(
         "time.memory_bound_s",
         "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss, FP8 "
@@ -188,7 +189,7 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
         step.memory_s,
         {{"m", m},
          {"fp8_casts_per_operand", r.s.training.fp8_recipe == Fp8Recipe::rowwise ? 2.0 : 1.0},
-         {"fsdp2_copy_outs", fsdp2_copy_outs(r).fwd + fsdp2_copy_outs(r).bwd}});
+         {"fsdp2_copy_outs", copy_outs.fwd + copy_outs.bwd}});
     te.optimizer_s =
         tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s",
                "hardware profile memory_bound.adamw (fit: HBM)", ct.optimizer.memory_s, {});
