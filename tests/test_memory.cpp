@@ -406,7 +406,10 @@ TEST_CASE("a layout that fits needs at most its own GPUs: min_gpus over the broa
                                 {"parallel.schedule", "interleaved"},
                                 {"parallel.virtual_stages", "3"},
                                 {"hardware.gpu", "h200"},
-                                {"hardware.gpu_count", "64"}});
+                                {"hardware.gpu_count", "64"},
+                                // NCCL's measured communicator memory (2026-12-01) took 0.2 GiB more
+                                // than the 141 GiB; a lighter context keeps the case on its edge.
+                                {"hardware.cuda_context_gib", "0.25"}});
   REQUIRE(mixtral.fits);
   CHECK(mixtral.min_gpus == 64);
   // The same search from a layout that does not fit: DeepSeek-V3 on 16 GPUs (also of the set) was
@@ -447,10 +450,14 @@ TEST_CASE("total memory adds context, comm buffers and fragmentation; capacity i
   const MemoryPerGpu& m = e.mem;
   // The 5 % allocator reserve is on what PyTorch's pool holds, not on NCCL's own buffers.
   const double allocated = m.model_states_bytes + m.activations_bytes + m.logits_bytes;
-  CHECK(m.comm_buffers_bytes == 0.25 * 1073741824.0);  // one group: dp 8
+  CHECK(m.comm_buffers_bytes == 688 * 1048576.0);  // one group of more than 2 ranks: dp 8 (NVIDIA/nccl#964)
   CHECK(m.total_bytes == doctest::Approx(allocated * 1.05 + m.comm_buffers_bytes + 0.5 * 1073741824.0));
   CHECK(m.capacity_bytes == 80.0 * 1073741824.0);
   CHECK(m.headroom_bytes == doctest::Approx(m.capacity_bytes - m.total_bytes));
+  // A communicator of two ranks holds less (544 MiB): tp 2 beside dp 4.
+  const Estimate tp2 = run({{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"}, {"parallel.tp", "2"},
+                            {"training.zero_stage", "1"}});
+  CHECK(tp2.mem.comm_buffers_bytes == (544 + 688) * 1048576.0);
 }
 
 TEST_CASE("MoE expert parallelism shards the experts") {
