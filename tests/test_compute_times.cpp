@@ -2,6 +2,7 @@
 // each pass and each recompute rule adds, per stage.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "estimate/compute_times.h"
 #include "estimate/kernel_time.h"
@@ -13,6 +14,15 @@ using namespace llmc::detail;
 using namespace llmc::test;
 
 namespace {
+
+// The kernels of every op of `p` named `name`, in plan order.
+std::vector<KernelSpec> op_kernels(const Plan& p, const char* name) {
+  std::vector<KernelSpec> out;
+  for (const Op& op : p)
+    if (std::string(op.name) == name)
+      for (int i = op.first_kernel; i < op.first_kernel + op.kernels; ++i) out.push_back(p.kernels[size_t(i)]);
+  return out;
+}
 
 struct Timed {
   Resolved r;
@@ -232,13 +242,7 @@ TEST_CASE("training.fsdp_impl=fsdp2: a copy-out of every gathered unit after eac
   const Sets base = {{"model.preset", "llama3.1-8b"}, {"hardware.gpu_count", "8"},
                      {"training.zero_stage", "3"},     {"training.micro_batch", "2"},
                      {"training.global_batch_seqs", "32"}};
-  auto copy_out_kernels = [](const Plan& p) {
-    std::vector<KernelSpec> out;
-    for (const Op& op : p)
-      if (std::string(op.name) == "fsdp_copy_out")
-        for (int i = op.first_kernel; i < op.first_kernel + op.kernels; ++i) out.push_back(p.kernels[size_t(i)]);
-    return out;
-  };
+  auto copy_out_kernels = [](const Plan& p) { return op_kernels(p, "fsdp_copy_out"); };
   const Timed flat = timed(base), fsdp2 = timed(with_extra(base, {{"training.fsdp_impl", "fsdp2"}}));
   CHECK(copy_out_kernels(flat.plan->dense).empty());
   const std::vector<KernelSpec> layer = copy_out_kernels(fsdp2.plan->dense);
@@ -288,11 +292,8 @@ TEST_CASE("training.activation_layout=bsh: a full-tensor copy beside every unfus
   const double bytes = 2.0 * 16384 * 4096 * 2;
   auto copies = [](const Plan& p, const char* op_name) {
     std::vector<KernelSpec> out;
-    for (const Op& op : p)
-      if (std::string(op.name) == op_name)
-        for (int i = op.first_kernel; i < op.first_kernel + op.kernels; ++i)
-          if (p.kernels[size_t(i)].kind == KernelSpec::Kind::memory && p.kernels[size_t(i)].mem == MemKernel::hbm_copy)
-            out.push_back(p.kernels[size_t(i)]);
+    for (const KernelSpec& k : op_kernels(p, op_name))
+      if (k.kind == KernelSpec::Kind::memory && k.mem == MemKernel::hbm_copy) out.push_back(k);
     return out;
   };
   const Timed sbh = timed(base), bsh = timed(with_extra(base, {{"training.activation_layout", "bsh"}}));
