@@ -575,6 +575,17 @@ TEST_CASE("training.fused_loss: compiled blocks with an eager loss hold 12 bytes
   fused_loss.push_back({"training.fused_elementwise", "false"});
   fused_loss.push_back({"training.fused_loss", "fused"});
   CHECK(run(fused_loss).mem.logits_bytes == doctest::Approx((2 + 4) * logits));
+  // On the 16-bit logits, kept by the caller (KempnerForge's loop): logits, log-softmax's output
+  // and the two gradients, 2 bytes each, and no casts: fewer bytes moved than the fp32 chain.
+  Sets bf16_loss = base;
+  bf16_loss.push_back({"training.fused_loss", "eager_16bit"});
+  const Estimate native = run(bf16_loss);
+  CHECK(native.mem.logits_bytes == doctest::Approx(4 * 2 * logits));
+  CHECK(native.time.gemm_s == split.time.gemm_s);
+  CHECK(native.time.memory_bound_s < split.time.memory_bound_s);
+  // Chunked: the whole 16-bit logits plus one chunk's 16-bit work.
+  bf16_loss.push_back({"training.loss_chunks", "8"});
+  CHECK(run(bf16_loss).mem.logits_bytes == doctest::Approx((2 + 3 * 2 / 8.0) * logits));
 }
 
 // A DTensor output layer whose output is Replicate (KempnerForge's TP plan) gathers the whole

@@ -66,7 +66,8 @@ enum class OptimizerKernel { auto_, fused, foreach };
 // Whether a region of the step runs fused kernels (Transformer Engine, torch.compile) or PyTorch
 // eager ops; auto: as training.fused_elementwise. training.fused_loss is the head's region (final
 // norm and cross-entropy), which torchtitan compiles apart from the blocks or leaves eager.
-enum class Fusion { auto_, fused, eager };
+// eager_16bit: eager F.cross_entropy on the 16-bit logits themselves, without .float().
+enum class Fusion { auto_, fused, eager, eager_16bit };
 // How the host issues the step's kernels (docs/formulas.md, "Host issue"): python, one at a time
 // from PyTorch (eager ops, or torch.compile'd / Transformer Engine's fused modules); native, from a
 // C++/CUDA loop (llm.c); cuda_graphs, replayed from captured graphs (Megatron's and NeMo's
@@ -324,6 +325,7 @@ struct Resolved {
   uint32_t recompute_modules = 0;  // RecomputeModule bits in force (0 unless training.recompute = selective)
   AttentionBackend attention_backend = AttentionBackend::fa2;  // never auto: the kernel that runs
   bool fused_loss = true;                                      // training.fused_loss resolved
+  bool loss_upcast = true;  // an eager loss works on fp32 logits (false: training.fused_loss = eager_16bit)
   Dtype base_weight_dtype = Dtype::bf16;                       // frozen LoRA base weights (weight_dtype without LoRA)
   std::vector<std::string> warnings;
 };

@@ -334,9 +334,11 @@ void head(Ctx c, Plan& plan, bool kernels) {
   Op& loss = b.op("loss");
   loss.saved_bytes = loss_bytes_per_logit(r) * c.tok_saved * V / vocab_share;
   // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,
-  // log-softmax's backward and the cast back.
+  // log-softmax's backward and the cast back. On the 16-bit logits: no casts, e-byte passes.
   const double logits = c.T * V / vocab_share;
-  if (eager)
+  if (eager && !r.loss_upcast)
+    eager_ops(c, 0, logits, {2 * c.e}, {c.e, 3 * c.e});
+  else if (eager)
     eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
   else
     elementwise(c, 0, MemKernel::cross_entropy, logits * (c.e + 8), logits * (4 + c.e));

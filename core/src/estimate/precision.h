@@ -22,12 +22,15 @@ inline double activation_bytes(const Resolved& r) { return r.s.training.precisio
 // fp32 gradients of that output and of its input while every layer's activations are still held:
 // 12 (measured: docs/measurements/README.md, "Ground truth"). A chunked loss (training.loss_chunks
 // n > 1, torchtune's CEWithChunkedOutputLoss) keeps the 16-bit logits whole, as the output layer's
-// chunks, and does that fp32 work one chunk at a time: e + 4/n fused, e + 12/n eager.
+// chunks, and does that fp32 work one chunk at a time: e + 4/n fused, e + 12/n eager. Eager on the
+// 16-bit logits (eager_16bit, F.cross_entropy(logits) as KempnerForge's loop calls it, keeping
+// `logits` through backward): the logits, log-softmax's output and the two gradients, e each.
 inline double loss_bytes_per_logit(const Resolved& r) {
-  const double fp32_work = r.fused_loss ? 4.0 : 12.0;
+  const double e = activation_bytes(r);
+  const double work = r.fused_loss ? 4.0 : r.loss_upcast ? 12.0 : 3 * e;
   const int64_t n = r.s.training.loss_chunks;
-  if (n <= 1) return r.fused_loss ? activation_bytes(r) + fp32_work : fp32_work;
-  return activation_bytes(r) + fp32_work / double(n);
+  const bool holds_logits = r.fused_loss || !r.loss_upcast || n > 1;
+  return (holds_logits ? e : 0.0) + work / double(n > 1 ? n : 1);
 }
 
 // FP8 recipes (Transformer Engine's) save each FP8 GEMM's input for its weight gradient as the

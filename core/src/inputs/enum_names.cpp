@@ -102,6 +102,8 @@ const char* to_string(Fusion v) {
       return "fused";
     case Fusion::eager:
       return "eager";
+    case Fusion::eager_16bit:
+      return "eager_16bit";
   }
   return "?";
 }

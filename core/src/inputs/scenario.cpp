@@ -356,6 +356,7 @@ Status resolve_into(const Scenario& in, Resolved& r) {
                          " TFLOP/s): datasheets' larger figures count 2:4 sparsity; this rate is not achievable");
   if (auto st = detail::resolve_attention_backend(r); !st) return st.error();
   r.fused_loss = t.fused_loss == Fusion::auto_ ? t.fused_elementwise : t.fused_loss == Fusion::fused;
+  r.loss_upcast = t.fused_loss != Fusion::eager_16bit;
   if (p.tp_overlap && p.tp > 1 && !t.sequence_parallel)
     r.warnings.push_back(
         "parallel.tp_overlap needs training.sequence_parallel (the overlap splits its all-gathers and "
