@@ -612,6 +612,15 @@ TEST_CASE("training.loss_parallel: without it every tp rank holds the whole logi
   CHECK(find_comm(split, "tp_logits") == nullptr);
   CHECK(whole.time.memory_bound_s > split.time.memory_bound_s);  // the loss over the whole vocabulary
   CHECK(whole.time.step_s > split.time.step_s);
+  // An eager fp32 loss on the vocabulary shards is PyTorch's loss_parallel (torchtitan): its
+  // decomposed backward holds the output, zeros_like, exp and their sum, 16 bytes per logit,
+  // against F.cross_entropy's 12 on whole logits; one more pass each way.
+  Sets eager = base, eager_whole = gathered;
+  eager.push_back({"training.fused_loss", "eager"});
+  eager_whole.push_back({"training.fused_loss", "eager"});
+  const Estimate dtensor = run(eager), replicated = run(eager_whole);
+  CHECK(dtensor.mem.logits_bytes == doctest::Approx(16 * logits / 4));
+  CHECK(replicated.mem.logits_bytes == doctest::Approx(12 * logits));
 }
 
 // LoRA: frozen matrices without an adapter need only their weight in backward (dX = dY·Wᵀ), so

@@ -336,8 +336,13 @@ void head(Ctx c, Plan& plan, bool kernels) {
   // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,
   // log-softmax's backward and the cast back. On the 16-bit logits: no casts, e-byte passes.
   const double logits = c.T * V / vocab_share;
+  // PyTorch's loss_parallel, op by op (torch/distributed/tensor/parallel/loss.py): the cast, amax,
+  // x − max, exp, sum, − log-sum-exp; backward zeros_like, exp of the output, the add, × the
+  // gradient, the cast back (the all-reduces move one value per row: left out).
   if (eager && !r.loss_upcast)
     eager_ops(c, 0, logits, {2 * c.e}, {c.e, 3 * c.e});
+  else if (eager && dtensor_loss_parallel(r))
+    eager_ops(c, 0, logits, {c.e + 4, 4, 8, 8, 4, 8}, {4, 8, 12, 8, 4 + c.e});
   else if (eager)
     eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
   else

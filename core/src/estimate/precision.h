@@ -25,9 +25,15 @@ inline double activation_bytes(const Resolved& r) { return r.s.training.precisio
 // chunks, and does that fp32 work one chunk at a time: e + 4/n fused, e + 12/n eager. Eager on the
 // 16-bit logits (eager_16bit, F.cross_entropy(logits) as KempnerForge's loop calls it, keeping
 // `logits` through backward): the logits, log-softmax's output and the two gradients, e each.
+// PyTorch's loss_parallel (an eager loss on vocabulary-sharded DTensor logits, torchtitan under
+// tp) decomposes the backward: the saved output, zeros_like, exp and their sum, 4 bytes each: 16.
+inline bool dtensor_loss_parallel(const Resolved& r) {
+  return !r.fused_loss && r.loss_upcast && r.s.training.loss_parallel && r.s.parallel.tp > 1;
+}
 inline double loss_bytes_per_logit(const Resolved& r) {
   const double e = activation_bytes(r);
-  const double work = r.fused_loss ? 4.0 : r.loss_upcast ? 12.0 : 3 * e;
+  const double eager_fp32 = dtensor_loss_parallel(r) ? 16.0 : 12.0;
+  const double work = r.fused_loss ? 4.0 : r.loss_upcast ? eager_fp32 : 3 * e;
   const int64_t n = r.s.training.loss_chunks;
   const bool holds_logits = r.fused_loss || !r.loss_upcast || n > 1;
   return (holds_logits ? e : 0.0) + work / double(n > 1 ? n : 1);
