@@ -106,14 +106,14 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // (tp_overlap_method async_tp) fuses no backward reduce-scatter: there its input is the sum of
     // several matmuls' outputs, not one matmul's (pytorch/pytorch#149946), so that half of each
     // backward pair is exposed whole, and only the all-gather half overlaps.
-    c.overlapped = par.tp_overlap && ts.sequence_parallel;
+    c.overlapped = tp_overlap_running(r);
     if (c.overlapped) {
       const double pairs = plan.tp_collectives_per_layer();
       const double window = flat ? fwd_micro / std::max(1.0, L * pairs) : ct.tp_window_s / pairs;
       const double per_pair = c.time_s / count, k = double(par.tp);
       auto exposed = [&](double comm_s) { return comm_s / k + std::max(0.0, comm_s * (k - 1) / k - window); };
       const double bwd_count = L * mb * pairs, fwd_count = count - bwd_count;
-      const bool async_tp = par.tp_overlap_method == TpOverlapMethod::async_tp;
+      const bool async_tp = async_tp_running(r);
       c.exposed_s = fwd_count * exposed(per_pair) +
                     bwd_count * (async_tp ? per_pair / 2 + exposed(per_pair / 2) : exposed(per_pair));
       if (t)

@@ -39,7 +39,7 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   // backward's reduce-scatters, whose input is a sum of matmuls (tp_chunks, plan_linear.cpp).
   const ParallelSpec& par = r.s.parallel;
   const bool bsh = ts.activation_layout == ActivationLayout::bsh && ts.sequence_parallel && par.tp > 1;
-  const bool async_tp = par.tp_overlap && par.tp_overlap_method == TpOverlapMethod::async_tp;
+  const bool async_tp = async_tp_running(r);
   return Ctx{r,
              nullptr,
              r.compute_dtype,

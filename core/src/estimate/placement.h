@@ -34,6 +34,17 @@ inline ShardGroups zero_shard_groups(const Resolved& r, int64_t dp) {
   return {group > 0 ? double(group) : double(dp * par.cp), group > 0 ? std::min(de, double(group)) : de};
 }
 
+// Tensor-parallel collectives overlapped with their GEMMs (parallel.tp_overlap, which needs
+// sequence parallelism), and whether PyTorch's async TP runs it (parallel.tp_overlap_method):
+// read by comm.cpp's exposed time, plan_linear.cpp's GEMM chunks and layer_plan.cpp's
+// batch-first copies, which must agree.
+inline bool tp_overlap_running(const Resolved& r) {
+  return r.s.parallel.tp_overlap && r.s.parallel.tp > 1 && r.s.training.sequence_parallel;
+}
+inline bool async_tp_running(const Resolved& r) {
+  return tp_overlap_running(r) && r.s.parallel.tp_overlap_method == TpOverlapMethod::async_tp;
+}
+
 // FSDP2's copy-outs (training.fsdp_impl): gathers of each unit whose output is copied into the
 // parameters, per micro-batch, forward and backward. Resharded after forward: one gather each way;
 // kept: one per micro-batch, or one per step when the gradients are reduced once (the weights

@@ -2,6 +2,7 @@
 // scaling recipe, the dequantisation of quantised base weights, and LoRA's adapters.
 #include <algorithm>
 
+#include "estimate/placement.h"
 #include "estimate/plan_ops.h"
 
 namespace llmc::detail::plan_ops {
@@ -49,10 +50,10 @@ struct TpChunks {
 static TpChunks tp_chunks(const Ctx& c) {
   const ParallelSpec& par = c.r.s.parallel;
   const Op& op = c.b->current();
-  if (!par.tp_overlap || par.tp <= 1 || !c.r.s.training.sequence_parallel || !op.tp_window) return {};
+  if (!tp_overlap_running(c.r) || !op.tp_window) return {};
   const int tp = int(par.tp);
   if (op.tp_collectives == 0) return {tp, 1};  // column-parallel: all-gather, then the GEMM
-  const bool async_tp = par.tp_overlap_method == TpOverlapMethod::async_tp;
+  const bool async_tp = async_tp_running(c.r);
   return {async_tp ? tp : std::min(tp, 4), tp, async_tp};  // row-parallel: the GEMM, then its reduce-scatter
 }
 
