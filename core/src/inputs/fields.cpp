@@ -234,8 +234,8 @@ std::vector<FieldInfo> make_fields() {
            "tensors autograd keeps)"),
       CHOICE("training.fused_loss", s.training.fused_loss, Fusion, "auto|fused|eager|eager_16bit",
              "the final norm and cross-entropy as fused kernels (Megatron's vocab-parallel loss, torch.compile) or "
-             "PyTorch eager ops with fp32 logits "
-             "(torchtitan compiles only the blocks), or on the 16-bit logits (eager_16bit); auto: as fused_elementwise"),
+             "PyTorch eager ops with fp32 logits (torchtitan compiles only the blocks), or on the 16-bit logits "
+             "(eager_16bit); auto: as fused_elementwise"),
       CHOICE(
           "training.kernel_launch", s.training.kernel_launch, KernelLaunch, "python|native|cuda_graphs",
           "how the host issues kernels: python one at a time from PyTorch (a step of short kernels waits for "
