@@ -136,6 +136,27 @@ TEST_CASE("attention backend: FlashAttention in Triton at FlashAttention-2's rat
   CHECK(contains(old.text(), "compute capability 8.0"));
 }
 
+TEST_CASE("attention backend: FlexAttention at its authors' share of FlashAttention-2 (A100) and -3 (H100)") {
+  // PyTorch's blog (2024-08-07): on A100 90 % of FlashAttention-2 forward, 85 % backward; GTC 2025
+  // (Guessous): on H100 85 % of FlashAttention-3 forward, 76 % backward. With backward 2.5× the
+  // forward FLOPs, a step's attention takes (F/0.90 + B/0.85) / (F + B) of FA2's on A100, F : B =
+  // 1/0.720 : 2.5/0.627 (1.160), and on H100 (1/0.557 + 2.5/0.431) / (1/0.330 + 2.5/0.310) of
+  // SDPA's FA2 (0.685: faster, as the GTC figures say of FlashAttention-2).
+  for (const auto& gpu_ratio : {std::pair{"h100-sxm", 0.685}, {"a100-sxm-80gb", 1.160}}) {
+    const char* gpu = gpu_ratio.first;
+    const double ratio = gpu_ratio.second;
+    CAPTURE(gpu);
+    const Sets on = with(kLlama8k, "hardware.gpu", gpu);
+    const double flex = run(with(on, "training.attention_backend", "flex")).time.attention_s;
+    const double fa2 = run(with(on, "training.attention_backend", "fa2")).time.attention_s;
+    CHECK(flex / fa2 == doctest::Approx(ratio).epsilon(0.01));
+  }
+  CHECK(resolved(with(kLlama8k, "training.attention_backend", "flex")).s.training.flash_attention);
+  const Error old = run_error(with(kLlama2OnV100, "training.attention_backend", "flex"));
+  CHECK(old.field == "training.attention_backend");
+  CHECK(contains(old.text(), "FlexAttention"));
+}
+
 TEST_CASE("attention backend: a measured profile's table times its own kernel only") {
   // site/profiles/h100-sxm.json measured PyTorch's cuDNN SDPA (table "bf16.cudnn"): cuDNN is timed
   // from its points, FlashAttention-2 from the datasheet.

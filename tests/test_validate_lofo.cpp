@@ -220,8 +220,9 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   CHECK(r->families.size() == 27);
   CHECK(r->rows.size() == size_t(error_bars().front().rows));
   INFO("LOFO MAE " << r->lofo_mae << ", bias " << r->lofo_bias << ", median " << r->lofo_median);
-  // 11.9 %, 7.5 % and +3.3 % over 323 rows since KempnerForge's, MLPerf 405B's and torchtune's
-  // 2 x 4090 configurations were read (2026-12-01); 12.1 %, 7.5 % and +3.4 % before (overlapped
+  // 12.0 %, 7.6 % and +3.3 % over 323 rows since FlexAttention's rows (2026-12-01); 11.9 %, 7.5 %
+  // and +3.3 % once KempnerForge's, MLPerf 405B's and torchtune's 2 x 4090 configurations were
+  // read, the same day; 12.1 %, 7.5 % and +3.4 % before (overlapped
   // pipeline sends, NeMo 24.07's TP overlap, FSDP2's copy-out, batch-first sequence parallelism); 12.5 %, 8.0 % and
   // +3.9 % since 2026-11-28 (DeepEP's dispatch, sliding windows,
   // the TP-overlap judgments); 13.1 %, 8.3 % and +2.9 % since the fraction is fitted per architecture; 13.7 %,

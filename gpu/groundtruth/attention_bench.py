@@ -3,15 +3,16 @@
 and a CUDA GPU). Times F.scaled_dot_product_attention in bf16 over seq_len, head_dim, heads, GQA
 ratio and causal, with CUDA events and an L2 flush between samples, once per kernel in --backends
 that takes the shape: cuDNN's fused flash SDPA (cudnn), SDPA's FlashAttention-2 (flash), its
-memory-efficient attention (efficient), and FlashAttention-3 (fa3) where the flash_attn_interface
-package (Hopper) is installed. --first keeps only the first kernel that takes each shape. Output:
+memory-efficient attention (efficient), FlashAttention-3 (fa3) where the flash_attn_interface
+package (Hopper) is installed, and PyTorch's FlexAttention (flex, torch >= 2.5: flex_attention
+compiled, with a causal block mask). --first keeps only the first kernel that takes each shape. Output:
 {"dtype", "backend", "points": [{batch, seq_len, heads, kv_heads, head_dim, causal, backend,
 fwd_seconds: [...], bwd_seconds: [...]}]}; gpu/host/src/attention_import.cpp files each point
-under its kernel's table (bf16.cudnn, bf16.fa2, bf16.fa3; efficient in the unnamed one), which
+under its kernel's table (bf16.cudnn, bf16.fa2, bf16.fa3, bf16.flex; efficient in the unnamed one), which
 training.attention_backend selects.
 
 Usage: python3 gpu/groundtruth/attention_bench.py --out attention.json [--quick] [--first]
-           [--backends cudnn,flash,fa3,efficient]
+           [--backends cudnn,flash,fa3,efficient,flex]
 """
 import argparse
 import contextlib
@@ -27,12 +28,23 @@ try:  # torch >= 2.3
 except ImportError:  # older torch: let PyTorch choose, and say so
     SDPBackend = sdpa_kernel = None
 
-BACKENDS = {"cudnn": "CUDNN_ATTENTION", "flash": "FLASH_ATTENTION", "efficient": "EFFICIENT_ATTENTION", "fa3": None}
+BACKENDS = {"cudnn": "CUDNN_ATTENTION", "flash": "FLASH_ATTENTION", "efficient": "EFFICIENT_ATTENTION", "fa3": None,
+            "flex": None}
 
 try:  # FlashAttention-3 (Dao-AILab/flash-attention, hopper/): q, k, v as (batch, seq, heads, dim)
     import flash_attn_interface
 except ImportError:
     flash_attn_interface = None
+
+try:  # FlexAttention (torch >= 2.5): Inductor's Triton kernels, timed compiled as frameworks run it
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+    flex_compiled = torch.compile(flex_attention, dynamic=False)
+except ImportError:
+    flex_compiled = None
+
+
+def causal_mask(b, h, q_idx, kv_idx):
+    return q_idx >= kv_idx
 
 
 def attention_fn(name, q, k, v, causal, gqa):
@@ -46,6 +58,13 @@ def attention_fn(name, q, k, v, causal, gqa):
         def fn():
             out = flash_attn_interface.flash_attn_func(qt, kt, vt, causal=causal)
             return out[0] if isinstance(out, tuple) else out
+    elif name == "flex":
+        if flex_compiled is None:
+            return None
+        mask = create_block_mask(causal_mask, None, None, q.shape[2], k.shape[2], device=q.device) if causal else None
+
+        def fn():
+            return flex_compiled(q, k, v, block_mask=mask, enable_gqa=gqa)
     elif sdpa_kernel is None:
         if name != "flash":
             return None
@@ -96,8 +115,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--backends", default="cudnn,flash,fa3,efficient",
-                    help="kernels to time per shape (cudnn, flash, fa3, efficient)")
+    ap.add_argument("--backends", default="cudnn,flash,fa3,efficient,flex",
+                    help="kernels to time per shape (cudnn, flash, fa3, efficient, flex)")
     ap.add_argument("--first", action="store_true", help="only the first kernel of --backends that takes each shape")
     a = ap.parse_args()
     names = [n for n in a.backends.split(",") if n]

@@ -93,10 +93,11 @@ enum class UnfusedAttention { matmul, sdpa_math_tf32, sdpa_math_fp32 };
 // on Ampere) and PyTorch SDPA's under eager ones (fa2). triton: FlashAttention written in Triton
 // (triton.ops.flash_attention; flash-attn's flash_attn_triton.py, MPT's attn_impl 'triton').
 // Appended last: share links and scenario fields keep the earlier values' positions.
-enum class AttentionBackend { auto_, fa2, fa3, cudnn, sdpa_math, eager, triton };
+enum class AttentionBackend { auto_, fa2, fa3, cudnn, sdpa_math, eager, triton, flex };
 // The fused kernels: the backends a profile keeps an attention table for, and is_fused()'s set.
 inline constexpr AttentionBackend kFusedAttentionBackends[] = {AttentionBackend::fa2, AttentionBackend::fa3,
-                                                               AttentionBackend::cudnn, AttentionBackend::triton};
+                                                               AttentionBackend::cudnn, AttentionBackend::triton,
+                                                               AttentionBackend::flex};
 inline bool is_fused(AttentionBackend b) {
   for (AttentionBackend f : kFusedAttentionBackends)
     if (b == f) return true;

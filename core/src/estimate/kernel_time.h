@@ -49,7 +49,7 @@ class KernelProfile {
  private:
   static constexpr int kDtypes = int(Dtype::int8) + 1;
   LazyTables<GemmTable, kDtypes> gemm_;
-  static constexpr int kBackends = int(AttentionBackend::triton) + 1;
+  static constexpr int kBackends = int(AttentionBackend::flex) + 1;
   LazyTables<AttentionTable, kDtypes * kBackends> attention_;
   LazyTables<BandwidthTable, kMemKernels> memory_;
 };

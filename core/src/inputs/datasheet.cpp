@@ -9,10 +9,15 @@ namespace llmc::detail {
 AttentionFractions attention_fractions(const GpuSpec& gpu, AttentionBackend backend) {
   const double cc = gpu.compute_capability;
   if (!is_fused(backend) || cc < 8.0) return kHopperNativeAttention;  // unnamed, AMD, pre-Ampere
-  if (cc < 9.0) return backend == AttentionBackend::triton ? kTritonOnAmpere : kFa2OnAmpere;
+  if (cc < 9.0)
+    return backend == AttentionBackend::triton ? kTritonOnAmpere
+           : backend == AttentionBackend::flex ? kFlexOnAmpere
+                                               : kFa2OnAmpere;
   switch (backend) {
     case AttentionBackend::triton:
       return kTritonOnHopper;
+    case AttentionBackend::flex:
+      return kFlexOnHopper;
     case AttentionBackend::fa3:
       return kFa3OnHopper;
     case AttentionBackend::cudnn:

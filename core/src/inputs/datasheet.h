@@ -133,7 +133,17 @@ constexpr AttentionFractions kTritonOnAmpere{kFa2OnAmpere.fwd_at_128 / kFa2OverT
                                              kFa2OnAmpere.bwd_at_128 / kFa2OverTritonBwd, kAmperePeakFlopsPerExp};
 constexpr AttentionFractions kTritonOnHopper{kFa2PackageOnHopper.fwd_at_128 / kFa2OverTritonFwd,
                                              kFa2PackageOnHopper.bwd_at_128 / kFa2OverTritonBwd};
-// The fractions of `backend` (fa2, fa3, cudnn, triton) on `gpu`: Hopper's figures on compute capability
+// PyTorch's FlexAttention (torch.nn.attention.flex_attention: Triton kernels Inductor generates for
+// a score_mod / block mask), as its authors measured it: on A100 90 % of FlashAttention-2's
+// forward and 85 % of its backward (PyTorch blog "FlexAttention: The Flexibility of PyTorch with
+// the Performance of FlashAttention", 2024-08-07); on H100 85 % of FlashAttention-3's forward and
+// 76 % of its backward, "~25 % faster than FlashAttention-2" forward and ~3 % backward (Guessous,
+// Meta, GTC 2025 session "FlexAttention: The Flexibility of PyTorch With the Performance of
+// FlashAttention").
+constexpr AttentionFractions kFlexOnAmpere{0.90 * kFa2OnAmpere.fwd_at_128, 0.85 * kFa2OnAmpere.bwd_at_128,
+                                           kAmperePeakFlopsPerExp};
+constexpr AttentionFractions kFlexOnHopper{0.85 * kFa3OnHopper.fwd_at_128, 0.76 * kFa3OnHopper.bwd_at_128};
+// The fractions of `backend` (fa2, fa3, cudnn, triton, flex) on `gpu`: Hopper's figures on compute capability
 // 9.x; Ampere's FlashAttention-2 on 8.x (cuDNN's fused attention there is FlashAttention-2 class;
 // no published comparison); FlashAttention-2's B200 figures on 10.x; on Blackwell and later
 // otherwise, where no attention rates are published, the Hopper figures of the same backend; on

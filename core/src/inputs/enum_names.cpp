@@ -172,6 +172,8 @@ const char* to_string(AttentionBackend v) {
       return "eager";
     case AttentionBackend::triton:
       return "triton";
+    case AttentionBackend::flex:
+      return "flex";
   }
   return "?";
 }

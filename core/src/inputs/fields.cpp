@@ -222,11 +222,11 @@ std::vector<FieldInfo> make_fields() {
              "without flash attention: batched GEMMs + softmax in the compute dtype (Megatron, Llama reference, HF "
              "eager), or PyTorch's math SDPA in fp32 with TF32 or fp32 matmuls"),
       CHOICE("training.attention_backend", s.training.attention_backend, AttentionBackend,
-             "auto|fa2|fa3|cudnn|sdpa_math|eager|triton",
+             "auto|fa2|fa3|cudnn|sdpa_math|eager|triton|flex",
              "the attention kernel: fa2 FlashAttention-2 (PyTorch SDPA's flash backend), fa3 FlashAttention-3 "
              "(Hopper), cudnn (Transformer Engine on "
              "Hopper), sdpa_math PyTorch's math SDPA, eager batched GEMMs + softmax, triton FlashAttention "
-             "written in Triton (MPT's attn_impl triton); auto: the framework's default "
+             "written in Triton (MPT's attn_impl triton), flex PyTorch's FlexAttention; auto: the framework's default "
              "(cudnn under fused kernels on Hopper "
              "and later, else fa2; without flash attention, unfused_attention); a named one sets flash_attention"),
       BOOL("training.fused_elementwise", s.training.fused_elementwise,

@@ -19,6 +19,7 @@ std::string backend_name(const std::string& ran) {
   if (ran == "cudnn") return "cudnn";
   if (ran == "flash" || ran == "fa2") return "fa2";  // PyTorch SDPA's flash backend is FlashAttention-2
   if (ran == "fa3") return "fa3";
+  if (ran == "flex") return "flex";  // PyTorch's FlexAttention
   return "";
 }
 }  // namespace

@@ -246,19 +246,23 @@ TEST_CASE("attention points imported from the PyTorch script's JSON") {
     {"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 8, "head_dim": 128, "causal": false, "backend": "flash",
      "fwd_seconds": [2e-3], "bwd_seconds": [5e-3]},
     {"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 8, "head_dim": 128, "causal": false, "backend": "efficient",
-     "fwd_seconds": [3e-3], "bwd_seconds": [7.5e-3]}]})";
+     "fwd_seconds": [3e-3], "bwd_seconds": [7.5e-3]},
+    {"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 8, "head_dim": 128, "causal": false, "backend": "flex",
+     "fwd_seconds": [4e-3], "bwd_seconds": [1e-2]}]})";
   auto r = import_attention_samples(text);
   REQUIRE(r.ok());
   CHECK(r->backend == "torch SDPA [cudnn, flash]");
-  // One table per backend: cuDNN's, FlashAttention-2's (SDPA's "flash"), and the unnamed one.
-  REQUIRE(r->tables.size() == 3);
-  REQUIRE(r->points() == 3);
+  // One table per backend: cuDNN's, FlashAttention-2's (SDPA's "flash"), FlexAttention's, and the
+  // unnamed one.
+  REQUIRE(r->tables.size() == 4);
+  REQUIRE(r->points() == 4);
   const llmc::AttentionPoint& cudnn = r->tables.at("bf16.cudnn").at(0);
   CHECK(cudnn.fwd_tflops == doctest::Approx(4.0 * 1024 * 1024 * 8 * 128 / 1e-3 / 1e12));
   CHECK(cudnn.bwd_tflops == doctest::Approx(cudnn.fwd_tflops));
   CHECK_FALSE(cudnn.causal);
   CHECK(r->tables.at("bf16.fa2").at(0).fwd_tflops == doctest::Approx(cudnn.fwd_tflops / 2));
   CHECK(r->tables.at("bf16").at(0).fwd_tflops == doctest::Approx(cudnn.fwd_tflops / 3));
+  CHECK(r->tables.at("bf16.flex").at(0).fwd_tflops == doctest::Approx(cudnn.fwd_tflops / 4));
   auto bad =
       import_attention_samples(R"({"points": [{"batch": 1, "seq_len": 1024, "heads": 8, "kv_heads": 3, "head_dim": 128,
     "causal": true, "fwd_seconds": [1], "bwd_seconds": [1]}]})");
