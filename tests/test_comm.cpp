@@ -397,6 +397,17 @@ TEST_CASE("communication: PyTorch's async TP leaves the backward's reduce-scatte
   const Estimate off =
       run(with_extra(base, {{"parallel.tp_overlap", "false"}, {"parallel.tp_overlap_method", "async_tp"}}));
   CHECK(find_comm(off, "tp")->exposed_s == find_comm(off, "tp")->time_s);
+  // With rowwise FP8 scales it fuses no all-gather either (pytorch/pytorch#149990): the forward
+  // pairs' all-gather halves and the backward pairs whole wait, c/2 + c/(2k) forward and c
+  // backward: exposed = time × (1/2 + 1/(2k)) / 2 + time / 2 = time × 25/32 here.
+  const Sets fp8 = with_extra(base, {{"training.precision", "fp8_mixed"}, {"parallel.tp_overlap_method", "async_tp"}});
+  const Estimate tensorwise = run(fp8), rowwise = run(with_extra(fp8, {{"training.fp8_recipe", "rowwise"}}));
+  const CommItem* tw = find_comm(tensorwise, "tp");
+  const CommItem* rw = find_comm(rowwise, "tp");
+  REQUIRE(tw);
+  REQUIRE(rw);
+  CHECK(tw->exposed_s == doctest::Approx(tw->time_s * (1.0 / 8 + 7.0 / 32)));
+  CHECK(rw->exposed_s == doctest::Approx(rw->time_s * 25 / 32));
 }
 
 TEST_CASE("communication: ZeRO-1/2's parameter gather waits after the step (parallel.param_gather_overlap)") {

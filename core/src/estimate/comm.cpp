@@ -105,7 +105,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // GEMMs have the same shapes): exposed = c/k + max(0, c·(k − 1)/k − window). PyTorch's async TP
     // (tp_overlap_method async_tp) fuses no backward reduce-scatter: there its input is the sum of
     // several matmuls' outputs, not one matmul's (pytorch/pytorch#149946), so that half of each
-    // backward pair is exposed whole, and only the all-gather half overlaps.
+    // backward pair is exposed whole, and only the all-gather half overlaps; with rowwise FP8 it
+    // fuses no all-gather either (async_tp_fuses_all_gathers): those halves are exposed whole too.
     c.overlapped = tp_overlap_running(r);
     if (c.overlapped) {
       const double pairs = plan.tp_collectives_per_layer();
@@ -113,19 +114,23 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       const double per_pair = c.time_s / count, k = double(par.tp);
       auto exposed = [&](double comm_s) { return comm_s / k + std::max(0.0, comm_s * (k - 1) / k - window); };
       const double bwd_count = L * mb * pairs, fwd_count = count - bwd_count;
-      const bool async_tp = async_tp_running(r);
-      c.exposed_s = fwd_count * exposed(per_pair) +
-                    bwd_count * (async_tp ? per_pair / 2 + exposed(per_pair / 2) : exposed(per_pair));
+      const bool async_tp = async_tp_running(r), gathers_fused = !async_tp || async_tp_fuses_all_gathers(r);
+      const double half = per_pair / 2;
+      const double fwd_pair = gathers_fused ? exposed(per_pair) : half + exposed(half);
+      const double bwd_pair = !async_tp ? exposed(per_pair) : gathers_fused ? half + exposed(half) : per_pair;
+      c.exposed_s = fwd_count * fwd_pair + bwd_count * bwd_pair;
       if (t)
         t->add("comm.tp_exposed_s",
-               "fwd_pairs × e(c) + bwd_pairs × (async_tp ? c/2 + e(c/2) : e(c)); e(x) = x/t + max(0, x(t − 1)/t − W)",
-               "s", "Wang et al. 2022; pytorch/pytorch#149946", c.exposed_s,
+               "fwd_pairs × (AG fused ? e(c) : c/2 + e(c/2)) + bwd_pairs × (async_tp ? (AG fused ? c/2 + e(c/2) : c) : "
+               "e(c)); e(x) = x/t + max(0, x(t − 1)/t − W)",
+               "s", "Wang et al. 2022; pytorch/pytorch#149946, #149990", c.exposed_s,
                {{"fwd_pairs", fwd_count},
                 {"bwd_pairs", bwd_count},
                 {"c", per_pair},
                 {"t", k},
                 {"W", window},
-                {"async_tp", async_tp ? 1.0 : 0.0}});
+                {"async_tp", async_tp ? 1.0 : 0.0},
+                {"all_gathers_fused", gathers_fused ? 1.0 : 0.0}});
     } else {
       c.exposed_s = c.time_s;
     }

@@ -36,10 +36,11 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   const CopyOuts copy_outs = fsdp2_copy_outs(r);
   // bsh sequence parallelism: a copy per all-gather and per reduce-scatter; async TP fuses the
   // forward's pairs and the backward's all-gathers into their matmuls (no copy), not the
-  // backward's reduce-scatters, whose input is a sum of matmuls (tp_chunks, plan_linear.cpp).
+  // backward's reduce-scatters, whose input is a sum of matmuls (tp_chunks, plan_linear.cpp); with
+  // rowwise FP8 no all-gather (async_tp_fuses_all_gathers): those keep their copies.
   const ParallelSpec& par = r.s.parallel;
   const bool bsh = ts.activation_layout == ActivationLayout::bsh && ts.sequence_parallel && par.tp > 1;
-  const bool async_tp = async_tp_running(r);
+  const bool async_tp = async_tp_running(r), gathers_fused = async_tp_fuses_all_gathers(r);
   return Ctx{r,
              nullptr,
              r.compute_dtype,
@@ -63,8 +64,8 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              2 * copy_outs.fwd,  // read + write
              2 * copy_outs.bwd,
              gathered_weight_bytes(r, 1, 1),
-             bsh && !async_tp ? 2.0 : 0.0,
-             bsh ? (async_tp ? 1.0 : 2.0) : 0.0};
+             bsh ? (!async_tp ? 2.0 : gathers_fused ? 0.0 : 1.0) : 0.0,
+             bsh ? (async_tp && gathers_fused ? 1.0 : 2.0) : 0.0};
 }
 
 // PyTorch eager: every op is its own kernel and round-trips HBM. Each entry is one kernel's bytes
