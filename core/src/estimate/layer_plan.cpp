@@ -41,6 +41,8 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   const ParallelSpec& par = r.s.parallel;
   const bool bsh = ts.activation_layout == ActivationLayout::bsh && ts.sequence_parallel && par.tp > 1;
   const bool async_tp = async_tp_running(r), gathers_fused = async_tp_fuses_all_gathers(r);
+  const double fwd_layout_copies = !bsh ? 0.0 : !async_tp ? 2.0 : gathers_fused ? 0.0 : 1.0;
+  const double bwd_layout_copies = !bsh ? 0.0 : async_tp && gathers_fused ? 1.0 : 2.0;
   return Ctx{r,
              nullptr,
              r.compute_dtype,
@@ -64,8 +66,8 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
              2 * copy_outs.fwd,  // read + write
              2 * copy_outs.bwd,
              gathered_weight_bytes(r, 1, 1),
-             bsh ? (!async_tp ? 2.0 : gathers_fused ? 0.0 : 1.0) : 0.0,
-             bsh ? (async_tp && gathers_fused ? 1.0 : 2.0) : 0.0};
+             fwd_layout_copies,
+             bwd_layout_copies};
 }
 
 // PyTorch eager: every op is its own kernel and round-trips HBM. Each entry is one kernel's bytes

@@ -85,13 +85,13 @@ Status resolve_attention_backend(Resolved& r) {
     return make_error("training.attention_backend",
                       "fa3 (FlashAttention-3) runs on Hopper GPUs (compute capability 9.x) only; " + gpu.name +
                           " is not one: use fa2 or cudnn");
+  const char* kernel = b == AttentionBackend::cudnn    ? "'s fused attention"
+                       : b == AttentionBackend::triton ? " (FlashAttention in Triton)"
+                                                       : " (PyTorch's FlexAttention, Triton kernels)";
   if ((b == AttentionBackend::cudnn || b == AttentionBackend::triton || b == AttentionBackend::flex) &&
       gpu.compute_capability < 8.0)
     return make_error("training.attention_backend",
-                      name + (b == AttentionBackend::cudnn    ? "'s fused attention"
-                              : b == AttentionBackend::triton ? " (FlashAttention in Triton)"
-                                                              : " (PyTorch's FlexAttention, Triton kernels)") +
-                          " needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " + gpu.name +
+                      name + kernel + " needs an NVIDIA GPU of compute capability 8.0 (Ampere) or newer; " + gpu.name +
                           " is not one: use " + (gpu.has_fused_attention() ? "fa2" : "sdpa_math or eager"));
   if (is_fused(b) && t.attention_backend != AttentionBackend::auto_ && !gpu.has_fused_attention())
     return make_error("training.attention_backend",
