@@ -443,6 +443,39 @@ TEST_CASE("communication: ZeRO-1/2's parameter gather waits after the step (para
         run(with_extra(no_dp_overlap, {{"parallel.param_gather_overlap", "false"}})).time.step_s);
 }
 
+TEST_CASE("communication: ZeRO-1's parameters handed back by one broadcast per rank (parallel.param_gather)") {
+  // InternEvo's broadcast_params: every rank broadcasts its shard in turn. The bytes each GPU
+  // receives are the all-gather's, but each of the n calls pays a ring's latency (a broadcast is a
+  // pipelined chain through all n ranks): on 1,024 A100s, 128 nodes, NCCL's LL model gives
+  // 6.6 + 896 × 0.6 + 127 × 2.7 µs = 0.887 ms a call before any bytes, 0.9 s for the 1,024.
+  const Sets base = {{"model.preset", "llama2-7b"},
+                     {"hardware.gpu", "a100-sxm-80gb"},
+                     {"hardware.gpu_count", "1024"},
+                     {"training.seq_len", "2048"},
+                     {"training.global_batch_seqs", "4096"},
+                     {"training.zero_stage", "1"},
+                     {"parallel.param_gather_overlap", "false"}};
+  const Estimate gather = run(base), bcast = run(with_extra(base, {{"parallel.param_gather", "broadcast"}}));
+  const CommItem* g = find_comm(gather, "dp", "all_gather");
+  const CommItem* b = find_comm(bcast, "dp", "broadcast");
+  REQUIRE(g);
+  REQUIRE(b);
+  CHECK(find_comm(bcast, "dp", "all_gather") == nullptr);
+  CHECK(b->calls == 1024);
+  CHECK(b->bytes_per_step == doctest::Approx(g->bytes_per_step).epsilon(1e-12));
+  CHECK(b->latency_s >= 0.887e-3 * 0.999);
+  CHECK(b->time_s > g->time_s + 1024 * 0.887e-3 * 0.9);
+  CHECK(b->exposed_s == b->time_s);
+  // Inside one node the calls are short: eight broadcasts of an 8-GPU group cost about the gather.
+  const Sets node = with_extra(base, {{"hardware.gpu_count", "8"}, {"training.global_batch_seqs", "32"}});
+  const Estimate gather8 = run(node), bcast8 = run(with_extra(node, {{"parallel.param_gather", "broadcast"}}));
+  const CommItem* g8 = find_comm(gather8, "dp", "all_gather");
+  const CommItem* b8 = find_comm(bcast8, "dp", "broadcast");
+  REQUIRE(g8);
+  REQUIRE(b8);
+  CHECK(b8->time_s / g8->time_s == doctest::Approx(8.0 / 7.0).epsilon(0.05));  // factor 1 against (n − 1)/n
+}
+
 TEST_CASE("communication: context parallelism by ring, all-gather or all-to-all (parallel.cp_method)") {
   const Sets base = {{"model.preset", "llama3.1-8b"},
                      {"parallel.cp", "4"},

@@ -220,8 +220,9 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   CHECK(r->families.size() == 27);
   CHECK(r->rows.size() == size_t(error_bars().front().rows));
   INFO("LOFO MAE " << r->lofo_mae << ", bias " << r->lofo_bias << ", median " << r->lofo_median);
-  // 11.7 %, 7.5 % and +3.2 % over 323 rows since async TP's unfused rowwise all-gathers and NeMo
-  // 24.07's interleaved fine-tuning (2026-12-01); 12.0 % with FlexAttention's rows, 11.9 % once
+  // 11.6 %, 7.6 % and +3.1 % over 323 rows since InternEvo's per-rank broadcasts (2026-12-01);
+  // 11.7 % with async TP's unfused rowwise all-gathers and NeMo 24.07's interleaved fine-tuning,
+  // 12.0 % with FlexAttention's rows, 11.9 % once
   // KempnerForge's, MLPerf 405B's and torchtune's 2 x 4090 configurations were read, the same
   // day; 12.1 %, 7.5 % and +3.4 % before (overlapped
   // pipeline sends, NeMo 24.07's TP overlap, FSDP2's copy-out, batch-first sequence parallelism); 12.5 %, 8.0 % and
@@ -229,7 +230,7 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   // the TP-overlap judgments); 13.1 %, 8.3 % and +2.9 % since the fraction is fitted per architecture; 13.7 %,
   // 8.9 %, +3.9 % pooled, since InternEvo's ZeRO-1 waits for its parameter broadcast
   // (param_gather_overlap false on its 8 rows); 13.8 %, 9.0 %, +4.0 % before that.
-  CHECK(r->lofo_mae <= 0.119);
+  CHECK(r->lofo_mae <= 0.118);
   CHECK(r->lofo_median <= 0.08);
   CHECK(std::fabs(r->lofo_bias) <= 0.04);
   // The 68 % ranges cover about two thirds of the rows out of sample (the issue's goal).

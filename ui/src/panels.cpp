@@ -218,6 +218,7 @@ void parallel_panel(State& st) {
   heading("Overlap");
   field_editor(st, "parallel.dp_overlap", "overlap DP reduction");
   field_editor(st, "parallel.param_gather_overlap", "overlap ZeRO-1/2 parameter gather");
+  field_editor(st, "parallel.param_gather", "ZeRO-1/2 parameter gather: one all-gather, or a broadcast per rank");
   field_editor(st, "parallel.tp_overlap", "overlap TP communication");
   field_editor(st, "parallel.tp_overlap_method", "TP overlap method");
   field_editor(st, "parallel.cp_overlap", "overlap CP exchange");

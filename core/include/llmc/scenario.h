@@ -32,6 +32,10 @@ enum class Schedule { afab, one_f_one_b, interleaved, zero_bubble };
 // K and V gathered from every rank before attention (Llama 3 §3.3.2); a2a, DeepSpeed-Ulysses's
 // all-to-alls trading the sequence split for a head split around attention (Jacobs et al. 2023).
 enum class CpMethod { p2p, all_gather, a2a };
+// How ZeRO-1/2 hands the updated parameters back to every rank: one all-gather (Megatron-core,
+// DeepSpeed, PyTorch's ZeroRedundancyOptimizer), or one broadcast from each rank of its shard, one
+// after the other (InternEvo's HybridZeroOptimizer.broadcast_params): each pays a ring's latency.
+enum class ParamGather { all_gather, broadcast };
 // How the expert all-to-all moves a token's routed copies: alltoall sends one copy per routed
 // expert to that expert's rank (NCCL all-to-all: Megatron-core's alltoall dispatcher, torchtitan);
 // deepep sends it once to each node holding one of its experts, over the network to the rank of
@@ -233,6 +237,8 @@ struct ParallelSpec {
   // --overlap-param-gather); off: it waits after the optimizer step (DeepSpeed ZeRO-1/2, PyTorch's
   // ZeroRedundancyOptimizer, nanotron). Only with dp_overlap.
   bool param_gather_overlap = true;
+  // ZeRO-1/2's parameter gather: one all-gather, or a broadcast per rank (InternEvo).
+  ParamGather param_gather = ParamGather::all_gather;
   // Gradient bucket size in MB (10^6 bytes) of DDP / ZeRO-1/2 reductions; 0: the framework's
   // default, Megatron-core's max(40M, 1M × dp) parameters under fused kernels, PyTorch DDP's 25 MB
   // under eager ones.
@@ -291,6 +297,7 @@ const char* to_string(Optimizer v);
 const char* to_string(Recompute v);
 const char* to_string(Schedule v);
 const char* to_string(CpMethod v);
+const char* to_string(ParamGather v);
 const char* to_string(EpDispatcher v);
 const char* to_string(MoeRouting v);
 const char* to_string(TpOverlapMethod v);

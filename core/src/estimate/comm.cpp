@@ -229,8 +229,12 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       if (sharded && replicas > 1) replicate(g, bwd_micro);
       if (sharded) {
         // The updated parameters back to every rank of the group: behind the next forward
-        // (Megatron's --overlap-param-gather) or waited for after the optimizer step.
-        CommItem ag = make(r, "dp", "all_gather", shard, par.tp, weight_bytes, 1);
+        // (Megatron's --overlap-param-gather) or waited for after the optimizer step. By broadcasts
+        // (parallel.param_gather): each rank's shard from it to all, one call per rank.
+        const bool broadcasts = par.param_gather == ParamGather::broadcast;
+        CommItem ag = broadcasts
+                          ? make(r, "dp", "broadcast", shard, par.tp, weight_bytes / double(shard), double(shard))
+                          : make(r, "dp", "all_gather", shard, par.tp, weight_bytes, 1);
         ag.overlapped = par.dp_overlap && par.param_gather_overlap;
         ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - fwd_micro) : ag.time_s;
         if (t)
@@ -385,6 +389,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   }
   if (t) {
     for (const CommItem& c : out) {
+      const bool param_gather = c.collective == "all_gather" || c.collective == "broadcast";
       const char* key = c.name == "tp"          ? "comm.tp_s"
                         : c.name == "tp_logits" ? "comm.tp_logits_gather_s"
                         : c.name == "pp"        ? (c.collective == "all_gather" ? "comm.pp_gather_s" : "comm.pp_s")
@@ -393,13 +398,13 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                         : c.name == "etp"       ? "comm.etp_s"
                         : c.name == "fsdp"      ? "comm.fsdp_param_gather_s"
                         : c.name == "hsdp"      ? "comm.hsdp_grad_all_reduce_s"
-                        : c.collective == "all_gather" ? "comm.dp_param_gather_s"
-                                                       : "comm.dp_grad_reduce_s";
+                        : param_gather          ? "comm.dp_param_gather_s"
+                                                : "comm.dp_grad_reduce_s";
       t->add(key,
              "calls × (latency + factor × bytes / (busbw × protocol share)); factor 2(n−1)/n all-reduce, (n−1)/n "
              "gather/scatter/all-to-all, "
-             "1 send/recv; rings (all-reduce, all-gather, reduce-scatter): NCCL's base + a hop latency per ring step, "
-             "at least the tier's "
+             "1 send/recv and broadcast; rings (all-reduce, all-gather, reduce-scatter, broadcast): NCCL's base + a "
+             "hop latency per ring step, at least the tier's "
              "alpha, on the protocol (LL, LL128, Simple) with the least time; others: the tier's alpha",
              "s",
              "busbw factors: NVIDIA nccl-tests PERFORMANCE.md; ring latency and protocols: NVIDIA/nccl "

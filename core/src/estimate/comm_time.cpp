@@ -1,8 +1,9 @@
 // The time of one collective on the tier it crosses (comm_time.h): time = latency + factor ×
 // bytes / busbw, with the nccl-tests factors: all-reduce 2(n−1)/n, all-gather / reduce-scatter /
-// all-to-all (n−1)/n, send/recv 1 (NVIDIA/nccl-tests PERFORMANCE.md). The latency of a ring
-// collective (all-reduce, all-gather, reduce-scatter) is NCCL's own model, which grows with the
-// ring (nccl_ring); send/recv and all-to-all pay the tier's alpha.
+// all-to-all (n−1)/n, send/recv and broadcast 1 (NVIDIA/nccl-tests PERFORMANCE.md). The latency of
+// a ring collective (all-reduce, all-gather, reduce-scatter, broadcast: NCCL's broadcast is a
+// pipelined chain along the ring) is NCCL's own model, which grows with the ring (nccl_ring);
+// send/recv and all-to-all pay the tier's alpha.
 #include "estimate/comm_time.h"
 
 #include <algorithm>
@@ -17,7 +18,7 @@ namespace llmc::detail {
 double ring_factor(std::string_view collective, double n) {
   if (n <= 1) return 0;
   if (collective == "all_reduce") return 2 * (n - 1) / n;
-  if (collective == "send_recv") return 1;
+  if (collective == "send_recv" || collective == "broadcast") return 1;
   return (n - 1) / n;
 }
 
@@ -55,7 +56,7 @@ double one_tier(const Resolved& r, const char* collective, int64_t group, bool i
 // NCCL's own latency model for a ring collective over `ranks` GPUs on `nodes` nodes
 // (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel @ b647562): a base latency per protocol
 // plus one hop latency per ring step, NVLink (PCIe) inside a node and the network between nodes;
-// all-gather and reduce-scatter take ranks − 1 steps (nodes − 1 of them across the network),
+// all-gather, reduce-scatter and broadcast take ranks − 1 steps (nodes − 1 of them across the network),
 // all-reduce 2·(ranks − 1) (2·nodes). NCCL runs the protocol with the least latency + bytes /
 // bandwidth: LL (a quarter of the bandwidth; a third for all-gather and reduce-scatter on one
 // node), LL128 (0.92 of it, 0.7 with one rank per node; NVLink nodes only) or Simple. Left out:
@@ -101,7 +102,7 @@ RingTime collective_seconds(const Resolved& r, const char* collective, int64_t g
   if (group <= 1) return {};
   const int64_t k = std::min(group, ranks_per_node(r, stride));
   const std::string_view c = collective;
-  const bool ring = c == "all_reduce" || c == "all_gather" || c == "reduce_scatter";
+  const bool ring = c == "all_reduce" || c == "all_gather" || c == "reduce_scatter" || c == "broadcast";
   // NVLink-class links inside the node unless their bus bandwidth is no more than PCIe 5 x16's
   // 64 GB/s.
   const bool nvlink = tier_ab(r, true).busbw_gbps > 64;

@@ -118,6 +118,15 @@ const char* to_string(KernelLaunch v) {
   }
   return "?";
 }
+const char* to_string(ParamGather v) {
+  switch (v) {
+    case ParamGather::all_gather:
+      return "all_gather";
+    case ParamGather::broadcast:
+      return "broadcast";
+  }
+  return "?";
+}
 const char* to_string(CpMethod v) {
   switch (v) {
     case CpMethod::p2p:

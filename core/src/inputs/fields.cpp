@@ -295,6 +295,9 @@ std::vector<FieldInfo> make_fields() {
            "ZeRO-1/2: gather the updated parameters behind the next forward (Megatron --overlap-param-gather); "
            "false: after the optimizer step, waited for (DeepSpeed ZeRO-1/2, PyTorch ZeroRedundancyOptimizer, "
            "nanotron)"),
+      CHOICE("parallel.param_gather", s.parallel.param_gather, ParamGather, "all_gather|broadcast",
+             "ZeRO-1/2: the updated parameters back to every rank by one all-gather, or by a broadcast from each "
+             "rank of its shard in turn, each paying a ring's latency (InternEvo's broadcast_params)"),
       NUM("parallel.dp_bucket_mb", s.parallel.dp_bucket_mb, 0, 1e6,
           "gradient bucket size in MB of the data-parallel reduction (0: the framework's: Megatron-core max(40M, 1M x "
           "dp) parameters under fused "
