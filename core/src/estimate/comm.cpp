@@ -231,10 +231,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
         // The updated parameters back to every rank of the group: behind the next forward
         // (Megatron's --overlap-param-gather) or waited for after the optimizer step. By broadcasts
         // (parallel.param_gather): each rank's shard from it to all, one call per rank.
-        const bool broadcasts = par.param_gather == ParamGather::broadcast;
-        CommItem ag = broadcasts
-                          ? make(r, "dp", "broadcast", shard, par.tp, weight_bytes / double(shard), double(shard))
-                          : make(r, "dp", "all_gather", shard, par.tp, weight_bytes, 1);
+        const double calls = par.param_gather == ParamGather::broadcast ? double(shard) : 1.0;
+        CommItem ag = make(r, "dp", calls > 1 ? "broadcast" : "all_gather", shard, par.tp, weight_bytes / calls, calls);
         ag.overlapped = par.dp_overlap && par.param_gather_overlap;
         ag.exposed_s = ag.overlapped ? std::max(0.0, ag.time_s - fwd_micro) : ag.time_s;
         if (t)
@@ -402,10 +400,9 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                                                 : "comm.dp_grad_reduce_s";
       t->add(key,
              "calls × (latency + factor × bytes / (busbw × protocol share)); factor 2(n−1)/n all-reduce, (n−1)/n "
-             "gather/scatter/all-to-all, "
-             "1 send/recv and broadcast; rings (all-reduce, all-gather, reduce-scatter, broadcast): NCCL's base + a "
-             "hop latency per ring step, at least the tier's "
-             "alpha, on the protocol (LL, LL128, Simple) with the least time; others: the tier's alpha",
+             "gather/scatter/all-to-all, 1 send/recv/broadcast; rings: NCCL's base + a hop latency per ring step "
+             "(at least the tier's alpha) on the protocol (LL, LL128, Simple) with the least time; others: the "
+             "tier's alpha",
              "s",
              "busbw factors: NVIDIA nccl-tests PERFORMANCE.md; ring latency and protocols: NVIDIA/nccl "
              "src/graph/tuning.cc",

@@ -339,15 +339,15 @@ void head(Ctx c, Plan& plan, bool kernels) {
   // Eager cross-entropy on fp32 logits: to fp32, log-softmax; backward the one-hot scatter,
   // log-softmax's backward and the cast back. On the 16-bit logits: no casts, e-byte passes.
   const double logits = c.T * V / vocab_share;
-  // PyTorch's loss_parallel, op by op (torch/distributed/tensor/parallel/loss.py): the cast, amax,
-  // x − max, exp, sum, − log-sum-exp; backward zeros_like, exp of the output, the add, × the
-  // gradient, the cast back (the all-reduces move one value per row: left out).
+  // PyTorch's loss_parallel (torch/distributed/tensor/parallel/loss.py) decomposes log-softmax into
+  // amax, x − max, exp, sum and − log-sum-exp (32 bytes per logit, not 8) and its backward into
+  // zeros_like, exp of the output, the add and × the gradient (28, not 12), timed here as one pass
+  // each (the all-reduces move one value per row: left out).
+  const bool lp = dtensor_loss_parallel(r);
   if (eager && !r.loss_upcast)
     eager_ops(c, 0, logits, {2 * c.e}, {c.e, 3 * c.e});
-  else if (eager && dtensor_loss_parallel(r))
-    eager_ops(c, 0, logits, {c.e + 4, 4, 8, 8, 4, 8}, {4, 8, 12, 8, 4 + c.e});
   else if (eager)
-    eager_ops(c, 0, logits, {c.e + 4, 8}, {4, 12, 4 + c.e});
+    eager_ops(c, 0, logits, {c.e + 4, lp ? 32.0 : 8.0}, {4, lp ? 28.0 : 12.0, 4 + c.e});
   else
     elementwise(c, 0, MemKernel::cross_entropy, logits * (c.e + 8), logits * (4 + c.e));
   fsdp_copy_out(c);

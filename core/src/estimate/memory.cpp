@@ -262,12 +262,10 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
     const double logits = last_stage ? act.loss : 0;
     mem.logits_bytes = tr.add(
         "memory.per_gpu.logits_bytes",
-        "bytes_per_logit × s/cp × b × V / t on the last stage, t = 1 without loss parallelism (fused loss: act_bytes "
-        "+ 4, logits + fp32 copy; eager: 12, fp32 log-softmax output + its gradient + its input's gradient, 16 "
-        "under PyTorch's loss_parallel; eager_16bit: 4 × act_bytes; n chunks: act_bytes + work / n)",
-        "bytes",
-        "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100; "
-        "torch.distributed.tensor.parallel.loss)",
+        "bytes_per_logit × s/cp × b × V / t on the last stage (t = 1 without loss parallelism); bytes_per_logit: "
+        "fused e + 4 (logits + fp32 copy), eager 12 (fp32 log-softmax output and two gradients; 16 under "
+        "loss_parallel), eager_16bit 4e, n chunks e + work / n",
+        "bytes", "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)",
         logits,
         {{"s", double(ts.seq_len)},
          {"b", double(b)},

@@ -52,13 +52,11 @@ static TpChunks tp_chunks(const Ctx& c) {
   const Op& op = c.b->current();
   if (!tp_overlap_running(c.r) || !op.tp_window) return {};
   const int tp = int(par.tp);
-  if (op.tp_collectives == 0) {  // column-parallel: all-gather, then the GEMM (unfused with rowwise FP8)
-    if (async_tp_running(c.r) && !async_tp_fuses_all_gathers(c.r)) return {};
-    return {tp, 1};
-  }
-  const bool async_tp = async_tp_running(c.r);
+  const bool async_tp = async_tp_running(c.r), gathers_fused = !async_tp || async_tp_fuses_all_gathers(c.r);
+  // Column-parallel: the all-gather, then the GEMM (unfused with rowwise FP8).
+  if (op.tp_collectives == 0) return gathers_fused ? TpChunks{tp, 1} : TpChunks{};
   // Row-parallel: the GEMM, then its reduce-scatter; dX after the all-gather of dY.
-  return {async_tp ? tp : std::min(tp, 4), !async_tp || async_tp_fuses_all_gathers(c.r) ? tp : 1, async_tp};
+  return {async_tp ? tp : std::min(tp, 4), gathers_fused ? tp : 1, async_tp};
 }
 
 // A linear layer y[T×n] = x[T×k]·W[k×n] of this rank: forward, and backward dX + dW (dX alone for

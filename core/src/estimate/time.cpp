@@ -48,9 +48,7 @@ const char* attention_source(AttentionBackend b) {
       return LLMC_FUSED_SOURCE("triton (FlashAttention in Triton)",
                                "FlashAttention-2's fractions ÷ 1.4 forward, ÷ 2 backward");
     case AttentionBackend::flex:
-      return LLMC_FUSED_SOURCE("flex (PyTorch FlexAttention)",
-                               "0.90 / 0.85 of FlashAttention-2's fractions on Ampere, 0.85 / 0.76 of "
-                               "FlashAttention-3's on Hopper and later");
+      return LLMC_FUSED_SOURCE("flex (FlexAttention)", "its authors' shares of FlashAttention-2 and -3");
     case AttentionBackend::sdpa_math:
     case AttentionBackend::eager:
     case AttentionBackend::auto_:

@@ -87,7 +87,7 @@ Status resolve_attention_backend(Resolved& r) {
                           " is not one: use fa2 or cudnn");
   const char* kernel = b == AttentionBackend::cudnn    ? "'s fused attention"
                        : b == AttentionBackend::triton ? " (FlashAttention in Triton)"
-                                                       : " (PyTorch's FlexAttention, Triton kernels)";
+                                                       : " (FlexAttention)";
   if ((b == AttentionBackend::cudnn || b == AttentionBackend::triton || b == AttentionBackend::flex) &&
       gpu.compute_capability < 8.0)
     return make_error("training.attention_backend",
