@@ -104,6 +104,15 @@ TEST_CASE("attention backend: FlashAttention-2 on a B200 at its measured rate, H
   CHECK(fa2 / cudnn < 4.5);
 }
 
+namespace {
+// A step's attention time with `backend` over fa2's, Llama 3.1 8B at 8K tokens on `gpu`.
+double attention_over_fa2(const char* gpu, const char* backend) {
+  const Sets on = with(kLlama8k, "hardware.gpu", gpu);
+  return run(with(on, "training.attention_backend", backend)).time.attention_s /
+         run(with(on, "training.attention_backend", "fa2")).time.attention_s;
+}
+}  // namespace
+
 TEST_CASE("attention backend: FlashAttention in Triton at FlashAttention-2's rate ÷ 1.4 forward, ÷ 2 backward") {
   // Dao 2023 §4.1 (A100): FlashAttention-2 (the flash-attn package) is 1.3-1.5× faster than the
   // Triton kernel forward and about 2× backward. At head dim 128 (Llama 3.1 8B), where the rates
@@ -113,12 +122,8 @@ TEST_CASE("attention backend: FlashAttention in Triton at FlashAttention-2's rat
   // takes (1.4/0.374 + 5/0.326) / (1/0.330 + 2.5/0.310) = 1.720 of it.
   for (const auto& gpu_ratio : {std::pair{"h100-sxm", 1.720}, {"a100-sxm-80gb", 1.845}}) {
     const char* gpu = gpu_ratio.first;  // plain names: clang 14 cannot capture structured bindings (CAPTURE)
-    const double ratio = gpu_ratio.second;
     CAPTURE(gpu);
-    const Sets on = with(kLlama8k, "hardware.gpu", gpu);
-    const double triton = run(with(on, "training.attention_backend", "triton")).time.attention_s;
-    const double fa2 = run(with(on, "training.attention_backend", "fa2")).time.attention_s;
-    CHECK(triton / fa2 == doctest::Approx(ratio).epsilon(0.01));
+    CHECK(attention_over_fa2(gpu, "triton") == doctest::Approx(gpu_ratio.second).epsilon(0.01));
   }
   const Resolved r = resolved(with(kLlama8k, "training.attention_backend", "triton"));
   CHECK(r.s.training.flash_attention);
@@ -144,12 +149,8 @@ TEST_CASE("attention backend: FlexAttention at its authors' share of FlashAttent
   // SDPA's FA2 (0.685: faster, as the GTC figures say of FlashAttention-2).
   for (const auto& gpu_ratio : {std::pair{"h100-sxm", 0.685}, {"a100-sxm-80gb", 1.160}}) {
     const char* gpu = gpu_ratio.first;
-    const double ratio = gpu_ratio.second;
     CAPTURE(gpu);
-    const Sets on = with(kLlama8k, "hardware.gpu", gpu);
-    const double flex = run(with(on, "training.attention_backend", "flex")).time.attention_s;
-    const double fa2 = run(with(on, "training.attention_backend", "fa2")).time.attention_s;
-    CHECK(flex / fa2 == doctest::Approx(ratio).epsilon(0.01));
+    CHECK(attention_over_fa2(gpu, "flex") == doctest::Approx(gpu_ratio.second).epsilon(0.01));
   }
   CHECK(resolved(with(kLlama8k, "training.attention_backend", "flex")).s.training.flash_attention);
   const Error old = run_error(with(kLlama2OnV100, "training.attention_backend", "flex"));

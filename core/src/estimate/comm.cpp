@@ -106,7 +106,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     // (tp_overlap_method async_tp) fuses no backward reduce-scatter: there its input is the sum of
     // several matmuls' outputs, not one matmul's (pytorch/pytorch#149946), so that half of each
     // backward pair is exposed whole, and only the all-gather half overlaps; with rowwise FP8 it
-    // fuses no all-gather either (async_tp_fuses_all_gathers): those halves are exposed whole too.
+    // fuses no all-gather either (async_tp_leaves_all_gathers): those halves are exposed whole too.
     c.overlapped = tp_overlap_running(r);
     if (c.overlapped) {
       const double pairs = plan.tp_collectives_per_layer();
@@ -114,7 +114,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       const double per_pair = c.time_s / count, k = double(par.tp);
       auto exposed = [&](double comm_s) { return comm_s / k + std::max(0.0, comm_s * (k - 1) / k - window); };
       const double bwd_count = L * mb * pairs, fwd_count = count - bwd_count;
-      const bool async_tp = async_tp_running(r), gathers_fused = !async_tp || async_tp_fuses_all_gathers(r);
+      const bool async_tp = async_tp_running(r), gathers_fused = !async_tp_leaves_all_gathers(r);
       const double half = per_pair / 2;
       const double fwd_pair = gathers_fused ? exposed(per_pair) : half + exposed(half);
       const double bwd_pair = !async_tp ? exposed(per_pair) : gathers_fused ? half + exposed(half) : per_pair;

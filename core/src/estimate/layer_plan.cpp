@@ -37,10 +37,10 @@ Ctx make_ctx(const Resolved& r, const PlanShape& shape) {
   // bsh sequence parallelism: a copy per all-gather and per reduce-scatter; async TP fuses the
   // forward's pairs and the backward's all-gathers into their matmuls (no copy), not the
   // backward's reduce-scatters, whose input is a sum of matmuls (tp_chunks, plan_linear.cpp); with
-  // rowwise FP8 no all-gather (async_tp_fuses_all_gathers): those keep their copies.
+  // rowwise FP8 no all-gather (async_tp_leaves_all_gathers): those keep their copies.
   const ParallelSpec& par = r.s.parallel;
   const bool bsh = ts.activation_layout == ActivationLayout::bsh && ts.sequence_parallel && par.tp > 1;
-  const bool async_tp = async_tp_running(r), gathers_fused = async_tp_fuses_all_gathers(r);
+  const bool async_tp = async_tp_running(r), gathers_fused = !async_tp_leaves_all_gathers(r);
   const double fwd_layout_copies = !bsh ? 0.0 : !async_tp ? 2.0 : gathers_fused ? 0.0 : 1.0;
   const double bwd_layout_copies = !bsh ? 0.0 : async_tp && gathers_fused ? 1.0 : 2.0;
   return Ctx{r,

@@ -48,8 +48,9 @@ inline bool async_tp_running(const Resolved& r) {
 // with rowwise scales (training.fp8_recipe) that pattern stays unfused, the all-gather waited for
 // whole (pytorch/pytorch#149990, open since 2025-03; torchtitan#866: "Rowwise with AsyncTP runs at
 // roughly same perf as vanilla TP"). Its matmul → reduce-scatter side fuses (pytorch/pytorch#149247).
-inline bool async_tp_fuses_all_gathers(const Resolved& r) {
-  return async_tp_running(r) && !(r.compute_dtype == Dtype::fp8 && r.s.training.fp8_recipe == Fp8Recipe::rowwise);
+// True only where async TP runs and leaves its all-gathers so.
+inline bool async_tp_leaves_all_gathers(const Resolved& r) {
+  return async_tp_running(r) && r.compute_dtype == Dtype::fp8 && r.s.training.fp8_recipe == Fp8Recipe::rowwise;
 }
 
 // FSDP2's copy-outs (training.fsdp_impl): gathers of each unit whose output is copied into the

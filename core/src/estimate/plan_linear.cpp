@@ -52,7 +52,7 @@ static TpChunks tp_chunks(const Ctx& c) {
   const Op& op = c.b->current();
   if (!tp_overlap_running(c.r) || !op.tp_window) return {};
   const int tp = int(par.tp);
-  const bool async_tp = async_tp_running(c.r), gathers_fused = !async_tp || async_tp_fuses_all_gathers(c.r);
+  const bool async_tp = async_tp_running(c.r), gathers_fused = !async_tp_leaves_all_gathers(c.r);
   // Column-parallel: the all-gather, then the GEMM (unfused with rowwise FP8).
   if (op.tp_collectives == 0) return gathers_fused ? TpChunks{tp, 1} : TpChunks{};
   // Row-parallel: the GEMM, then its reduce-scatter; dX after the all-gather of dY.
