@@ -6,12 +6,12 @@
 namespace llmc::detail {
 
 const std::vector<ErrorBar> kErrorBars = {
-    {"all", 323, 0.8992, 1.1532, 16384},
+    {"all", 323, 0.8992, 1.1486, 16384},
     {"multi-node", 175, 0.9280, 1.1588, 16384},
     {"multi-node, dense", 154, 0.9279, 1.1420, 16384},
     {"multi-node, dense, context parallel", 18, 0.9033, 1.0194, 16384},
-    {"1 node", 131, 0.8627, 1.1098, 72},
-    {"1 node, dense", 124, 0.8620, 1.0796, 72},
+    {"1 node", 131, 0.8627, 1.0955, 72},
+    {"1 node, dense", 124, 0.8620, 1.0762, 72},
     {"1 node, dense, context parallel", 9, 0.8500, 1.1310, 72},
     {"1 GPU", 17, 0.8758, 1.0395, 1},
     {"1 GPU, dense", 17, 0.8758, 1.0395, 1},

@@ -35,6 +35,17 @@ inline double gemm_mamf_fraction_of(const GpuSpec& gpu) {
 }
 // GPUs without a published MAMF: A100 SXM's ratio of MAMF to dense peak (271.2 / 312 = 0.87).
 constexpr double kMamfOverPeakWithoutMamf = 0.87;
+// A dtype without a published MAMF on a GPU with one for its 16-bit type takes that type's share
+// of peak: the same matrix units, clocks and power cap. Where both are published the two shares
+// are close (H100 SXM fp8 0.71 vs bf16 0.80, B200 0.76 vs 0.78); the A100's 0.87 would put an
+// MI300X's FP8 at 2,275 TFLOP/s against its bf16 MAMF of 668 (0.51 of peak).
+inline double mamf_or_estimate_tflops(const GpuSpec& gpu, Dtype d) {
+  if (const double mamf = gpu.mamf_tflops(d); mamf > 0) return mamf;
+  const Dtype half = gpu.half_dtype();
+  const double half_mamf = gpu.mamf_tflops(half), half_peak = gpu.peak_tflops(half);
+  const double share = half_mamf > 0 && half_peak > 0 ? half_mamf / half_peak : kMamfOverPeakWithoutMamf;
+  return gpu.peak_tflops(d) * share;
+}
 // A GEMM benchmarked alone (no neighbours at their power cap, no NCCL sharing HBM and SMs): the
 // seven large cuBLASLt shapes (6144-32768) of the published records reach 0.92-0.985 of MAMF
 // (H100 fp8 1290-1382 of 1402.6, A100 fp16 250.8-256.5 of 271.2), median 0.946: 0.95. The same
@@ -42,12 +53,11 @@ constexpr double kMamfOverPeakWithoutMamf = 0.87;
 // `llmcalc validate` predicts kernel benchmark records with it.
 constexpr double kIsolatedGemmMamfFraction = 0.95;
 // The GEMM rate (TFLOP/s) of the datasheet profile for `d` on `gpu` at an in-step fraction of
-// MAMF (0: the one fitted for its architecture; MAMF from the peak where none is published). It
+// MAMF (0: the one fitted for its architecture; MAMF estimated as above where none is published). It
 // scales with the sustained clock (GpuSpec::clock_ratio, 1 at the GPU's own power limit).
 inline double datasheet_gemm_tflops(const GpuSpec& gpu, Dtype d, double mamf_fraction = 0) {
-  const double mamf = gpu.mamf_tflops(d);
   const double fraction = mamf_fraction > 0 ? mamf_fraction : gemm_mamf_fraction_of(gpu);
-  return (mamf > 0 ? mamf : gpu.peak_tflops(d) * kMamfOverPeakWithoutMamf) * fraction * gpu.clock_ratio;
+  return mamf_or_estimate_tflops(gpu, d) * fraction * gpu.clock_ratio;
 }
 // Fused attention is two kinds of work: matmuls on the tensor cores and one softmax exponential
 // per score element on the special function units (forward, and backward's recomputed P), which
