@@ -187,10 +187,9 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
                                     : std::max(0.0, sh.max_layer * gb - freed_layer);
   mem.model_states_bytes = tr.add(
       "memory.per_gpu.model_states_bytes",
-      "weights + gradients + optimizer + reference + ZeRO-3 gather buffers (2 × largest layer × bytes_per_param, its "
-      "linear weights in 1 byte with fp8_params; "
-      "the stage's gathered weights when not resharded after forward) + ZeRO-3 reduce-scatter in flight (largest "
-      "layer × grad_bytes beyond one layer's stored tensors, when gradients are reduced every micro-batch)",
+      "weights + gradients + optimizer + reference + ZeRO-3 gather buffers (2 × largest layer in its gathered bytes; "
+      "the stage's weights when not resharded after forward) + ZeRO-3 reduce-scatter in flight (largest "
+      "layer × grad_bytes beyond one layer's stored tensors, when reduced every micro-batch)",
       "bytes",
       "ZeRO paper's 'model states'; FSDP2 fully_shard(reshard_after_forward) (torchtitan keeps weights gathered "
       "with pipeline parallelism); FSDP2's foreach_reduce (the reduce-scatter input, unsharded in the reduce dtype, "
@@ -263,8 +262,7 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
     mem.logits_bytes = tr.add(
         "memory.per_gpu.logits_bytes",
         "bytes_per_logit × s/cp × b × V / t on the last stage (t = 1 without loss parallelism); bytes_per_logit: "
-        "fused e + 4 (logits + fp32 copy), eager 12 (fp32 log-softmax output and two gradients; 16 under "
-        "loss_parallel), eager_16bit 4e, n chunks e + work / n",
+        "fused e + 4, eager 12 (16 under loss_parallel), eager_16bit 4e, n chunks e + work / n",
         "bytes", "cross-entropy upcasts logits to fp32 (Megatron vocab-parallel loss; PyTorch eager measured on H100)",
         logits,
         {{"s", double(ts.seq_len)},

@@ -35,8 +35,8 @@ namespace {
 // literal per backend, as a term's source is a static string.
 const char* attention_source(AttentionBackend b) {
 #define LLMC_FUSED_SOURCE(KERNEL, DATASHEET)                                                                \
-  "kernel " KERNEL ", timed from the profile's table for it (else its unnamed fused table, else " DATASHEET \
-  "); exponentials at SMs × 16 × boost clock (docs/formulas.md, Attention backends)"
+  "kernel " KERNEL ": the profile's table for it, else its fused table, else " DATASHEET \
+  "; exponentials at SMs × 16 × boost clock (docs/formulas.md, Attention backends)"
   switch (b) {
     case AttentionBackend::fa2:
       return LLMC_FUSED_SOURCE("fa2 (FlashAttention-2)", "the datasheet fractions");
