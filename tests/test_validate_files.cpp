@@ -266,9 +266,11 @@ TEST_CASE("validation files: Megatron-DeepSpeed and MoE runs as docs/validation.
   CHECK(big.scenario.parallel.ep_overlap);
   for (const char* id : {"megatronbridge2511_qwen3-235b-a22b_256gpu", "megatronbridge2602_qwen3-235b-a22b_256gpu"})
     CHECK(row(moe, id).error == doctest::Approx(0.275).epsilon(0.03 / 0.275));  // +26-29 %
+  // The 30B rows' releases (Megatron-Bridge 0.2.0, 0.3.0) set moe_a2a_overlap on their H100 FP8
+  // layout; measured at 3.3 times llmcalc's step (docs/validation.md: host-bound, not modelled).
   for (const char* id : {"megatronbridge2511_qwen3-30b-a3b_16gpu", "megatronbridge2602_qwen3-30b-a3b_16gpu"}) {
-    CHECK(row(moe, id).error > 1.3);
-    CHECK_FALSE(row(moe, id).scenario.parallel.ep_overlap);
+    CHECK(row(moe, id).error > 2.0);
+    CHECK(row(moe, id).scenario.parallel.ep_overlap);
   }
 }
 
