@@ -238,7 +238,8 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   // The 68 % ranges cover about two thirds of the rows out of sample (the issue's goal).
   CHECK(r->coverage >= 0.60);
   CHECK(r->coverage <= 0.80);
-  // Peak memory fits nothing, so in sample is out of sample: 9.8 % over 66 rows since 2026-12-01
+  // Peak memory fits nothing, so in sample is out of sample: 9.3 % over 66 rows since PyTorch
+  // pipelining's buffers (2026-12-02); 9.8 % since 2026-12-01
   // (KempnerForge's whole fp32 gradients and bf16 loss, MLPerf 405B's bf16 gradients, PyTorch's
   // loss_parallel), 12.5 % before; the issue's goal is 8 %.
   Result<ValidationReport> shipped = run(0.74);
@@ -249,5 +250,5 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
     if (x.kind == "peak_memory") abs_sum += std::fabs(x.error), ++memory_rows;
   CHECK(memory_rows == 66);
   INFO("peak memory MAE " << abs_sum / memory_rows);
-  CHECK(abs_sum / memory_rows <= 0.100);
+  CHECK(abs_sum / memory_rows <= 0.094);
 }

@@ -400,9 +400,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
                                                 : "comm.dp_grad_reduce_s";
       t->add(key,
              "calls × (latency + factor × bytes / (busbw × protocol share)); factor 2(n−1)/n all-reduce, (n−1)/n "
-             "gather/scatter/all-to-all, 1 send/recv/broadcast; rings: NCCL's base + a hop latency per ring step "
-             "(at least the tier's alpha) on the protocol (LL, LL128, Simple) with the least time; others: the "
-             "tier's alpha",
+             "gather/scatter/all-to-all, 1 send/recv/broadcast; rings: NCCL's base + a hop latency per step on "
+             "the fastest protocol (LL, LL128, Simple); others: the tier's alpha",
              "s",
              "busbw factors: NVIDIA nccl-tests PERFORMANCE.md; ring latency and protocols: NVIDIA/nccl "
              "src/graph/tuning.cc",

@@ -40,6 +40,23 @@ struct NoTrace {
 
 // The knobs' slot for this stage (MemoryKnobs::stages), filled on first use; a middle stage past
 // the second is computed afresh.
+// PyTorch's pipelining (torch.distributed.pipelining, the schedule FSDP2 runs under: torchtitan,
+// NeMo AutoModel) allocates, per micro-batch of the step and per model chunk of the rank, a
+// receive buffer for the chunk's input and one for its output's gradient when its schedule is set
+// up, and keeps every micro-batch's chunk output until the step ends (PipelineStage
+// _prepare_forward_infra, _create_grad_recv_info, output_chunks): on the last stage those outputs
+// are the logits, held beside the one micro-batch the loss is working on.
+double pipelining_buffers(const Resolved& r, int64_t stage, double m, double b) {
+  const ParallelSpec& par = r.s.parallel;
+  if (par.pp <= 1 || r.s.training.fsdp_impl != FsdpImpl::fsdp2 || !r.m.has_shape()) return 0;
+  const double e = activation_bytes(r), tokens = b * double(r.s.training.seq_len) / double(par.cp);
+  const double sp = r.s.training.sequence_parallel ? double(par.tp) : 1.0;
+  const double boundary = e * tokens * double(r.m.hidden) / sp;  // one chunk's input or output
+  const double chunks = double(par.virtual_stages), first = stage == 0, last = stage == par.pp - 1;
+  const double logits = e * tokens * double(r.m.vocab) / (r.s.training.loss_parallel ? double(par.tp) : 1.0);
+  return m * boundary * ((chunks - first) + 2 * (chunks - last)) + (last ? (m - 1) * logits : 0.0);
+}
+
 MemoryKnobs::StageFacts stage_facts(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k) {
   const int64_t pp = r.s.parallel.pp;
   const int slot = stage == pp - 1 ? 2 : stage <= 1 ? int(stage) : -1;
@@ -100,9 +117,8 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
              "fp8_extra_bytes) (+ LoRA adapters × bytes_per_param); "
              "÷ dp under ZeRO-3",
              "bytes",
-             "4, 2 or 1 bytes per parameter (fp32, 16-bit, 8-bit); ZeRO-3 shards parameters (Rajbhandari et al. 2020); "
-             "FP8 copies: Transformer Engine's weight workspaces; "
-             "LoRA base weights: training.base_weight_dtype (Dettmers et al. 2023, QLoRA)",
+             "4, 2 or 1 bytes per parameter; ZeRO-3 shards them (Rajbhandari et al. 2020); FP8: Transformer Engine's "
+             "weight workspaces; LoRA base: training.base_weight_dtype (Dettmers et al. 2023)",
              (local_params - local_gemm) * wb + local_gemm * (base_b + fp8_extra) + (lora ? tr_dense : 0) * wb,
              {{"params_local", sh.dense + sh.expert},
               {"bytes_per_param", wb},
@@ -191,9 +207,8 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
       "the stage's weights when not resharded after forward) + ZeRO-3 reduce-scatter in flight (largest "
       "layer × grad_bytes beyond one layer's stored tensors, when reduced every micro-batch)",
       "bytes",
-      "ZeRO paper's 'model states'; FSDP2 fully_shard(reshard_after_forward) (torchtitan keeps weights gathered "
-      "with pipeline parallelism); FSDP2's foreach_reduce (the reduce-scatter input, unsharded in the reduce dtype, "
-      "one in flight)",
+      "ZeRO paper's 'model states'; FSDP2 fully_shard (reshard_after_forward; foreach_reduce's unsharded "
+      "reduce-scatter input, one in flight)",
       mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes + mem.reference_model_bytes + gather +
           reduce_staging,
       {{"weights", mem.weights_bytes},
@@ -210,10 +225,9 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
     const double full_layer = act.full_layer;
     mem.activations_per_layer_bytes =
         tr.add("memory.per_gpu.activations_per_layer_bytes",
-               "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)), divided by t (tp regions), t with SP, cp "
-               "(sequence); "
-               "saved GEMM inputs in 1 byte under FP8; less what selective recompute's modules re-run; "
-               "PyTorch's math SDPA keeps 4 bytes per score and fp32 Q, K, V for every query head",
+               "Korthikanti 2022 per-layer terms (GPT: s·b·h·(34 + 5·a·s/h)) ÷ t (tp regions; all with SP) ÷ cp; "
+               "FP8 GEMM inputs in 1 byte; less selective recompute's modules; math SDPA: 4 bytes per score, fp32 "
+               "Q, K, V per query head",
                "bytes",
                "Korthikanti et al. 2022 Table 2; Transformer Engine (FP8); Megatron-core --recompute-modules; "
                "PyTorch aten attention.cpp (_scaled_dot_product_attention_math)",
@@ -240,15 +254,16 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
     // Offloading keeps on the GPU only what is in transit: two layers' stored tensors.
     const double on_gpu = ts.activation_offload ? offload_kept_bytes(per_micro, L) : flights * per_micro;
     mem.activations_offloaded_bytes = flights * per_micro - on_gpu;
+    const double pipeline = pipelining_buffers(r, stage, double(k.m), double(b));
     mem.activations_bytes =
         tr.add("memory.per_gpu.activations_bytes",
                "in_flight × (stored_per_micro_batch + autocast_weights × amp_copy_bytes) + recompute working layer (on "
-               "the peak stage i); offloaded: only min(2, L) layers' stored",
+               "the peak stage i) + pipeline_buffers; offloaded: only min(2, L) layers' stored",
                "bytes",
-               "Korthikanti et al. 2022 §4-5; in-flight micro-batches on stage i: AFAB m, 1F1B min(p − i, m), "
-               "interleaved p + (p − 1 − 2i)/v with even chunks (docs/formulas.md, Interleaved chunks); "
-               "torch.autocast's cached 16-bit weight copies (docs/formulas.md, Autocast); activation offloading",
-               on_gpu + flights * autocast + working,
+               "Korthikanti et al. 2022 §4-5; in flight on stage i: AFAB m, 1F1B min(p − i, m), interleaved "
+               "p + (p − 1 − 2i)/v; autocast's 16-bit weight copies; activation offloading; PyTorch pipelining's "
+               "buffers (docs/formulas.md, Activations)",
+               on_gpu + flights * autocast + working + pipeline,
                {{"in_flight", flights},
                 {"stage", double(stage)},
                 {"layers_on_stage", L},
@@ -256,7 +271,8 @@ StageMemory stage_memory_with(const Resolved& r, const ParamCounts& p, int64_t s
                 {"working_layer", working},
                 {"autocast_weights", autocast_weights},
                 {"amp_copy_bytes", amp_copy},
-                {"offloaded_bytes", mem.activations_offloaded_bytes}});
+                {"offloaded_bytes", mem.activations_offloaded_bytes},
+                {"pipeline_buffers", pipeline}});
     const double per_logit = loss_bytes_per_logit(r);
     const double logits = last_stage ? act.loss : 0;
     mem.logits_bytes = tr.add(

@@ -166,8 +166,8 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
     te.gemm_s =
         tr.add("time.gemm_s",
                "m × Σ GEMMs of a micro-batch on the slowest stage (forward, dX, dW, recompute); routed experts: the "
-               "busiest rank's share × moe_capacity_factor; LoRA: six GEMMs per adapter; FP8 dX and dW × "
-               "fp8_backward_gemm_factor (precise accumulation)",
+               "busiest rank's share × moe_capacity_factor; LoRA: six GEMMs per adapter; FP8 dX, dW × "
+               "fp8_backward_gemm_factor",
                "s", "hardware profile gemm table / fit (docs/formulas.md, Kernel times; MoE load; LoRA)", step.gemm_s,
                {{"m", m},
                 {"moe_capacity_factor", r.s.training.moe_capacity_factor},
@@ -182,16 +182,15 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
                              {"gpu_exp_tera_per_s", hw.gpu.exp_tera_per_s()},
                              {"document_tokens", double(r.s.training.document_tokens)}});
     const CopyOuts copy_outs = fsdp2_copy_outs(r);
-    te.memory_bound_s = tr.add(
-        "time.memory_bound_s",
-        "m × Σ bytes / achieved bandwidth + launch, for norms, activations, rotary, residuals, loss, FP8 "
-        "casts (each GEMM operand cast fp8_casts_per_operand times) and FSDP2's copy-out of each gathered unit "
-        "(fsdp2_copy_outs per micro-batch)",
-        "s", "hardware profile memory_bound table / fit; FP8 casts of either recipe; FSDP2 (docs/formulas.md)",
-        step.memory_s,
-        {{"m", m},
-         {"fp8_casts_per_operand", r.s.training.fp8_recipe == Fp8Recipe::rowwise ? 2.0 : 1.0},
-         {"fsdp2_copy_outs", copy_outs.fwd + copy_outs.bwd}});
+    te.memory_bound_s =
+        tr.add("time.memory_bound_s",
+               "m × Σ bytes / achieved bandwidth + launch: norms, activations, rotary, residuals, loss, FP8 casts "
+               "(fp8_casts_per_operand per GEMM operand), FSDP2's copy-outs (fsdp2_copy_outs per micro-batch)",
+               "s", "hardware profile memory_bound table / fit; FP8 casts of either recipe; FSDP2 (docs/formulas.md)",
+               step.memory_s,
+               {{"m", m},
+                {"fp8_casts_per_operand", r.s.training.fp8_recipe == Fp8Recipe::rowwise ? 2.0 : 1.0},
+                {"fsdp2_copy_outs", copy_outs.fwd + copy_outs.bwd}});
     te.optimizer_s =
         tr.add("time.optimizer_s", "local_params × bytes per param moved by the optimizer / achieved bandwidth", "s",
                "hardware profile memory_bound.adamw (fit: HBM)", ct.optimizer.memory_s, {});
@@ -235,8 +234,8 @@ TimeEstimate time_per_step(const Resolved& r, const FlopCounts& f, const Compute
   // One sigma, in every basis: the profile's kernel spread and the model's validated error; the
   // model's error alone on a flat efficiency; none for a given MFU or TFLOP/s (the user's rate).
   const char* range_source =
-      "profile p10/p90 and cv per kernel; model: the 16th-84th percentile of measured / predicted step time of this "
-      "regime's published runs, each predicted without its family (docs/validation.md, Leave one family out)";
+      "profile p10/p90 per kernel; model: 16th-84th percentile of measured / predicted step time of the regime's "
+      "published runs, each left out with its family (docs/validation.md)";
   rel_low = std::min(rel_low, 0.9);  // a range, never a step of zero
   te.step_low_s = tr.add("time.step_low_s",
                          "step_s × (1 − rel_low); rel_low = √(kernel_rel² + (1 − model_low)²) (profile basis), 1 − "
