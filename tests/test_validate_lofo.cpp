@@ -187,7 +187,7 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
     const std::string name = entry.path().filename().string();
     if (entry.path().extension() == ".json" && name.rfind("first-look", 0) != 0) texts.push_back(validation_file(name));
   }
-  REQUIRE(texts.size() >= 27);
+  REQUIRE(texts.size() >= 28);
   auto run = [&](double f) -> Result<ValidationReport> {
     ValidationReport all;
     ValidateOptions opt;
@@ -217,10 +217,12 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
     CAPTURE(f.family);
     CHECK(std::fabs(f.fraction - 0.74) <= 0.02 + 1e-9);
   }
-  CHECK(r->families.size() == 27);
+  CHECK(r->families.size() == 28);
   CHECK(r->rows.size() == size_t(error_bars().front().rows));
   INFO("LOFO MAE " << r->lofo_mae << ", bias " << r->lofo_bias << ", median " << r->lofo_median);
-  // 11.8 %, 7.5 % and +3.2 % over 323 rows since Qwen3-30B-A3B's H100 rows overlap their expert
+  // 11.9 %, 7.9 % and +2.9 % over 325 rows of 28 families since Megatron-Bridge's EP-overlap pair
+  // (Hopper's fraction 0.74 -> 0.72, 2026-12-02); 11.8 %, 7.5 % and +3.2 % over 323 rows since
+  // Qwen3-30B-A3B's H100 rows overlap their expert
   // all-to-alls as their configs do (2026-12-02; 11.3 % with AMD's FP8 GEMMs at their bf16 share
   // before); 11.6 %, 7.6 % and +3.1 % since InternEvo's per-rank broadcasts (2026-12-01);
   // 11.7 % with async TP's unfused rowwise all-gathers and NeMo 24.07's interleaved fine-tuning,
@@ -232,7 +234,7 @@ TEST_CASE("leave one family out on validation/: the shipped fraction, the pinned
   // the TP-overlap judgments); 13.1 %, 8.3 % and +2.9 % since the fraction is fitted per architecture; 13.7 %,
   // 8.9 %, +3.9 % pooled, since InternEvo's ZeRO-1 waits for its parameter broadcast
   // (param_gather_overlap false on its 8 rows); 13.8 %, 9.0 %, +4.0 % before that.
-  CHECK(r->lofo_mae <= 0.118);
+  CHECK(r->lofo_mae <= 0.119);
   CHECK(r->lofo_median <= 0.08);
   CHECK(std::fabs(r->lofo_bias) <= 0.04);
   // The 68 % ranges cover about two thirds of the rows out of sample (the issue's goal).

@@ -22,9 +22,9 @@ namespace llmc::detail {
 // families of their mean |ln(measured / predicted step time)|, 0.50-1.00 by 0.02, over the rows
 // of that architecture; over every row for the pooled value), docs/validation.md "Leave one
 // family out". Attention's in-step rate scales with it.
-constexpr double kDatasheetGemmMamfFraction = 0.74;  // pooled, 323 rows of 27 families: other GPUs
+constexpr double kDatasheetGemmMamfFraction = 0.74;  // pooled, 325 rows of 28 families: other GPUs
 constexpr double kAmpereGemmMamfFraction = 0.80;     // A100, A800, RTX 4090: 89 rows of 13 families
-constexpr double kHopperGemmMamfFraction = 0.74;     // H100, H200, H800: 200 rows of 16 families
+constexpr double kHopperGemmMamfFraction = 0.72;     // H100, H200, H800: 202 rows of 17 families
 constexpr double kBlackwellGemmMamfFraction = 0.56;  // B200, GB200: 32 rows of 4 families (a flat loss)
 inline double gemm_mamf_fraction_of(const GpuSpec& gpu) {
   const std::string_view a = gpu.architecture();
@@ -161,7 +161,7 @@ std::string attention_table_key(Dtype d, AttentionBackend backend);
 // head-dim-128 rates flat. `speed` is 1 alone on the GPU and, inside a training step, the
 // architecture's in-step GEMM fraction ÷ kIsolatedGemmMamfFraction: attention, like the GEMMs,
 // runs slower there than alone (eight GPUs at their power cap, NCCL holding SMs; both terms
-// slow), on H100 at 0.74 / 0.95 of its isolated rate.
+// slow), on H100 at 0.72 / 0.95 of its isolated rate.
 AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double speed,
                                          AttentionFractions fractions = kHopperNativeAttention);
 // The datasheet profile with GEMMs and attention at their isolated rates (kIsolatedGemmMamfFraction):
