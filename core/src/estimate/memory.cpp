@@ -38,8 +38,6 @@ struct NoTrace {
   }
 };
 
-// The knobs' slot for this stage (MemoryKnobs::stages), filled on first use; a middle stage past
-// the second is computed afresh.
 // PyTorch's pipelining (torch.distributed.pipelining, the schedule FSDP2 runs under: torchtitan,
 // NeMo AutoModel) allocates, per micro-batch of the step and per model chunk of the rank, a
 // receive buffer for the chunk's input and one for its output's gradient when its schedule is set
@@ -57,6 +55,8 @@ double pipelining_buffers(const Resolved& r, int64_t stage, double m, double b) 
   return m * boundary * ((chunks - first) + 2 * (chunks - last)) + (last ? (m - 1) * logits : 0.0);
 }
 
+// The knobs' slot for this stage (MemoryKnobs::stages), filled on first use; a middle stage past
+// the second is computed afresh.
 MemoryKnobs::StageFacts stage_facts(const Resolved& r, const ParamCounts& p, int64_t stage, const MemoryKnobs& k) {
   const int64_t pp = r.s.parallel.pp;
   const int slot = stage == pp - 1 ? 2 : stage <= 1 ? int(stage) : -1;
