@@ -3,7 +3,7 @@
 // output's gradient, and keeps every micro-batch's chunk output until the step ends
 // (PipelineStage._prepare_forward_infra, _create_grad_recv_info, output_chunks). Against the
 // formula, on torchtitan's Llama 3.1 405B layout (FSDP 8, TP 8, PP 8, local batch 32 in 8
-// micro-batches of 4 × 8192 tokens), and measured against its page's peak memory.
+// micro-batches of 4 × 8192 tokens); docs/validation.md compares its page's peak memories.
 #include <string>
 
 #include "test_util.h"
@@ -59,8 +59,8 @@ TEST_CASE("PyTorch pipelining: per micro-batch receive buffers and kept outputs,
   CHECK(buffers(run(titan_405b({{"training.fsdp_impl", "flat"}}))) == 0);
   CHECK(buffers(run(titan_405b({{"parallel.pp", "1"}, {"parallel.tp", "8"}}))) == 0);
   // The last stage receives its input and keeps the other micro-batches' logits: with a small
-  // model and a large vocabulary it is the peak stage (2 layers of hidden 4096, vocabulary 256,000,
-  // eight micro-batches of one 4,096-token sequence).
+  // model and a large vocabulary it is the peak stage (4 layers of hidden 4096, two a stage,
+  // vocabulary 256,000, eight micro-batches of one 4,096-token sequence).
   const Estimate last = run({{"model.layers", "4"},
                              {"model.hidden", "4096"},
                              {"model.heads", "32"},

@@ -47,8 +47,7 @@ AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double spe
   return t;
 }
 
-// The fit's time for the work of one attention kernel (launch left out): matmuls at the fit's
-// rate, exponentials at the table's rate (none where it has none).
+// A dtype's MAMF, or its GPU's 16-bit share of peak (datasheet.h says why).
 double mamf_or_estimate_tflops(const GpuSpec& gpu, Dtype d) {
   if (const double mamf = gpu.mamf_tflops(d); mamf > 0) return mamf;
   const Dtype half = gpu.half_dtype();
@@ -57,6 +56,8 @@ double mamf_or_estimate_tflops(const GpuSpec& gpu, Dtype d) {
   return gpu.peak_tflops(d) * share;
 }
 
+// The fit's time for the work of one attention kernel (launch left out): matmuls at the fit's
+// rate, exponentials at the table's rate (none where it has none).
 double attention_work_s(const AttentionTable& t, bool backward, double flops, double exps) {
   const ThroughputFit& f = backward ? t.bwd_fit : t.fwd_fit;
   return flops / (f.peak * 1e12) + (t.exp_tera_per_s > 0 ? exps / (t.exp_tera_per_s * 1e12) : 0);
