@@ -12,7 +12,6 @@ using namespace llmc::test;
 
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double s = 4096, b = 2, h = 3072, V = 128256, L = 28;
 
 // The table's setup after "+ Activation Checkpointing" (bf16 weights and AdamW states, compiled

@@ -13,7 +13,6 @@ using namespace llmc::test;
 
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double b = 4, s = 8192, h = 16384, tp = 8, m = 8;
 
 Sets titan_405b(Sets extra) {

@@ -14,6 +14,8 @@
 
 namespace llmc::test {
 
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;  // bytes per GiB, for the memory tests' readings
+
 using Sets = std::vector<std::pair<std::string, std::string>>;
 
 inline Scenario scenario(const Sets& sets) {

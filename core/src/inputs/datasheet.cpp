@@ -47,15 +47,6 @@ AttentionTable datasheet_attention_table(const GpuSpec& gpu, Dtype d, double spe
   return t;
 }
 
-// A dtype's MAMF, or its GPU's 16-bit share of peak (datasheet.h says why).
-double mamf_or_estimate_tflops(const GpuSpec& gpu, Dtype d) {
-  if (const double mamf = gpu.mamf_tflops(d); mamf > 0) return mamf;
-  const Dtype half = gpu.half_dtype();
-  const double half_mamf = gpu.mamf_tflops(half), half_peak = gpu.peak_tflops(half);
-  const double share = half_mamf > 0 && half_peak > 0 ? half_mamf / half_peak : kMamfOverPeakWithoutMamf;
-  return gpu.peak_tflops(d) * share;
-}
-
 // The fit's time for the work of one attention kernel (launch left out): matmuls at the fit's
 // rate, exponentials at the table's rate (none where it has none).
 double attention_work_s(const AttentionTable& t, bool backward, double flops, double exps) {

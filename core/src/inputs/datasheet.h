@@ -39,7 +39,13 @@ constexpr double kMamfOverPeakWithoutMamf = 0.87;
 // of peak: the same matrix units, clocks and power cap. Where both are published the two shares
 // are close (H100 SXM fp8 0.71 vs bf16 0.80, B200 0.76 vs 0.78); the A100's 0.87 would put an
 // MI300X's FP8 at 2,275 TFLOP/s against its bf16 MAMF of 668 (0.51 of peak).
-double mamf_or_estimate_tflops(const GpuSpec& gpu, Dtype d);
+inline double mamf_or_estimate_tflops(const GpuSpec& gpu, Dtype d) {
+  if (const double mamf = gpu.mamf_tflops(d); mamf > 0) return mamf;
+  const Dtype half = gpu.half_dtype();
+  const double half_mamf = gpu.mamf_tflops(half), half_peak = gpu.peak_tflops(half);
+  const double share = half_mamf > 0 && half_peak > 0 ? half_mamf / half_peak : kMamfOverPeakWithoutMamf;
+  return gpu.peak_tflops(d) * share;
+}
 // A GEMM benchmarked alone (no neighbours at their power cap, no NCCL sharing HBM and SMs): the
 // seven large cuBLASLt shapes (6144-32768) of the published records reach 0.92-0.985 of MAMF
 // (H100 fp8 1290-1382 of 1402.6, A100 fp16 250.8-256.5 of 271.2), median 0.946: 0.95. The same
