@@ -80,6 +80,8 @@ if ((have_torch)); then
     python3 gpu/groundtruth/gemm_recipes_bench.py --out "$dir/gemm_recipes.json" 2>&1 | tee "$dir/gemm_recipes.log" >&2 || true
     echo "calibrate.sh: attention over packed documents (packed_attention_bench.py)" >&2
     python3 gpu/groundtruth/packed_attention_bench.py --out "$dir/packed_attention.json" 2>&1 | tee "$dir/packed_attention.log" >&2 || true
+    echo "calibrate.sh: a MoE layer's host cost per local expert (moe_host_bench.py)" >&2
+    python3 gpu/groundtruth/moe_host_bench.py --out "$dir/moe_host.json" 2>&1 | tee "$dir/moe_host.log" >&2 || true
   fi
   cli=build/native/native/cli/llmcalc
   if [[ ! -x $cli ]] && [[ -f /usr/include/CLI/CLI.hpp || -f $header_root/CLI/CLI.hpp ]]; then
