@@ -18,15 +18,17 @@ and backward, parameters and activations in bf16:
 Usage: python3 gpu/groundtruth/moe_host_bench.py --out moe_host.json [--steps 20]
 """
 import argparse
-import datetime
 import json
-import platform
+import os
 import statistics
 import sys
 import time
 
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from overheads import run_header  # noqa: E402  (GPU, software and host CPU, as overheads.py records them)
 
 EXPERT_COUNTS = (1, 2, 4, 8, 16, 32)
 TINY = dict(hidden=256, width=128, tokens=256, top_k=2)
@@ -109,9 +111,7 @@ def main():
     if not torch.cuda.is_available():
         print("moe_host_bench.py: no CUDA GPU visible", file=sys.stderr)
         return 3
-    doc = dict(tool="gpu/groundtruth/moe_host_bench.py", date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
-               device=torch.cuda.get_device_properties(0).name, torch=torch.__version__, cuda=torch.version.cuda,
-               python=platform.python_version(), tiny=TINY, rank=RANK, per_expert={}, sync={})
+    doc = dict(run_header("gpu/groundtruth/moe_host_bench.py"), tiny=TINY, rank=RANK, per_expert={}, sync={})
     modes = ["loop"] + (["grouped"] if hasattr(torch, "_grouped_mm") else [])
     for mode in modes:
         pts = []
@@ -130,7 +130,7 @@ def main():
             per, base = slope(pts)
             doc["per_expert"][mode].update(host_s_per_expert=per, host_s_per_layer=base)
         try:
-            h, w = host_per_layer(dict(RANK), RANK["experts"], mode == "grouped", a.steps)
+            h, w = host_per_layer(RANK, RANK["experts"], mode == "grouped", a.steps)
             doc["sync"][mode] = dict(host_s=h, wall_s=w)
             print(f"moe_host_bench.py: rank-sized {mode}: host {h * 1e3:.3f} ms wall {w * 1e3:.3f} ms",
                   file=sys.stderr, flush=True)

@@ -189,6 +189,19 @@ def derived(runs):
     return res
 
 
+def run_header(tool):
+    """What a host-cost measurement depends on: the GPU, the software and the host's CPU."""
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return dict(tool=tool, date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                device=torch.cuda.get_device_properties(0).name, torch=torch.__version__, cuda=torch.version.cuda,
+                python=platform.python_version(), cpu=cpu, cpu_count=os.cpu_count())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
@@ -199,16 +212,8 @@ def main():
     if not torch.cuda.is_available():
         print("overheads.py: no CUDA GPU visible", file=sys.stderr)
         return 3
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    doc = dict(tool="gpu/groundtruth/overheads.py", date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
-               device=torch.cuda.get_device_properties(0).name, torch=torch.__version__, cuda=torch.version.cuda,
-               python=platform.python_version(), cpu=cpu, cpu_count=os.cpu_count(),
-               model=dict(TINY, seq_len=SEQ_LEN, micro_batch=1), depths=list(DEPTHS))
+    doc = dict(run_header("gpu/groundtruth/overheads.py"), model=dict(TINY, seq_len=SEQ_LEN, micro_batch=1),
+               depths=list(DEPTHS))
     doc["blocking"] = []
     for mb in (1, 4):
         try:
