@@ -40,6 +40,10 @@ cli_checks() {
   local rc=$?
   [[ $rc -eq 2 && $err == "llmcalc: error: parallel.tp: "* && $(printf '%s\n' "$err" | wc -l) -eq 1 ]] || { echo "bad-input check: rc=$rc err=$err"; return 1; }
   echo "CLI: examples run, bad input exits 2 with: $err"
+  # The GPU ground-truth scripts' host-side logic, without PyTorch (tests/groundtruth/).
+  local out
+  out=$(python3 tests/groundtruth/test_host_logic.py 2>&1) || { printf '%s\n' "$out"; return 1; }
+  echo "CLI: gpu/groundtruth's host-side logic passes without PyTorch"
   # Generated documents: regenerating them from this build must not change them.
   regenerates_unchanged "$cli" scripts/error-bars.sh core/src/estimate/error_bars_data.cpp || return 1
   regenerates_unchanged "$cli" scripts/validation-doc.sh docs/validation.md || return 1
