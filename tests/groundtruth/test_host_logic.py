@@ -50,13 +50,12 @@ class _StubModule(types.ModuleType):
 
 def install_torch_stub():
     for name in ("torch", "torch.nn", "torch.nn.functional", "torch.nn.attention", "torch.utils",
-                 "torch.utils.checkpoint", "torch.cuda", "torch.profiler"):
+                 "torch.utils.checkpoint", "torch.cuda", "torch.profiler"):  # parents before children
         sys.modules[name] = _StubModule(name)
-    torch = sys.modules["torch"]
-    torch.nn, torch.utils, torch.cuda = sys.modules["torch.nn"], sys.modules["torch.utils"], sys.modules["torch.cuda"]
-    torch.nn.functional, torch.nn.attention = sys.modules["torch.nn.functional"], sys.modules["torch.nn.attention"]
-    torch.utils.checkpoint, torch.profiler = sys.modules["torch.utils.checkpoint"], sys.modules["torch.profiler"]
-    torch.cuda.is_available = lambda: False  # the one answer the scripts act on before any tensor exists
+        parent, _, child = name.rpartition(".")
+        if parent:
+            setattr(sys.modules[parent], child, sys.modules[name])
+    sys.modules["torch.cuda"].is_available = lambda: False  # the one answer the scripts act on before any tensor exists
 
 
 install_torch_stub()
