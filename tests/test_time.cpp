@@ -72,7 +72,21 @@ TEST_CASE("FSDP all-gathers overlap their own pass: forward gathers cannot hide 
 }
 
 // Expert-parallel all-to-all waits for the tokens (GShard) unless the schedule hides it behind
-// another micro-batch's compute (DualPipe); hidden, it still holds NCCL's SMs.
+// another micro-batch's compute (Megatron-core's combined 1F1B, DualPipe): a forward paired with
+// another micro-batch's backward, each still waiting for its own all-to-alls, and the warm-up and
+// cool-down micro-batches (min(m, pp)) unpaired. Hidden, it still holds NCCL's SMs.
+namespace {
+double paired_exposed(const Estimate& e, double comm_s, bool splits_dw, double pp) {
+  const Term* ct = e.trace.find("time.compute_s");
+  REQUIRE(ct);
+  const double m = term_input(*ct, "m"), fwd = term_input(*ct, "forward_s"), bwd = term_input(*ct, "backward_s");
+  const double per_mb = comm_s / m, unpaired = std::min(m, pp);
+  const double pair =
+      std::max({fwd + bwd, per_mb, fwd + per_mb / 2, (splits_dw ? bwd / 2 : bwd) + per_mb / 2});
+  return (m - unpaired) * (pair - fwd - bwd) + unpaired * per_mb;
+}
+}  // namespace
+
 TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at the SM contention price") {
   Sets base = {{"model.preset", "mixtral-8x7b"},
                {"parallel.tp", "2"},
@@ -93,14 +107,32 @@ TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at th
   CHECK(b.overlapped);
   CHECK(b.time_s == doctest::Approx(a.time_s));
   REQUIRE(b.time_s < hidden.time.compute_s);
-  CHECK(b.exposed_s == 0);
+  CHECK(b.exposed_s == doctest::Approx(paired_exposed(hidden, b.time_s, false, 1)).epsilon(1e-9));
+  CHECK(b.exposed_s > 0);  // the first forward and the last backward have no partner
+  CHECK(b.exposed_s < 0.5 * b.time_s);
   // The expert-tensor-parallel gather/scatter (etp = tp = 2 by default) rides the same stream.
   REQUIRE(find_comm(hidden, "etp"));
-  const double etp_s = find_comm(hidden, "etp")->time_s;
-  REQUIRE(etp_s > 0);
+  const CommItem etp = *find_comm(hidden, "etp");
+  REQUIRE(etp.time_s > 0);
+  CHECK(etp.exposed_s == doctest::Approx(paired_exposed(hidden, etp.time_s, false, 1)).epsilon(1e-9));
   CHECK(hidden.time.comm_contention_s - waits.time.comm_contention_s ==
-        doctest::Approx((b.time_s + etp_s) * 16 / 132).epsilon(1e-9));
+        doctest::Approx((b.time_s - b.exposed_s + etp.time_s - etp.exposed_s) * 16 / 132).epsilon(1e-9));
   CHECK(hidden.time.step_s < waits.time.step_s);
+
+  // One micro-batch has no partner at all: nothing hides.
+  Sets single = base;
+  single.push_back({"training.global_batch_seqs", "32"});
+  const CommItem lone = *find_comm(run(single), "ep");
+  CHECK(lone.exposed_s == doctest::Approx(lone.time_s).epsilon(1e-12));
+
+  // A zero-bubble schedule (DualPipe) runs its weight gradients, half of backward, while its own
+  // all-to-all is in flight; pp warm-up micro-batches stay unpaired.
+  Sets zb = base;
+  zb.push_back({"parallel.pp", "4"});
+  zb.push_back({"parallel.schedule", "zero_bubble"});
+  const Estimate z = run(zb);
+  const CommItem zc = *find_comm(z, "ep");
+  CHECK(zc.exposed_s == doctest::Approx(paired_exposed(z, zc.time_s, true, 4)).epsilon(1e-9));
 }
 
 // Megatron-core MoE with sequence parallelism: each tp rank dispatches its 1/tp of the tokens,

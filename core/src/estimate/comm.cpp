@@ -46,6 +46,23 @@ CommItem make(const Resolved& r, const char* name, const char* collective, int64
   return item(name, collective, group, tier, once, bytes, count);
 }
 
+// Expert-parallel overlap pairs one micro-batch's forward with another's backward on a compute
+// and a communication stream (Megatron-core's combined 1F1B, model_chunk_schedule_plan.py
+// schedule_layer_1f1b; DeepSeek-V3's DualPipe), and each micro-batch's own chain stays serial: a
+// pair lasts at least max(forward + backward, the all-to-alls, forward + its all-to-alls, backward
+// + its). A schedule that splits the weight gradients off (zero bubble, DualPipe) runs them, half
+// of backward, while its own all-to-all is in flight. The warm-up forwards and cool-down
+// backwards, min(m, pp) micro-batches, have no partner.
+struct EpPairing {
+  double mb, unpaired, fwd_s, bwd_s, bwd_chain_s, fwd_passes;
+  double exposed_s(double step_s) const {
+    const double per_mb = step_s / mb;  // a recomputed forward's all-to-alls run in backward
+    const double a_fwd = per_mb / (fwd_passes + 1), a_bwd = per_mb - a_fwd;
+    const double pair = std::max(std::max(fwd_s + bwd_s, per_mb), std::max(fwd_s + a_fwd, bwd_chain_s + a_bwd));
+    return (mb - unpaired) * (pair - fwd_s - bwd_s) + unpaired * per_mb;
+  }
+};
+
 }  // namespace
 
 std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, const StepPlan& plan,
@@ -333,6 +350,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     c.in_micro_batch = true;
     out.push_back(std::move(c));
   }
+  const EpPairing ep_pair{mb, std::min(mb, double(par.pp)), fwd_micro, bwd_micro,
+                          par.schedule == Schedule::zero_bubble ? bwd_micro / 2 : bwd_micro, fwd_passes};
   // Each tp rank routes its own 1/tp of the micro-batch's tokens (Megatron-core requires sequence
   // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
   // all-to-all), the same share the layer plan gives the experts, on the busiest expert rank
@@ -364,7 +383,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
       c = make(r, "ep", "all_to_all", par.ep, r.etp, e * routed_rows * double(m.hidden), 2 * moe_calls);
     }
     c.overlapped = par.ep_overlap;
-    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
+    c.exposed_s = c.overlapped ? ep_pair.exposed_s(c.time_s) : c.time_s;
     c.in_micro_batch = true;
     out.push_back(std::move(c));
   }
@@ -381,7 +400,7 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     c.time_s += rs.time_s;
     c.latency_s += rs.latency_s;
     c.overlapped = par.ep_overlap;
-    c.exposed_s = c.overlapped ? std::max(0.0, c.time_s - compute) : c.time_s;
+    c.exposed_s = c.overlapped ? ep_pair.exposed_s(c.time_s) : c.time_s;
     c.in_micro_batch = true;
     out.push_back(std::move(c));
   }

@@ -6,19 +6,19 @@
 namespace llmc::detail {
 
 const std::vector<ErrorBar> kErrorBars = {
-    {"all", 325, 0.8902, 1.1311, 16384},
-    {"multi-node", 177, 0.9213, 1.1622, 16384},
-    {"multi-node, dense", 154, 0.9201, 1.1291, 16384},
-    {"multi-node, dense, context parallel", 18, 0.9033, 1.0194, 16384},
-    {"1 node", 131, 0.8477, 1.0850, 72},
+    {"all", 325, 0.8902, 1.1296, 16384},
+    {"multi-node", 177, 0.9189, 1.1531, 16384},
+    {"multi-node, dense", 154, 0.9158, 1.1291, 16384},
+    {"multi-node, dense, context parallel", 18, 0.9033, 1.0121, 16384},
+    {"1 node", 131, 0.8477, 1.0830, 72},
     {"1 node, dense", 124, 0.8454, 1.0604, 72},
-    {"1 node, dense, context parallel", 9, 0.8500, 1.1310, 72},
+    {"1 node, dense, context parallel", 9, 0.8439, 1.1096, 72},
     {"1 GPU", 17, 0.8758, 1.0395, 1},
     {"1 GPU, dense", 17, 0.8758, 1.0395, 1},
-    {"multi-node, MoE", 23, 0.9481, 1.5693, 1024},
-    {"multi-node, MoE, expert parallel", 23, 0.9481, 1.5693, 1024},
-    {"1 node, MoE", 7, 0.9232, 1.3649, 64},
-    {"1 node, MoE, expert parallel", 7, 0.9232, 1.3649, 64},
+    {"multi-node, MoE", 23, 0.9481, 1.5502, 1024},
+    {"multi-node, MoE, expert parallel", 23, 0.9481, 1.5502, 1024},
+    {"1 node, MoE", 7, 0.9232, 1.3636, 64},
+    {"1 node, MoE, expert parallel", 7, 0.9232, 1.3636, 64},
     {"multi-node, MoE, expert parallel, context parallel", 1, 0.9634, 0.9634, 256},
 };
 const char* const kErrorBarsProvenance =
