@@ -108,6 +108,11 @@ TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at th
   CHECK(b.time_s == doctest::Approx(a.time_s));
   REQUIRE(b.time_s < hidden.time.compute_s);
   CHECK(b.exposed_s == doctest::Approx(paired_exposed(hidden, b.time_s, false, 1)).epsilon(1e-9));
+  const Term* term = hidden.trace.find("comm.ep_exposed_s");  // explain shows the pairing
+  REQUIRE(term);
+  CHECK(term->value == b.exposed_s);
+  CHECK(term_input(*term, "unpaired") == 1);
+  CHECK_FALSE(waits.trace.find("comm.ep_exposed_s"));
   CHECK(b.exposed_s > 0);  // the first forward and the last backward have no partner
   CHECK(b.exposed_s < 0.5 * b.time_s);
   // The expert-tensor-parallel gather/scatter (etp = tp = 2 by default) rides the same stream.

@@ -384,6 +384,18 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     }
     c.overlapped = par.ep_overlap;
     c.exposed_s = c.overlapped ? ep_pair.exposed_s(c.time_s) : c.time_s;
+    if (t && c.overlapped)
+      t->add("comm.ep_exposed_s",
+             "(m − u)·(pair − forward − backward) + u·A, A = all_to_all / m; pair = max(forward + backward, A, "
+             "forward + A_f, backward_chain + A − A_f), A_f = A / (fwd_passes + 1); u = min(m, pp) micro-batches unpaired",
+             "s", "Megatron-core combined 1F1B (schedule_layer_1f1b); DeepSeek-V3 DualPipe", c.exposed_s,
+             {{"all_to_all", c.time_s},
+              {"m", mb},
+              {"unpaired", ep_pair.unpaired},
+              {"forward", fwd_micro},
+              {"backward", bwd_micro},
+              {"backward_chain", ep_pair.bwd_chain_s},
+              {"fwd_passes", fwd_passes}});
     c.in_micro_batch = true;
     out.push_back(std::move(c));
   }
