@@ -81,8 +81,7 @@ double paired_exposed(const Estimate& e, double comm_s, bool splits_dw, double p
   REQUIRE(ct);
   const double m = term_input(*ct, "m"), fwd = term_input(*ct, "forward_s"), bwd = term_input(*ct, "backward_s");
   const double per_mb = comm_s / m, unpaired = std::min(m, pp);
-  const double pair =
-      std::max({fwd + bwd, per_mb, fwd + per_mb / 2, (splits_dw ? bwd / 2 : bwd) + per_mb / 2});
+  const double pair = std::max({fwd + bwd, per_mb, fwd + per_mb / 2, (splits_dw ? bwd / 2 : bwd) + per_mb / 2});
   return (m - unpaired) * (pair - fwd - bwd) + unpaired * per_mb;
 }
 }  // namespace
@@ -129,15 +128,39 @@ TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at th
   single.push_back({"training.global_batch_seqs", "32"});
   const CommItem lone = *find_comm(run(single), "ep");
   CHECK(lone.exposed_s == doctest::Approx(lone.time_s).epsilon(1e-12));
+}
 
-  // A zero-bubble schedule (DualPipe) runs its weight gradients, half of backward, while its own
-  // all-to-all is in flight; pp warm-up micro-batches stay unpaired.
-  Sets zb = base;
-  zb.push_back({"parallel.pp", "4"});
-  zb.push_back({"parallel.schedule", "zero_bubble"});
-  const Estimate z = run(zb);
+// Qwen3-30B-A3B with EP 16 over two H100 nodes (Megatron-Bridge's EP-overlap pair,
+// validation/megatron-bridge-skills.json): its all-to-alls outlast a micro-batch's compute, and
+// half of them, waited for by their own backward, outlast the forward they pair with.
+TEST_CASE("EP overlap: each micro-batch waits for its own all-to-alls; zero bubble's weight gradients fill the wait") {
+  const Sets qwen3 = {{"model.layers", "48"},         {"model.hidden", "2048"},
+                      {"model.heads", "32"},          {"model.kv_heads", "4"},
+                      {"model.head_dim", "128"},      {"model.ffn_hidden", "6144"},
+                      {"model.vocab", "151936"},      {"model.experts", "128"},
+                      {"model.top_k", "8"},           {"model.expert_ffn_hidden", "768"},
+                      {"model.seq_len", "4096"},      {"training.global_batch_seqs", "1024"},
+                      {"training.micro_batch", "1"},  {"training.zero_stage", "1"},
+                      {"hardware.gpu", "h100-sxm"},   {"parallel.ep", "16"},
+                      {"parallel.ep_overlap", "true"}};
+  const Estimate e = run(with_extra(qwen3, {{"hardware.gpu_count", "16"}}));
+  const CommItem c = *find_comm(e, "ep");
+  const Term* ct = e.trace.find("time.compute_s");
+  REQUIRE(ct);
+  const double m = term_input(*ct, "m"), fwd = term_input(*ct, "forward_s"), bwd = term_input(*ct, "backward_s");
+  const double a = c.time_s / m;
+  REQUIRE(a > fwd + bwd);    // more all-to-all than compute per micro-batch
+  REQUIRE(bwd + a / 2 > a);  // and the backward's chain longer still
+  CHECK(c.exposed_s == doctest::Approx(paired_exposed(e, c.time_s, false, 1)).epsilon(1e-9));
+  CHECK(c.exposed_s > c.time_s - m * (fwd + bwd));  // more than the whole-step overlap left
+
+  // The same model on 32 GPUs, two pipeline stages, zero bubble: the backward's chain is its
+  // input gradients (half of it) and its all-to-alls, no longer the longest; two unpaired.
+  const Estimate z = run(
+      with_extra(qwen3, {{"hardware.gpu_count", "32"}, {"parallel.pp", "2"}, {"parallel.schedule", "zero_bubble"}}));
   const CommItem zc = *find_comm(z, "ep");
-  CHECK(zc.exposed_s == doctest::Approx(paired_exposed(z, zc.time_s, true, 4)).epsilon(1e-9));
+  CHECK(zc.exposed_s == doctest::Approx(paired_exposed(z, zc.time_s, true, 2)).epsilon(1e-9));
+  CHECK(zc.exposed_s < paired_exposed(z, zc.time_s, false, 2));
 }
 
 // Megatron-core MoE with sequence parallelism: each tp rank dispatches its 1/tp of the tokens,

@@ -350,8 +350,12 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     c.in_micro_batch = true;
     out.push_back(std::move(c));
   }
-  const EpPairing ep_pair{mb, std::min(mb, double(par.pp)), fwd_micro, bwd_micro,
-                          par.schedule == Schedule::zero_bubble ? bwd_micro / 2 : bwd_micro, fwd_passes};
+  const EpPairing ep_pair{mb,
+                          std::min(mb, double(par.pp)),
+                          fwd_micro,
+                          bwd_micro,
+                          par.schedule == Schedule::zero_bubble ? bwd_micro / 2 : bwd_micro,
+                          fwd_passes};
   // Each tp rank routes its own 1/tp of the micro-batch's tokens (Megatron-core requires sequence
   // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
   // all-to-all), the same share the layer plan gives the experts, on the busiest expert rank
@@ -387,7 +391,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     if (t && c.overlapped)
       t->add("comm.ep_exposed_s",
              "(m − u)·(pair − forward − backward) + u·A, A = all_to_all / m; pair = max(forward + backward, A, "
-             "forward + A_f, backward_chain + A − A_f), A_f = A / (fwd_passes + 1); u = min(m, pp) micro-batches unpaired",
+             "forward + A_f, backward_chain + A − A_f), A_f = A / (fwd_passes + 1); u = min(m, pp) micro-batches "
+             "unpaired",
              "s", "Megatron-core combined 1F1B (schedule_layer_1f1b); DeepSeek-V3 DualPipe", c.exposed_s,
              {{"all_to_all", c.time_s},
               {"m", mb},
