@@ -74,13 +74,13 @@ TEST_CASE("FSDP all-gathers overlap their own pass: forward gathers cannot hide 
 // Expert-parallel all-to-all waits for the tokens (GShard) unless the schedule hides it behind
 // another micro-batch's compute (Megatron-core's combined 1F1B, DualPipe): a forward paired with
 // another micro-batch's backward, each still waiting for its own all-to-alls, and the warm-up and
-// cool-down micro-batches (min(m, pp)) unpaired. Hidden, it still holds NCCL's SMs.
+// cool-down micro-batches unpaired (1F1B: min(m, pp)). Hidden, it still holds NCCL's SMs.
 namespace {
-double paired_exposed(const Estimate& e, double comm_s, bool splits_dw, double pp) {
+double paired_exposed(const Estimate& e, double comm_s, bool splits_dw, double unpaired) {
   const Term* ct = e.trace.find("time.compute_s");
   REQUIRE(ct);
   const double m = term_input(*ct, "m"), fwd = term_input(*ct, "forward_s"), bwd = term_input(*ct, "backward_s");
-  const double per_mb = comm_s / m, unpaired = std::min(m, pp);
+  const double per_mb = comm_s / m;
   const double pair = std::max({fwd + bwd, per_mb, fwd + per_mb / 2, (splits_dw ? bwd / 2 : bwd) + per_mb / 2});
   return (m - unpaired) * (pair - fwd - bwd) + unpaired * per_mb;
 }
@@ -106,19 +106,22 @@ TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at th
   CHECK(b.overlapped);
   CHECK(b.time_s == doctest::Approx(a.time_s));
   REQUIRE(b.time_s < hidden.time.compute_s);
-  CHECK(b.exposed_s == doctest::Approx(paired_exposed(hidden, b.time_s, false, 1)).epsilon(1e-9));
-  const Term* term = hidden.trace.find("comm.ep_exposed_s");  // explain shows the pairing
-  REQUIRE(term);
-  CHECK(term->value == b.exposed_s);
-  CHECK(term_input(*term, "unpaired") == 1);
-  CHECK_FALSE(waits.trace.find("comm.ep_exposed_s"));
-  CHECK(b.exposed_s > 0);  // the first forward and the last backward have no partner
-  CHECK(b.exposed_s < 0.5 * b.time_s);
-  // The expert-tensor-parallel gather/scatter (etp = tp = 2 by default) rides the same stream.
+  // The expert-tensor-parallel gather/scatter (etp = tp = 2 by default) rides the same stream:
+  // the two pair with the compute as one chain, each showing its share of what is left.
   REQUIRE(find_comm(hidden, "etp"));
   const CommItem etp = *find_comm(hidden, "etp");
   REQUIRE(etp.time_s > 0);
-  CHECK(etp.exposed_s == doctest::Approx(paired_exposed(hidden, etp.time_s, false, 1)).epsilon(1e-9));
+  const double chain = b.time_s + etp.time_s, shown = paired_exposed(hidden, chain, false, 1);
+  CHECK(b.exposed_s == doctest::Approx(shown * b.time_s / chain).epsilon(1e-9));
+  CHECK(etp.exposed_s == doctest::Approx(shown * etp.time_s / chain).epsilon(1e-9));
+  const Term* term = hidden.trace.find("comm.ep_exposed_s");  // explain shows the pairing
+  REQUIRE(term);
+  CHECK(term->value == doctest::Approx(b.exposed_s + etp.exposed_s).epsilon(1e-12));
+  CHECK(term_input(*term, "unpaired") == 1);
+  CHECK(term_input(*term, "expert_tp") == etp.time_s);
+  CHECK_FALSE(waits.trace.find("comm.ep_exposed_s"));
+  CHECK(b.exposed_s > 0);  // the first forward and the last backward have no partner
+  CHECK(b.exposed_s < 0.5 * b.time_s);
   CHECK(hidden.time.comm_contention_s - waits.time.comm_contention_s ==
         doctest::Approx((b.time_s - b.exposed_s + etp.time_s - etp.exposed_s) * 16 / 132).epsilon(1e-9));
   CHECK(hidden.time.step_s < waits.time.step_s);
@@ -128,6 +131,36 @@ TEST_CASE("parallel.ep_overlap hides the expert all-to-all behind compute, at th
   single.push_back({"training.global_batch_seqs", "32"});
   const CommItem lone = *find_comm(run(single), "ep");
   CHECK(lone.exposed_s == doctest::Approx(lone.time_s).epsilon(1e-12));
+}
+
+// Which micro-batches go unpaired is the schedule's warm-up: Megatron-core's interleaved schedule
+// runs (p − 1)·2 + (v − 1)·p chunk forwards on stage 0 before its first backward, and
+// all-forward-all-backward runs every forward first, so nothing pairs.
+TEST_CASE("EP overlap: the schedule's warm-up forwards go unpaired") {
+  const Sets base = {{"model.preset", "mixtral-8x7b"},
+                     {"parallel.tp", "2"},
+                     {"parallel.pp", "2"},
+                     {"parallel.ep", "8"},
+                     {"parallel.ep_overlap", "true"},
+                     {"hardware.gpu_count", "64"},
+                     {"training.global_batch_seqs", "256"},
+                     {"training.zero_stage", "1"}};
+  const Estimate inter =
+      run(with_extra(base, {{"parallel.schedule", "interleaved"}, {"parallel.virtual_stages", "2"}}));
+  const Term* term = inter.trace.find("comm.ep_exposed_s");
+  REQUIRE(term);
+  CHECK(term_input(*term, "m") == 16);
+  CHECK(term_input(*term, "unpaired") == doctest::Approx((2.0 * 1 + 1 * 2 + 1) / 2));  // 4 + 1 chunks, v = 2
+  const CommItem a2a = *find_comm(inter, "ep"), etp = *find_comm(inter, "etp");
+  CHECK(a2a.exposed_s + etp.exposed_s ==
+        doctest::Approx(paired_exposed(inter, a2a.time_s + etp.time_s, false, 2.5)).epsilon(1e-9));
+
+  const Estimate afab = run(with_extra(base, {{"parallel.schedule", "afab"}}));
+  const CommItem lone = *find_comm(afab, "ep");
+  CHECK(lone.exposed_s == doctest::Approx(lone.time_s).epsilon(1e-12));
+  const Term* all_first = afab.trace.find("comm.ep_exposed_s");
+  REQUIRE(all_first);
+  CHECK(term_input(*all_first, "unpaired") == 16);
 }
 
 // Qwen3-30B-A3B with EP 16 over two H100 nodes (Megatron-Bridge's EP-overlap pair,
@@ -153,6 +186,15 @@ TEST_CASE("EP overlap: each micro-batch waits for its own all-to-alls; zero bubb
   REQUIRE(bwd + a / 2 > a);  // and the backward's chain longer still
   CHECK(c.exposed_s == doctest::Approx(paired_exposed(e, c.time_s, false, 1)).epsilon(1e-9));
   CHECK(c.exposed_s > c.time_s - m * (fwd + bwd));  // more than the whole-step overlap left
+
+  // With tp 2 (etp 2) the experts' gather/scatter joins the same stream's chain: the compute that
+  // the all-to-alls already outlast cannot hide it as well.
+  const Estimate t2 = run(with_extra(qwen3, {{"hardware.gpu_count", "32"}, {"parallel.tp", "2"}}));
+  const CommItem a2a = *find_comm(t2, "ep"), etp = *find_comm(t2, "etp");
+  const double chain = a2a.time_s + etp.time_s;
+  CHECK(a2a.exposed_s + etp.exposed_s == doctest::Approx(paired_exposed(t2, chain, false, 1)).epsilon(1e-9));
+  CHECK(a2a.exposed_s + etp.exposed_s >
+        1.01 * (paired_exposed(t2, a2a.time_s, false, 1) + paired_exposed(t2, etp.time_s, false, 1)));
 
   // The same model on 32 GPUs, two pipeline stages, zero bubble: the backward's chain is its
   // input gradients (half of it) and its all-to-alls, no longer the longest; two unpaired.

@@ -10,6 +10,7 @@
 #include "inputs/pipeline_split.h"
 #include "estimate/placement.h"
 #include "estimate/precision.h"
+#include "estimate/schedule.h"
 
 namespace llmc::detail {
 namespace {
@@ -52,7 +53,9 @@ CommItem make(const Resolved& r, const char* name, const char* collective, int64
 // pair lasts at least max(forward + backward, the all-to-alls, forward + its all-to-alls, backward
 // + its). A schedule that splits the weight gradients off (zero bubble, DualPipe) runs them, half
 // of backward, while its own all-to-all is in flight. The warm-up forwards and cool-down
-// backwards, min(m, pp) micro-batches, have no partner.
+// backwards have no partner: the micro-batches the first stage runs forward before its first
+// backward (schedule.cpp's in_flight: min(m, pp) under 1F1B, p + (p − 1)/v interleaved, all m
+// under all-forward-all-backward, which pairs nothing).
 struct EpPairing {
   double mb, unpaired, fwd_s, bwd_s, bwd_chain_s, fwd_passes;
   double exposed_s(double step_s) const {
@@ -350,12 +353,6 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     c.in_micro_batch = true;
     out.push_back(std::move(c));
   }
-  const EpPairing ep_pair{mb,
-                          std::min(mb, double(par.pp)),
-                          fwd_micro,
-                          bwd_micro,
-                          par.schedule == Schedule::zero_bubble ? bwd_micro / 2 : bwd_micro,
-                          fwd_passes};
   // Each tp rank routes its own 1/tp of the micro-batch's tokens (Megatron-core requires sequence
   // parallelism with MoE and tp; DeepSpeed-MoE splits the tokens over tp ranks before its
   // all-to-all), the same share the layer plan gives the experts, on the busiest expert rank
@@ -363,6 +360,8 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
   const double routed_tokens = ts.moe_capacity_factor * tokens_micro / double(par.tp);
   const double routed_rows = routed_tokens * double(m.top_k);
   const double moe_calls = L * moe_share * mb * (fwd_passes + 1);  // dispatch + combine pairs
+  constexpr std::size_t kNone = ~std::size_t(0);
+  std::size_t ep_at = kNone, etp_at = kNone;  // the expert items' places in out, if made
   if (par.ep > 1 && m.is_moe()) {
     // Token dispatch and combine all-to-all per MoE layer, forward and backward (GShard); hidden
     // behind another micro-batch's compute when the schedule pairs them (DualPipe). Expert groups
@@ -386,22 +385,9 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     } else {
       c = make(r, "ep", "all_to_all", par.ep, r.etp, e * routed_rows * double(m.hidden), 2 * moe_calls);
     }
-    c.overlapped = par.ep_overlap;
-    c.exposed_s = c.overlapped ? ep_pair.exposed_s(c.time_s) : c.time_s;
-    if (t && c.overlapped)
-      t->add("comm.ep_exposed_s",
-             "(m − u)·(pair − forward − backward) + u·A, A = all_to_all / m; pair = max(forward + backward, A, "
-             "forward + A_f, backward_chain + A − A_f), A_f = A / (fwd_passes + 1); u = min(m, pp) micro-batches "
-             "unpaired",
-             "s", "Megatron-core combined 1F1B (schedule_layer_1f1b); DeepSeek-V3 DualPipe", c.exposed_s,
-             {{"all_to_all", c.time_s},
-              {"m", mb},
-              {"unpaired", ep_pair.unpaired},
-              {"forward", fwd_micro},
-              {"backward", bwd_micro},
-              {"backward_chain", ep_pair.bwd_chain_s},
-              {"fwd_passes", fwd_passes}});
+    c.exposed_s = c.time_s;
     c.in_micro_batch = true;
+    ep_at = out.size();
     out.push_back(std::move(c));
   }
   if (r.etp > 1 && m.is_moe()) {
@@ -416,10 +402,42 @@ std::vector<CommItem> comm_per_step(const Resolved& r, const ParamCounts& p, con
     c.collective = "all_gather+reduce_scatter";
     c.time_s += rs.time_s;
     c.latency_s += rs.latency_s;
-    c.overlapped = par.ep_overlap;
-    c.exposed_s = c.overlapped ? ep_pair.exposed_s(c.time_s) : c.time_s;
+    c.exposed_s = c.time_s;
     c.in_micro_batch = true;
+    etp_at = out.size();
     out.push_back(std::move(c));
+  }
+  if (par.ep_overlap && (ep_at != kNone || etp_at != kNone)) {
+    // The dispatch and the expert shards' gather/scatter share one communication stream, so they
+    // pair with the other micro-batch's compute as one chain; each keeps its share of what shows.
+    const EpPairing pair{mb,
+                         in_flight(r, r.micro_batches, 0),
+                         fwd_micro,
+                         bwd_micro,
+                         par.schedule == Schedule::zero_bubble ? bwd_micro / 2 : bwd_micro,
+                         fwd_passes};
+    const double a2a = ep_at != kNone ? out[ep_at].time_s : 0.0;
+    const double gather = etp_at != kNone ? out[etp_at].time_s : 0.0;
+    const double exposed = pair.exposed_s(a2a + gather);
+    for (std::size_t i : {ep_at, etp_at})
+      if (i != kNone) {
+        out[i].overlapped = true;
+        out[i].exposed_s = a2a + gather > 0 ? exposed * out[i].time_s / (a2a + gather) : 0.0;
+      }
+    if (t)
+      t->add("comm.ep_exposed_s",
+             "(m − u)·(pair − forward − backward) + u·A, A = (all_to_all + expert_tp) / m; pair = max(forward + "
+             "backward, A, forward + A_f, backward_chain + A − A_f), A_f = A / (fwd_passes + 1); u unpaired: the "
+             "micro-batches stage 0 runs forward before its first backward",
+             "s", "Megatron-core combined 1F1B (schedule_layer_1f1b); DeepSeek-V3 DualPipe", exposed,
+             {{"all_to_all", a2a},
+              {"expert_tp", gather},
+              {"m", mb},
+              {"unpaired", pair.unpaired},
+              {"forward", fwd_micro},
+              {"backward", bwd_micro},
+              {"backward_chain", pair.bwd_chain_s},
+              {"fwd_passes", fwd_passes}});
   }
   if (t) {
     for (const CommItem& c : out) {
