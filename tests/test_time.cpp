@@ -151,11 +151,14 @@ TEST_CASE("EP overlap: the schedule's warm-up forwards go unpaired") {
   REQUIRE(term);
   CHECK(term_input(*term, "m") == 16);
   CHECK(term_input(*term, "unpaired") == doctest::Approx((2.0 * 1 + 1 * 2 + 1) / 2));  // 4 + 1 chunks, v = 2
+  REQUIRE(find_comm(inter, "ep"));
+  REQUIRE(find_comm(inter, "etp"));
   const CommItem a2a = *find_comm(inter, "ep"), etp = *find_comm(inter, "etp");
   CHECK(a2a.exposed_s + etp.exposed_s ==
         doctest::Approx(paired_exposed(inter, a2a.time_s + etp.time_s, false, 2.5)).epsilon(1e-9));
 
   const Estimate afab = run(with_extra(base, {{"parallel.schedule", "afab"}}));
+  REQUIRE(find_comm(afab, "ep"));
   const CommItem lone = *find_comm(afab, "ep");
   CHECK(lone.exposed_s == doctest::Approx(lone.time_s).epsilon(1e-12));
   const Term* all_first = afab.trace.find("comm.ep_exposed_s");
@@ -190,6 +193,8 @@ TEST_CASE("EP overlap: each micro-batch waits for its own all-to-alls; zero bubb
   // With tp 2 (etp 2) the experts' gather/scatter joins the same stream's chain: the compute that
   // the all-to-alls already outlast cannot hide it as well.
   const Estimate t2 = run(with_extra(qwen3, {{"hardware.gpu_count", "32"}, {"parallel.tp", "2"}}));
+  REQUIRE(find_comm(t2, "ep"));
+  REQUIRE(find_comm(t2, "etp"));
   const CommItem a2a = *find_comm(t2, "ep"), etp = *find_comm(t2, "etp");
   const double chain = a2a.time_s + etp.time_s;
   CHECK(a2a.exposed_s + etp.exposed_s == doctest::Approx(paired_exposed(t2, chain, false, 1)).epsilon(1e-9));
